@@ -90,6 +90,9 @@ type Replay struct {
 	// Detail expands an event into its full fields; nil when events carry
 	// their Fields already.
 	Detail func(ev *Event) []Field
+	// Summarize writes an event's one-line summary when the decoder left
+	// Event.Summary empty to keep decoding fast; nil otherwise.
+	Summarize func(ev *Event) string
 	// Scenes returns what the stage view draws at a frame; nil when the
 	// format has nothing to draw.
 	Scenes func(frame int) []Scene
@@ -247,7 +250,7 @@ type Event struct {
 	Frame   int    // timeline index
 	Player  int    // index into Replay.Players, -1 when none
 	Kind    string // short kind, "pre", "post", "item", "chat", "note", "join"
-	Summary string // one line for the events pane and search
+	Summary string // one line for the events pane and search; see Replay.EventSummary
 	Span    Span   // the bytes that encode the event
 	Notable bool   // worth a tick on the timeline: stock lost, game end, checkpoint
 	Flag    string // a mark such as "rollback" or "resent"; empty normally
@@ -394,6 +397,18 @@ func (r *Replay) EventFields(i int) []Field {
 		return ev.Fields
 	}
 	return r.Detail(ev)
+}
+
+// EventSummary returns an event's one-line summary.
+func (r *Replay) EventSummary(i int) string {
+	if i < 0 || i >= len(r.Events) {
+		return ""
+	}
+	ev := &r.Events[i]
+	if ev.Summary != "" || r.Summarize == nil {
+		return ev.Summary
+	}
+	return r.Summarize(ev)
 }
 
 // EventAt returns the index of the event whose span holds the byte at off
