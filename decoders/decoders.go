@@ -64,6 +64,15 @@ type NotReplayError struct{ What string }
 
 func (e *NotReplayError) Error() string { return e.What }
 
+// Error is a file of a recognised format that its decoder refused.
+type Error struct {
+	Format model.Format
+	Err    error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
 // Detect returns the format whose magic bytes start data. The name is only
 // used in the sentence that describes a file no decoder claims.
 func Detect(data []byte, name string) (*Format, error) {
@@ -163,13 +172,13 @@ func Decode(data []byte, name string, opt model.DecodeOptions) (*model.Replay, e
 	}
 	r, err := f.Decode(data, opt)
 	if errors.Is(err, model.ErrNotSupported) {
-		return nil, fmt.Errorf("%s: %w", f.Name, model.ErrNotSupported)
+		return nil, &Error{Format: f.ID, Err: fmt.Errorf("%s: %w", f.Name, model.ErrNotSupported)}
 	}
 	if err != nil {
-		return nil, err
+		return nil, &Error{Format: f.ID, Err: err}
 	}
 	if r == nil {
-		return nil, fmt.Errorf("%s: decoder returned nothing", f.Name)
+		return nil, &Error{Format: f.ID, Err: fmt.Errorf("%s: decoder returned nothing", f.Name)}
 	}
 	r.Size = int64(len(data))
 	if r.Data == nil {

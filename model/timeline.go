@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -58,7 +59,7 @@ func (t *Timeline) Time(i int) time.Duration {
 	if t.Rate <= 0 {
 		return 0
 	}
-	return time.Duration(float64(t.Number(i)) / t.Rate * float64(time.Second))
+	return time.Duration(math.Round(float64(t.Number(i)) / t.Rate * float64(time.Second)))
 }
 
 // At returns the first frame index whose time reaches d (the last frame

@@ -1,0 +1,115 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+func TestTimelineDefaults(t *testing.T) {
+	tl := Timeline{Count: 200, First: -123, Rate: 60}
+	tests := []struct {
+		i     int
+		label string
+		time  time.Duration
+	}{
+		{0, "-123", -2050 * time.Millisecond},
+		{123, "0", 0},
+		{183, "60", time.Second},
+	}
+	for _, tt := range tests {
+		if got := tl.Label(tt.i); got != tt.label {
+			t.Errorf("Label(%d) = %q, want %q", tt.i, got, tt.label)
+		}
+		if got := tl.Time(tt.i); got != tt.time {
+			t.Errorf("Time(%d) = %v, want %v", tt.i, got, tt.time)
+		}
+	}
+	if got := tl.Index(0); got != 123 {
+		t.Errorf("Index(0) = %d", got)
+	}
+	if got := tl.Index(100000); got != 199 {
+		t.Errorf("Index clamps: %d", got)
+	}
+	if got := tl.At(time.Second); got != 183 {
+		t.Errorf("At(1s) = %d, want 183", got)
+	}
+	if got := tl.At(-time.Hour); got != 0 {
+		t.Errorf("At(-1h) = %d", got)
+	}
+}
+
+func TestTimelineCustomTimes(t *testing.T) {
+	times := []time.Duration{0, 10 * time.Millisecond, 10 * time.Millisecond, 30 * time.Millisecond}
+	tl := Timeline{Count: 4, Rate: 90, TimeOf: func(i int) time.Duration { return times[i] }}
+	if got := tl.At(10 * time.Millisecond); got != 1 {
+		t.Errorf("At = %d, want first frame reaching the time", got)
+	}
+	if got := tl.At(20 * time.Millisecond); got != 3 {
+		t.Errorf("At = %d, want 3", got)
+	}
+	if got := tl.At(time.Hour); got != 3 {
+		t.Errorf("At past the end = %d", got)
+	}
+}
+
+func TestEventIndex(t *testing.T) {
+	r := &Replay{Timeline: Timeline{Count: 5}}
+	r.Events = []Event{
+		{Frame: 3, Kind: "b", Span: Span{Off: 30, Len: 10}},
+		{Frame: 1, Kind: "a", Span: Span{Off: 10, Len: 10}},
+		{Frame: 3, Kind: "c", Span: Span{Off: 40, Len: 5}},
+		{Frame: 3, Kind: "inner", Span: Span{Off: 32, Len: 2}},
+	}
+	r.Finish()
+	if lo, hi := r.EventRange(3); lo != 1 || hi != 4 {
+		t.Fatalf("EventRange(3) = %d,%d", lo, hi)
+	}
+	if r.Events[1].Kind != "b" || r.Events[2].Kind != "c" {
+		t.Fatal("Finish must keep file order within a frame")
+	}
+	if lo, hi := r.EventRange(2); lo != hi {
+		t.Fatalf("EventRange(2) not empty: %d,%d", lo, hi)
+	}
+	if got := r.FirstEventAtOrAfter(2); got != 1 {
+		t.Fatalf("FirstEventAtOrAfter(2) = %d", got)
+	}
+	for _, tt := range []struct {
+		off  int64
+		kind string
+	}{{10, "a"}, {19, "a"}, {20, ""}, {31, "b"}, {33, "inner"}, {44, "c"}, {45, ""}} {
+		got := ""
+		if i := r.EventAt("", tt.off); i >= 0 {
+			got = r.Events[i].Kind
+		}
+		if got != tt.kind {
+			t.Errorf("EventAt(%#x) = %q, want %q", tt.off, got, tt.kind)
+		}
+	}
+	if r.EventAt("replay.details", 10) != -1 {
+		t.Error("EventAt must respect the stream")
+	}
+}
+
+func TestDiagnosticString(t *testing.T) {
+	d := Diagnostic{Source: "slippi", Subject: "event 0x55", Span: Span{Off: 0x12f0}, Message: "not in Event Payloads"}
+	if got, want := d.String(), "slippi: event 0x55 at 0x12f0: not in Event Payloads"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	d = Diagnostic{Source: "sc2", Span: Span{Stream: "replay.tracker.events", Off: 0x1a2c}, Message: "bad tag", Expected: "struct", Found: "blob"}
+	if got, want := d.String(), "sc2: at replay.tracker.events+0x1a2c: bad tag (expected struct, found blob)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                         "0:00.00",
+		482300 * time.Millisecond: "8:02.30",
+		-2050 * time.Millisecond:  "-0:02.05",
+		3723 * time.Second:        "1:02:03.00",
+	} {
+		if got := FormatDuration(d); got != want {
+			t.Errorf("FormatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
