@@ -335,6 +335,7 @@ func (j *jsonWriter) fields(fl []model.Field) {
 		if same == 0 {
 			j.fieldValue(f)
 		} else {
+			named := false
 			j.w.WriteByte('[')
 			n := 0
 			for _, g := range fl[i:] {
@@ -346,10 +347,28 @@ func (j *jsonWriter) fields(fl []model.Field) {
 				}
 				n++
 				j.fieldValue(g)
+				named = named || (g.Name != "" && len(g.Fields) == 0 && g.Value != nil)
 			}
 			j.w.WriteByte(']')
+			if named {
+				// names of repeated ids as a parallel array
+				j.key(key + "Name")
+				j.w.WriteByte('[')
+				n = 0
+				for _, g := range fl[i:] {
+					if g.Key != f.Key {
+						continue
+					}
+					if n > 0 {
+						j.w.WriteByte(',')
+					}
+					n++
+					j.str(g.Name)
+				}
+				j.w.WriteByte(']')
+			}
 		}
-		if f.Name != "" && same == 0 && len(f.Fields) == 0 {
+		if f.Name != "" && same == 0 && len(f.Fields) == 0 && f.Value != nil {
 			j.key(key + "Name")
 			j.str(f.Name)
 		}

@@ -219,7 +219,11 @@ func playerLine(p model.Player) string {
 		parts = append(parts, p.Code)
 	}
 	if p.Team != "" {
-		parts = append(parts, "team "+p.Team)
+		if strings.HasPrefix(strings.ToLower(p.Team), "team") {
+			parts = append(parts, p.Team)
+		} else {
+			parts = append(parts, "team "+p.Team)
+		}
 	}
 	if p.Result != "" {
 		parts = append(parts, "— "+p.Result)
