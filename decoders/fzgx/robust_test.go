@@ -1,0 +1,168 @@
+package fzgx
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"rewind/decoders/internal/corpus"
+	"rewind/model"
+)
+
+func sample(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "fzgx"), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// walk touches everything a viewer reads, to catch panics behind the
+// lazy functions.
+func walk(t testing.TB, r *model.Replay) {
+	n := r.Timeline.Count
+	for _, f := range []int{0, 1, n / 3, n / 2, n - 1, n} {
+		r.Timeline.Label(f)
+		r.Timeline.Time(f)
+		r.SceneAt(f)
+		for p := range r.Players {
+			r.PlayerState(f, p)
+		}
+	}
+	if n > 0 && r.Timeline.Time(0) > r.Timeline.Time(n-1) {
+		t.Errorf("TimeOf decreases")
+	}
+	for i := range r.Events {
+		if i < 64 || i%61 == 0 || i == len(r.Events)-1 {
+			// summaries cost a Sprintf each; a sample finds the panics
+			r.EventSummary(i)
+			r.EventFields(i)
+		}
+		if ev := r.Events[i]; ev.Frame < 0 || (n > 0 && ev.Frame >= n) {
+			t.Errorf("event %d at frame %d outside 0..%d", i, ev.Frame, n-1)
+		}
+	}
+	for _, c := range r.Charts {
+		for _, s := range c.Series {
+			if len(s.Values) > n {
+				t.Errorf("chart %q has %d values for %d frames", c.Title, len(s.Values), n)
+			}
+		}
+	}
+}
+
+func TestTruncation(t *testing.T) {
+	data := sample(t, "time-attack.gci")
+	end := 0x20A0 + 13688 // where the bitstream ends (EXPECTED.md)
+	cuts := []int{0, 3, 0x41, 0x44, 0x60, 0x83, 0x84, 0x20A0, 0x20A1, end - 1, end, end + 1}
+	for c := 0x20A0; c < end; c += 61 {
+		cuts = append(cuts, c)
+	}
+	for _, c := range cuts {
+		r, err := Decode(data[:c], model.DecodeOptions{})
+		if c < 0x44 {
+			if err == nil {
+				t.Errorf("cut %d: no refusal", c)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("cut %#x: %v", c, err)
+			continue
+		}
+		walk(t, r)
+		if c < end {
+			if !r.Partial {
+				t.Errorf("cut %#x: not partial", c)
+			}
+			found := false
+			for _, d := range r.Diagnostics {
+				if d.Severity == model.Error && d.Span.Off <= int64(c) && (c < 0x20A0 || d.Span.Off >= 0x20A0) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("cut %#x: no error diagnostic at an offset up to the cut: %v", c, r.Diagnostics)
+			}
+		}
+		if c >= 0x20A0+0x60 && r.Title != "Mute City: Sonic Oval" {
+			t.Errorf("cut %#x: lost the course", c)
+		}
+	}
+}
+
+func TestBitFlips(t *testing.T) {
+	data := sample(t, "time-attack.gci")
+	end := 0x20A0 + 13688
+	buf := make([]byte, len(data))
+	for bit := 0; bit < end*8; bit += 211 {
+		if bit < 0x20A0*8 && bit%(211*8) != 0 {
+			continue // the banner area: only some flips
+		}
+		copy(buf, data)
+		buf[bit>>3] ^= 1 << (bit & 7)
+		r, err := Decode(buf, model.DecodeOptions{})
+		if err != nil {
+			continue // game code or file type hit: refused, fine
+		}
+		walk(t, r)
+		if r.Problems() == 0 && bit >= 0x40*8 {
+			t.Errorf("flip of bit %d: no checksum warning", bit)
+		}
+	}
+}
+
+func TestHeaderOnly(t *testing.T) {
+	r := decode(t, sample(t, "time-attack.gci"), model.DecodeOptions{HeaderOnly: true})
+	if r.Title != "Mute City: Sonic Oval" || r.Mode != "Time Attack" || r.Duration == 0 || !r.Partial || len(r.Players) != 1 || r.Timeline.Count != 0 {
+		t.Errorf("header only: %q %q %v partial %v players %d count %d", r.Title, r.Mode, r.Duration, r.Partial, len(r.Players), r.Timeline.Count)
+	}
+}
+
+func FuzzFZGX(f *testing.F) {
+	entries, _ := os.ReadDir(corpus.Samples(f, "fzgx"))
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) == ".gci" {
+			f.Add(sample(f, e.Name()))
+		}
+	}
+	f.Add(wrapGCI(gciOpts{}, minimalTA().stream()))
+	gp := minimalTA()
+	gp.mode = 1
+	gp.racers = append(gp.racers, encRacer{machine: 3}, encRacer{human: true, machine: 50, custom: &encCustom{nEmb: 1}})
+	f.Add(wrapGCI(gciOpts{region: 'J'}, gp.stream()))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(data, opt)
+			if err != nil {
+				if r != nil {
+					t.Fatal("replay and error")
+				}
+				return
+			}
+			walk(t, r)
+		}
+	})
+}
+
+func BenchmarkDecodeFZGX(b *testing.B) {
+	data := sample(b, "time-attack.gci")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeFZGXHeaderOnly(b *testing.B) {
+	data := sample(b, "time-attack.gci")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Decode(data, model.DecodeOptions{HeaderOnly: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
