@@ -326,3 +326,16 @@ func TestWriteSample(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestEmblemSampleRefused runs without the shared corpus: the emblem save
+// kept in this package's testdata is refused with a sentence naming it.
+func TestEmblemSampleRefused(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "emblem-falcon.gci"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Decode(data, model.DecodeOptions{})
+	if r != nil || err == nil || !strings.Contains(err.Error(), "emblem save") {
+		t.Fatalf("Decode = %v, %v; want refusal naming an emblem save", r, err)
+	}
+}
