@@ -1,0 +1,326 @@
+// Package tui is rewind's terminal interface: a browser of replay files and
+// a replay view to scrub, play, search and inspect one. It reads only
+// rewind/model (and asks rewind/decoders to open files); it never parses bytes.
+package tui
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"rewind/decoders"
+	"rewind/model"
+	"rewind/theme"
+)
+
+// Config is what the command line gives the TUI.
+type Config struct {
+	Paths   []string // files or directories given on the command line; empty = the samples
+	Samples fs.FS    // the built-in sample library (subdirectories per format)
+}
+
+// Run runs the program on the alternate screen with mouse cell motion.
+func Run(cfg Config) error {
+	th := theme.FromEnv()
+	if th.NoColor {
+		// lipgloss would drop reverse and bold too under NO_COLOR; the theme
+		// already has no colours, so keep the attributes that show the cursor
+		lipgloss.SetColorProfile(termenv.ANSI)
+	}
+	a := newApp(cfg, th)
+	p := tea.NewProgram(a, tea.WithAltScreen(), tea.WithMouseCellMotion())
+	_, err := p.Run()
+	if err != nil {
+		return err
+	}
+	return a.err
+}
+
+type mode int
+
+const (
+	modeBrowser mode = iota
+	modeLoading
+	modeReplay
+	modeError
+)
+
+// app is the root model: a browser, a replay view, or the loading screen
+// between them.
+type app struct {
+	th     *theme.Theme
+	mode   mode
+	w, h   int
+	init   tea.Cmd
+	br     *browser
+	rv     *replayView
+	err    error // returned by Run: the single file given could not be opened
+	errMsg string
+
+	load *loadState
+}
+
+// loadState is a decode in progress; the decoder's progress callback
+// writes the atomics and a ticker shows them.
+type loadState struct {
+	name        string
+	done, total atomic.Int64
+	started     time.Time
+	id          int
+}
+
+type loadedMsg struct {
+	id  int
+	r   *model.Replay
+	p   *prepared
+	err error
+}
+
+type loadTickMsg struct{ id int }
+
+var loadSeq atomic.Int64
+
+func newApp(cfg Config, th *theme.Theme) *app {
+	a := &app{th: th}
+	var srcs []source
+	if len(cfg.Paths) == 0 {
+		if cfg.Samples != nil {
+			srcs = append(srcs, source{path: ".", fsys: cfg.Samples})
+		}
+		a.br = newBrowser(th, "built-in samples")
+		a.init = scan(srcs)
+		return a
+	}
+	if len(cfg.Paths) == 1 {
+		// one file, or a path that does not exist (its error ends the program)
+		if st, err := os.Stat(cfg.Paths[0]); err != nil || !st.IsDir() {
+			a.init = a.open(source{path: cfg.Paths[0]})
+			return a
+		}
+	}
+	for _, p := range cfg.Paths {
+		srcs = append(srcs, source{path: p})
+	}
+	a.br = newBrowser(th, strings.Join(cfg.Paths, " "))
+	a.init = scan(srcs)
+	return a
+}
+
+// newReplayApp shows a replay that is already decoded (tests, benchmarks).
+func newReplayApp(r *model.Replay, th *theme.Theme) *app {
+	a := &app{th: th, mode: modeReplay}
+	a.rv = newReplayView(r, prepare(r), th)
+	return a
+}
+
+func (a *app) Init() tea.Cmd { return a.init }
+
+// open decodes a file in a command, ticking a progress bar meanwhile.
+func (a *app) open(s source) tea.Cmd {
+	ls := &loadState{name: s.path, started: time.Now(), id: int(loadSeq.Add(1))}
+	a.load = ls
+	a.mode = modeLoading
+	decode := func() (msg tea.Msg) {
+		defer func() {
+			if p := recover(); p != nil {
+				msg = loadedMsg{id: ls.id, err: fmt.Errorf("%s: decoder failed: %v", s.path, p)}
+			}
+		}()
+		data, err := s.read()
+		if err != nil {
+			return loadedMsg{id: ls.id, err: err}
+		}
+		ls.total.Store(int64(len(data)))
+		opt := model.DecodeOptions{Progress: func(done, total int64) {
+			ls.done.Store(done)
+			ls.total.Store(total)
+		}}
+		r, err := decoders.Decode(data, s.path, opt)
+		if r == nil {
+			if err == nil {
+				err = fmt.Errorf("%s: nothing decoded", s.path)
+			}
+			return loadedMsg{id: ls.id, err: err}
+		}
+		r.Path = s.path
+		return loadedMsg{id: ls.id, r: r, p: prepare(r)}
+	}
+	return tea.Batch(decode, loadTick(ls.id))
+}
+
+func loadTick(id int) tea.Cmd {
+	return tea.Tick(50*time.Millisecond, func(time.Time) tea.Msg { return loadTickMsg{id: id} })
+}
+
+func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// A terminal may hand over several typed keys in one read ("/ics");
+	// take them one at a time so each can be a command.
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			_, cmd := a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return a, tea.Batch(cmds...)
+	}
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		a.w, a.h = ws.Width, ws.Height
+		var cmds []tea.Cmd
+		if a.br != nil {
+			cmd, _ := a.br.Update(ws)
+			cmds = append(cmds, cmd)
+		}
+		if a.rv != nil {
+			cmds = append(cmds, a.rv.Update(ws))
+		}
+		return a, tea.Batch(cmds...)
+	}
+	switch msg := msg.(type) {
+	case loadedMsg:
+		if a.load == nil || msg.id != a.load.id {
+			return a, nil
+		}
+		a.load = nil
+		if msg.err != nil {
+			if a.br == nil {
+				// `rewind FILE` on a file that cannot be read: leave the
+				// screen and let the caller print the sentence
+				a.err = msg.err
+				return a, tea.Quit
+			}
+			a.mode = modeError
+			a.errMsg = msg.err.Error()
+			return a, nil
+		}
+		a.rv = newReplayView(msg.r, msg.p, a.th)
+		a.rv.canBack = a.br != nil
+		a.rv.setSize(a.w, a.h)
+		a.mode = modeReplay
+		return a, nil
+	case loadTickMsg:
+		if a.load != nil && msg.id == a.load.id {
+			return a, loadTick(msg.id)
+		}
+		return a, nil
+	case backMsg:
+		if a.br != nil {
+			a.mode = modeBrowser
+			a.rv = nil
+		}
+		return a, nil
+	}
+	switch a.mode {
+	case modeBrowser:
+		cmd, open := a.br.Update(msg)
+		if open != nil {
+			if open.err != "" {
+				a.mode = modeError
+				a.errMsg = open.src.path + ": " + open.err
+				return a, nil
+			}
+			return a, a.open(open.src)
+		}
+		return a, cmd
+	case modeReplay:
+		return a, a.rv.Update(msg)
+	case modeLoading, modeError:
+		if k, ok := msg.(tea.KeyMsg); ok {
+			switch k.String() {
+			case "ctrl+c", "q":
+				return a, tea.Quit
+			case "esc":
+				if a.br != nil {
+					a.mode = modeBrowser
+					a.load = nil
+				}
+			}
+		}
+	}
+	return a, nil
+}
+
+func (a *app) View() string {
+	switch a.mode {
+	case modeBrowser:
+		return a.br.View()
+	case modeReplay:
+		return a.rv.View()
+	case modeLoading:
+		return a.loadingView()
+	default:
+		return a.errorView()
+	}
+}
+
+func (a *app) loadingView() string {
+	if a.w <= 0 || a.h <= 0 || a.load == nil {
+		return ""
+	}
+	ls := a.load
+	done, total := ls.done.Load(), ls.total.Load()
+	frac := 0.0
+	if total > 0 {
+		frac = float64(done) / float64(total)
+	}
+	lines := []string{
+		"",
+		"  decoding " + clean(filepath.Base(ls.name)) + "  " + humanSize(total),
+		"",
+		"  " + progressBar(a.th, frac, max(min(a.w-10, 60), 1)),
+		"",
+		a.th.Dim.Render("  esc back · q quit"),
+	}
+	return strings.Join(block(lines, a.w, a.h), "\n")
+}
+
+func (a *app) errorView() string {
+	if a.w <= 0 || a.h <= 0 {
+		return ""
+	}
+	lines := []string{"", "  " + a.th.Error.Render("cannot open"), ""}
+	for _, l := range wrap(clean(a.errMsg), max(a.w-4, 10)) {
+		lines = append(lines, "  "+l)
+	}
+	hint := "  q quit"
+	if a.br != nil {
+		hint = "  esc back · q quit"
+	}
+	lines = append(lines, "", a.th.Dim.Render(hint))
+	return strings.Join(block(lines, a.w, a.h), "\n")
+}
+
+// wrap breaks text into lines of at most w cells at spaces.
+func wrap(s string, w int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(word)) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// progressBar draws a bar of w cells filled to frac.
+func progressBar(th *theme.Theme, frac float64, w int) string {
+	frac = max(0, min(frac, 1))
+	n := int(frac * float64(w))
+	return th.BarDone.Render(strings.Repeat("█", n)) + th.BarRest.Render(strings.Repeat("░", w-n)) +
+		fmt.Sprintf(" %3.0f%%", frac*100)
+}

@@ -1,0 +1,265 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"rewind/model"
+)
+
+func (v *replayView) bytesPerRow(w int) int {
+	switch {
+	case w >= 1+10+16*4+2:
+		return 16
+	case w >= 1+10+8*4+2:
+		return 8
+	default:
+		return 4
+	}
+}
+
+// byte classes, in the order they win
+const (
+	clNormal = iota
+	clZero
+	clSkipped
+	clSpan
+	clProblem
+	clCursor
+)
+
+// inspectorPane: hex and ASCII of the bytes around the cursor, the selected
+// event's span highlighted, the problem's offset and skipped ranges marked,
+// and which event owns the byte under the cursor.
+func (v *replayView) inspectorPane(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	r := v.r
+	p := v.paints
+	data := r.Bytes(v.stream)
+	title := "inspector"
+	if v.stream != "" {
+		title += " " + clean(v.stream)
+	}
+	title += fmt.Sprintf(" %s bytes", thousands(int64(len(data))))
+	focused := v.focus == paneInspector
+	if len(data) == 0 {
+		return v.pane(title, focused, w, h, []string{p.dim.wrap("no bytes to show")})
+	}
+	bpr := int64(v.bytesPerRow(w))
+	rows := h - 1
+	status := 2
+	switch {
+	case rows < 4:
+		status = 0
+	case rows >= 10:
+		status = 3 // room for a problem's whole sentence
+	}
+	rows -= status
+	rows = max(rows, 0)
+	v.cur = max(0, min(v.cur, int64(len(data))-1))
+	rowOf := func(off int64) int64 { return off / bpr * bpr }
+	if v.hexTop < 0 {
+		v.hexTop = max(0, rowOf(v.cur)-int64(rows/3)*bpr)
+	}
+	if v.cur < v.hexTop {
+		v.hexTop = rowOf(v.cur)
+	}
+	if rows > 0 && v.cur >= v.hexTop+int64(rows)*bpr {
+		v.hexTop = rowOf(v.cur) - int64(rows-1)*bpr
+	}
+	// do not scroll past the end: the last row stays at the bottom
+	if rows > 0 {
+		v.hexTop = min(v.hexTop, max(0, rowOf(int64(len(data))-1)-int64(rows-1)*bpr))
+	}
+	v.hexTop = max(0, rowOf(v.hexTop))
+
+	var sel model.Span
+	hasSel := false
+	if v.ev >= 0 && v.ev < len(r.Events) && r.Events[v.ev].Span.Stream == v.stream {
+		sel, hasSel = r.Events[v.ev].Span, true
+	}
+	var prob model.Span
+	hasProb := false
+	if v.diag >= 0 && v.diag < len(r.Diagnostics) && r.Diagnostics[v.diag].Span.Stream == v.stream {
+		prob, hasProb = r.Diagnostics[v.diag].Span, true
+		if prob.Len == 0 {
+			prob.Len = 1
+		}
+	}
+	winEnd := v.hexTop + int64(rows)*bpr
+	skips := v.p.skipsIn(v.stream, v.hexTop, winEnd)
+	class := func(off int64, c byte) int {
+		switch {
+		case off == v.cur:
+			return clCursor
+		case hasProb && off >= prob.Off && off < prob.End():
+			return clProblem
+		case hasSel && off >= sel.Off && off < sel.End():
+			return clSpan
+		}
+		for _, s := range skips {
+			if off >= s.Off && off < s.End() {
+				return clSkipped
+			}
+		}
+		if c == 0 {
+			return clZero
+		}
+		return clNormal
+	}
+	paintFor := [...]paint{p.plain, p.hexZero, p.hexSkip, p.hexSpan, p.hexProb, p.hexCur}
+	const hexd = "0123456789abcdef"
+	var lines []string
+	for row := 0; row < rows; row++ {
+		off := v.hexTop + int64(row)*bpr
+		if off >= int64(len(data)) {
+			break
+		}
+		var b, asc, run, arun strings.Builder
+		b.WriteString(p.hexOff.wrap(fmt.Sprintf("%08x", off)))
+		// a mark that reads without colour: the problem's row, the cursor's row
+		switch end := off + bpr; {
+		case hasProb && prob.Off >= off && prob.Off < end:
+			b.WriteString(p.err.wrap("!") + " ")
+		case v.cur >= off && v.cur < end:
+			b.WriteString("> ")
+		default:
+			b.WriteString("  ")
+		}
+		cl := -1
+		flush := func() {
+			if cl >= 0 {
+				paintFor[cl].write(&b, run.String())
+				paintFor[cl].write(&asc, arun.String())
+			}
+			run.Reset()
+			arun.Reset()
+		}
+		for i := int64(0); i < bpr; i++ {
+			o := off + i
+			if o >= int64(len(data)) {
+				if cl != clNormal {
+					flush()
+					cl = clNormal
+				}
+				run.WriteString("   ")
+				continue
+			}
+			c := data[o]
+			k := class(o, c)
+			if k != cl {
+				flush()
+				cl = k
+			}
+			run.WriteByte(hexd[c>>4])
+			run.WriteByte(hexd[c&15])
+			if i == bpr/2-1 && bpr >= 8 {
+				// a wider gap halfway makes counting easier; the gap itself
+				// belongs to the run so a span stays one block
+				run.WriteString("  ")
+			} else {
+				run.WriteByte(' ')
+			}
+			if c >= 0x20 && c < 0x7f {
+				arun.WriteByte(c)
+			} else {
+				arun.WriteByte('.')
+			}
+		}
+		flush()
+		b.WriteString(" ")
+		b.WriteString(asc.String())
+		lines = append(lines, b.String())
+	}
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	if status > 0 {
+		lines = append(lines, v.ownerLine())
+		text, pt := v.detail()
+		wrapped := wrap(text, max(w-1, 10))
+		if len(wrapped) > status-1 {
+			wrapped = wrapped[:status-1]
+			wrapped[len(wrapped)-1] += " …" // fit() cuts what is left over
+		}
+		for _, l := range wrapped {
+			lines = append(lines, pt.wrap(l))
+		}
+	}
+	return v.pane(title, focused, w, h, lines)
+}
+
+// ownerLine tells which event owns the byte under the cursor.
+func (v *replayView) ownerLine() string {
+	r := v.r
+	p := v.paints
+	at := p.bold.wrap(fmt.Sprintf("@%#x", v.cur))
+	e := r.EventAt(v.stream, v.cur)
+	if e < 0 {
+		return at + " " + p.dim.wrap("no event owns this byte")
+	}
+	ev := &r.Events[e]
+	who := ""
+	if ev.Player >= 0 && ev.Player < len(r.Players) {
+		who = p.player(ev.Player).wrap(clean(r.Players[ev.Player].Slot)) + " "
+	}
+	return fmt.Sprintf("%s in #%d %s%s @%s: %s", at, e+1, who, clean(ev.Kind),
+		clean(r.Timeline.Label(ev.Frame)), clean(r.EventSummary(e)))
+}
+
+// detail says what the decoder expected at a problem, or what the
+// highlighted span is, with the paint to show it in.
+func (v *replayView) detail() (string, paint) {
+	r := v.r
+	p := v.paints
+	if v.diag >= 0 && v.diag < len(r.Diagnostics) {
+		d := r.Diagnostics[v.diag]
+		s := clean(d.Subject + " " + d.Message)
+		if d.Expected != "" {
+			s += " · expected " + clean(d.Expected)
+		}
+		if d.Found != "" {
+			s += " · found " + clean(d.Found)
+		}
+		if d.Skipped {
+			s += fmt.Sprintf(" · skipped %#x..%#x", d.Span.Off, d.Span.End())
+		}
+		return "! " + strings.TrimSpace(s), p.severity(int(d.Severity))
+	}
+	for _, s := range v.p.skipsIn(v.stream, v.cur, v.cur+1) {
+		if s.Contains(v.stream, v.cur) {
+			return fmt.Sprintf("skipped by the decoder: %#x..%#x (%s bytes)", s.Off, s.End(), thousands(s.Len)), p.hexSkip
+		}
+	}
+	if v.ev >= 0 && v.ev < len(r.Events) {
+		sp := r.Events[v.ev].Span
+		return fmt.Sprintf("selected #%d: %s, %d bytes", v.ev+1, sp.String(), sp.Len), p.dim
+	}
+	return "", p.plain
+}
+
+// skipsIn returns the skipped ranges of the stream that overlap [lo, hi).
+func (p *prepared) skipsIn(stream string, lo, hi int64) []model.Span {
+	k := sort.Search(len(p.skips), func(i int) bool {
+		s := p.skips[i]
+		if s.Stream != stream {
+			return s.Stream > stream
+		}
+		return s.Off >= hi
+	})
+	var out []model.Span
+	// ranges rarely overlap one another, so a short look back finds them all
+	for i := k - 1; i >= 0 && i >= k-64; i-- {
+		s := p.skips[i]
+		if s.Stream != stream {
+			break
+		}
+		if s.End() > lo {
+			out = append(out, s)
+		}
+	}
+	return out
+}

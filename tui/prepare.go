@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"rewind/model"
+)
+
+// maxMarks caps how many distinct positions the timeline remembers for
+// ticks, and chartPoints how many values a chart series keeps: beyond a few
+// thousand no terminal can show the difference, and per-width work stays
+// bounded by these, never by the replay's length.
+const (
+	maxMarks    = 4096
+	chartPoints = 2048
+)
+
+// prepared is everything about a replay that costs a pass over the whole
+// replay. It is built once, off the UI goroutine (in the decode command),
+// so that View costs only what is on the screen.
+type prepared struct {
+	notable  []float64 // positions 0..1 of notable events, deduplicated
+	problems []float64 // positions 0..1 of diagnostics with a frame
+	charts   []preChart
+	skipped  int          // diagnostics that are skipped ranges
+	skipLen  int64        // bytes in them
+	skips    []model.Span // the skipped ranges, by stream and offset
+	labelW   int          // width of the widest frame label
+
+	searchOnce sync.Once
+	search     []string // per event: player label + summary, for `/`
+	players    []string // per player: what `/` matches
+}
+
+type preChart struct {
+	title  string
+	series []preSeries
+	lo, hi float64
+}
+
+type preSeries struct {
+	label  string
+	player int
+	vals   []float64 // at most chartPoints values, max-pooled
+}
+
+// prepare scans the replay once. It also builds the model's offset index
+// (Replay.EventAt) so that the first byte-cursor move does not pay for it
+// on the UI goroutine.
+func prepare(r *model.Replay) *prepared {
+	p := &prepared{}
+	n := r.Timeline.Count
+	pos := func(f int) float64 {
+		if n <= 1 {
+			return 0
+		}
+		return float64(f) / float64(n-1)
+	}
+	last := -1.0
+	for i := range r.Events {
+		ev := &r.Events[i]
+		if !ev.Notable {
+			continue
+		}
+		x := pos(ev.Frame)
+		// events are sorted by frame: keep one mark per 1/maxMarks of the game
+		if last >= 0 && x-last < 1.0/maxMarks {
+			continue
+		}
+		p.notable = append(p.notable, x)
+		last = x
+	}
+	for _, d := range r.Diagnostics {
+		if d.Skipped {
+			p.skipped++
+			p.skipLen += d.Span.Len
+			p.skips = append(p.skips, d.Span)
+		}
+		if d.Frame >= 0 && d.Frame < max(n, 1) {
+			p.problems = append(p.problems, pos(d.Frame))
+		}
+	}
+	sort.Float64s(p.problems)
+	sort.Slice(p.skips, func(i, j int) bool {
+		if p.skips[i].Stream != p.skips[j].Stream {
+			return p.skips[i].Stream < p.skips[j].Stream
+		}
+		return p.skips[i].Off < p.skips[j].Off
+	})
+	if len(p.problems) > maxMarks {
+		p.problems = dedupe(p.problems)
+	}
+	for _, c := range r.Charts {
+		pc := preChart{title: c.Title, lo: 0, hi: 0}
+		first := true
+		for _, s := range c.Series {
+			ps := preSeries{label: s.Label, player: s.Player, vals: pool(s.Values, chartPoints)}
+			for _, v := range ps.vals {
+				if v != v { // NaN: no value
+					continue
+				}
+				if first || v < pc.lo {
+					pc.lo = v
+				}
+				if first || v > pc.hi {
+					pc.hi = v
+				}
+				first = false
+			}
+			pc.series = append(pc.series, ps)
+		}
+		p.charts = append(p.charts, pc)
+	}
+	if n > 0 {
+		// labels grow with the number, so the ends are the widest
+		p.labelW = max(len(r.Timeline.Label(0)), len(r.Timeline.Label(n-1)))
+	}
+	if len(r.Events) > 0 {
+		r.EventAt("", 0)
+	}
+	return p
+}
+
+func dedupe(xs []float64) []float64 {
+	out := xs[:0]
+	last := -1.0
+	for _, x := range xs {
+		if last >= 0 && x-last < 1.0/maxMarks {
+			continue
+		}
+		out = append(out, x)
+		last = x
+	}
+	return out
+}
+
+// pool reduces values to at most n by keeping the largest of each run, so
+// peaks (a percent before a stock is lost) survive.
+func pool(vals []float64, n int) []float64 {
+	if len(vals) <= n {
+		return append([]float64(nil), vals...)
+	}
+	out := make([]float64, n)
+	for i := range out {
+		lo, hi := i*len(vals)/n, (i+1)*len(vals)/n
+		m := vals[lo]
+		for _, v := range vals[lo:hi] {
+			if v > m || m != m {
+				m = v
+			}
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// searchText returns the strings `/` matches against, built on first use in
+// the search command's goroutine.
+func (p *prepared) searchText(r *model.Replay) ([]string, []string) {
+	p.searchOnce.Do(func() {
+		labels := make([]string, len(r.Players))
+		p.players = make([]string, len(r.Players))
+		for i, pl := range r.Players {
+			labels[i] = clean(pl.Label())
+			p.players[i] = clean(pl.Label() + " " + pl.Name + " " + pl.Code)
+		}
+		p.search = make([]string, len(r.Events))
+		for i := range r.Events {
+			s := clean(r.EventSummary(i))
+			if f := r.Events[i].Flag; f != "" && !strings.Contains(s, f) {
+				s = "[" + clean(f) + "] " + s
+			}
+			if pl := r.Events[i].Player; pl >= 0 && pl < len(labels) {
+				s = labels[pl] + " " + r.Events[i].Kind + " " + s
+			} else {
+				s = r.Events[i].Kind + " " + s
+			}
+			p.search[i] = s
+		}
+	})
+	return p.search, p.players
+}

@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"rewind/model"
+	"rewind/theme"
+)
+
+// synth builds a replay in memory the way a decoder would, so the TUI's
+// tests do not depend on any decoder: frames at 60/s starting at -123,
+// two events per frame (one per player) with spans laid end to end in
+// Data, a notable event every 600 frames, per-frame state, a stage scene,
+// a percent chart and three diagnostics (one of them a skipped range).
+func synth(frames int) *model.Replay {
+	const evLen = 8
+	r := &model.Replay{
+		Format: model.Slippi, FormatName: "Slippi", Version: "3.14.0",
+		Path: "synthetic.slp", Title: "Battlefield", Mode: "online ranked",
+		Start:    time.Date(2022, 12, 27, 1, 4, 0, 0, time.UTC),
+		Duration: time.Duration(float64(frames) / 60 * float64(time.Second)),
+		Result:   "GAME!",
+		Header: []model.Field{
+			{Key: "stageId", Label: "Stage ID", Value: int64(31), Name: "Battlefield", Span: model.Span{Off: 0x10, Len: 2}},
+			{Key: "game", Label: "Game", Fields: []model.Field{
+				{Key: "timer", Label: "Timer", Value: int64(480)},
+				{Key: "isTeams", Label: "Is Teams", Value: false},
+			}},
+		},
+		Players: []model.Player{
+			{Slot: "P1", Name: "Alice", Code: "ABCD#123", Character: "Fox"},
+			{Slot: "P2", Name: "Bob", Code: "EFGH#456", Character: "Marth"},
+		},
+		Timeline: model.Timeline{Count: frames, First: -123, Rate: 60, Unit: "frame"},
+	}
+	r.Data = make([]byte, 0x40+frames*2*evLen)
+	for i := range r.Data {
+		r.Data[i] = byte(i * 7)
+	}
+	r.Events = make([]model.Event, 0, frames*2)
+	for f := 0; f < frames; f++ {
+		for p := 0; p < 2; p++ {
+			off := int64(0x40 + (f*2+p)*evLen)
+			ev := model.Event{Frame: f, Player: p, Kind: "post", Span: model.Span{Off: off, Len: evLen}, Ref: f*2 + p}
+			if f%600 == 300 && p == 1 {
+				ev.Notable = true
+				ev.Kind = "stock"
+			}
+			r.Events = append(r.Events, ev)
+		}
+	}
+	// summaries and fields are lazy, as a fast decoder would leave them
+	r.Summarize = func(ev *model.Event) string {
+		if ev.Kind == "stock" {
+			return fmt.Sprintf("%s lost a stock", r.Players[ev.Player].Character)
+		}
+		return fmt.Sprintf("percent %d action WAIT", percent(ev.Frame, ev.Player))
+	}
+	r.Detail = func(ev *model.Event) []model.Field {
+		return []model.Field{
+			{Key: "frame", Label: "Frame", Value: r.Timeline.Number(ev.Frame)},
+			{Key: "percent", Label: "Percent", Value: float64(percent(ev.Frame, ev.Player))},
+			{Key: "actionStateId", Label: "Action State ID", Value: uint64(14), Name: "WAIT"},
+		}
+	}
+	r.State = func(f, p int) model.PlayerState {
+		return model.PlayerState{Present: f >= 0, Brief: []model.Field{
+			{Key: "percent", Value: int64(percent(f, p)), Name: fmt.Sprintf("%d%%", percent(f, p))},
+			{Key: "stocks", Value: int64(4 - f/1200%4), Name: fmt.Sprintf("stocks %d", 4-f/1200%4)},
+			{Key: "actionStateId", Value: uint64(14), Name: "WAIT"},
+		}}
+	}
+	r.Scenes = func(f int) []model.Scene {
+		x := math.Sin(float64(f)/60) * 60
+		return []model.Scene{{
+			Title:  "Battlefield",
+			Bounds: model.Rect{MinX: -100, MinY: -40, MaxX: 100, MaxY: 80},
+			Lines:  []model.Line{{X1: -68, Y1: 0, X2: 68, Y2: 0}, {X1: -57, Y1: 27, X2: -20, Y2: 27}, {X1: 20, Y1: 27, X2: 57, Y2: 27}},
+			Points: []model.Point{
+				{X: x, Y: 0, Player: 0, Kind: "player", Label: "P1"},
+				{X: -x, Y: 27, Player: 1, Kind: "player", Label: "P2"},
+			},
+		}}
+	}
+	pc := model.Chart{Title: "percent"}
+	for p := 0; p < 2; p++ {
+		s := model.Series{Label: r.Players[p].Slot, Player: p, Values: make([]float64, frames)}
+		for f := range s.Values {
+			s.Values[f] = float64(percent(f, p))
+		}
+		pc.Series = append(pc.Series, s)
+	}
+	r.Charts = []model.Chart{pc}
+	r.Diagnostics = []model.Diagnostic{
+		{Severity: model.Error, Source: "slippi", Span: model.Span{Off: 0x40 + 100*2*evLen + 3}, Frame: min(100, frames-1),
+			Subject: "event 0x55", Message: "not in Event Payloads", Expected: "0x37..0x3d", Found: "0x55"},
+		{Severity: model.Warning, Source: "slippi", Span: model.Span{Off: 0x40 + 2000*2*evLen, Len: 24}, Frame: min(2000, frames-1),
+			Subject: "event 0x55", Message: "skipped to the next known event", Skipped: true},
+		{Severity: model.Info, Source: "slippi", Span: model.Span{Off: 0}, Frame: -1, Message: "no metadata"},
+	}
+	r.Finish()
+	return r
+}
+
+func percent(f, p int) int { return (f/7 + p*37) % 150 }
+
+func newTestTheme() *theme.Theme { return theme.New(false) }
