@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -99,8 +100,9 @@ type Replay struct {
 	// Charts are series over the whole timeline for the chart lane.
 	Charts []Chart
 
-	eventStart []int // eventStart[f] is the first event index at frame f
-	byOffset   []int // event indices sorted by span, built on first use
+	eventStart []int     // eventStart[f] is the first event index at frame f
+	byOffset   []int     // event indices sorted by span, built on first use
+	offsetOnce sync.Once // guards byOffset: EventAt may be called from several goroutines
 }
 
 // Field is one decoded value with its name and the bytes it came from.
@@ -362,6 +364,7 @@ func (r *Replay) Finish() {
 		r.eventStart[f] = e
 	}
 	r.byOffset = nil
+	r.offsetOnce = sync.Once{}
 }
 
 // EventRange returns the indices [lo, hi) of the events at frame f.
@@ -414,7 +417,7 @@ func (r *Replay) EventSummary(i int) string {
 // EventAt returns the index of the event whose span holds the byte at off
 // in the stream, or -1. The smallest enclosing span wins.
 func (r *Replay) EventAt(stream string, off int64) int {
-	if r.byOffset == nil {
+	r.offsetOnce.Do(func() {
 		idx := make([]int, 0, len(r.Events))
 		for i := range r.Events {
 			if r.Events[i].Span.Len > 0 {
@@ -429,7 +432,7 @@ func (r *Replay) EventAt(stream string, off int64) int {
 			return sa.Off < sb.Off
 		})
 		r.byOffset = idx
-	}
+	})
 	idx := r.byOffset
 	// first span starting after off
 	k := sort.Search(len(idx), func(i int) bool {

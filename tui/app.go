@@ -35,6 +35,10 @@ func Run(cfg Config) error {
 		// already has no colours, so keep the attributes that show the cursor
 		lipgloss.SetColorProfile(termenv.ANSI)
 	}
+	// Ask the terminal for its background now: lipgloss would otherwise ask
+	// on the first adaptive colour, from inside the running program, where
+	// Bubble Tea is reading the answer as keys.
+	lipgloss.HasDarkBackground()
 	a := newApp(cfg, th)
 	p := tea.NewProgram(a, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	_, err := p.Run()

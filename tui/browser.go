@@ -202,6 +202,17 @@ func readRow(s source) (rw row, ok bool) {
 	if f, err := decoders.Detect(data, s.path); err == nil {
 		rw.format = string(f.ID)
 	} else {
+		// a file named like a replay that is none is worth a row: it is
+		// what an archivist is looking for
+		if id := formatOfName(s.path); id != "" {
+			rw.format = id
+			rw.err = err.Error()
+			// the row shows the name: say only what the file is instead
+			if i := strings.Index(rw.err, ": "); strings.HasPrefix(rw.err, "not a replay") && i > 0 {
+				rw.err = "not a replay: " + rw.err[i+2:]
+			}
+			return rw, true
+		}
 		return rw, false
 	}
 	r, err := decoders.Decode(data, s.path, model.DecodeOptions{HeaderOnly: true})
@@ -566,4 +577,17 @@ func (b *browser) hl(s string, w, off int, matched []int, sel bool) string {
 		}
 	}
 	return fit(sb.String(), w)
+}
+
+// formatOfName is the format a file's extension suggests, or "".
+func formatOfName(name string) string {
+	ext := strings.ToLower(path.Ext(filepath.ToSlash(name)))
+	for _, f := range decoders.Formats {
+		for _, e := range f.Exts {
+			if e == ext {
+				return string(f.ID)
+			}
+		}
+	}
+	return ""
 }

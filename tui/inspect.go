@@ -78,7 +78,10 @@ func (v *replayView) inspectorPane(w, h int) []string {
 
 	var sel model.Span
 	hasSel := false
-	if v.ev >= 0 && v.ev < len(r.Events) && r.Events[v.ev].Span.Stream == v.stream {
+	switch {
+	case v.useField:
+		sel, hasSel = v.field, v.field.Stream == v.stream
+	case v.ev >= 0 && v.ev < len(r.Events) && r.Events[v.ev].Span.Stream == v.stream:
 		sel, hasSel = r.Events[v.ev].Span, true
 	}
 	var prob model.Span
@@ -233,6 +236,9 @@ func (v *replayView) detail() (string, paint) {
 		if s.Contains(v.stream, v.cur) {
 			return fmt.Sprintf("skipped by the decoder: %#x..%#x (%s bytes)", s.Off, s.End(), thousands(s.Len)), p.hexSkip
 		}
+	}
+	if v.useField {
+		return fmt.Sprintf("header field %d: %s, %d bytes", v.headCur+1, v.field.String(), v.field.Len), p.dim
 	}
 	if v.ev >= 0 && v.ev < len(r.Events) {
 		sp := r.Events[v.ev].Span

@@ -157,6 +157,19 @@ func TestKeys(t *testing.T) {
 				t.Errorf("cur %#x ev %d frame %d", v.cur, v.ev, v.frame)
 			}
 		}},
+		{"header enter shows a field's bytes", []string{"shift+tab", "enter"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
+			if v.cur != 0x10 || !v.useField || v.field.Len != 2 {
+				t.Errorf("cur %#x field %+v", v.cur, v.field)
+			}
+			if !strings.Contains(ansi.Strip(v.View()), "header field 1: 0x10, 2 bytes") {
+				t.Error("field span not described")
+			}
+		}},
+		{"header down to a group without bytes", []string{"shift+tab", "down", "enter"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
+			if v.headCur != 1 || v.useField || !strings.Contains(v.status, "no bytes") {
+				t.Errorf("cursor %d status %q", v.headCur, v.status)
+			}
+		}},
 		{"v stage view", []string{"v"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
 			if !v.stage || !strings.Contains(ansi.Strip(v.View()), "stage Battlefield") {
 				t.Error("no stage view")
@@ -546,5 +559,67 @@ func TestFilterHighlight(t *testing.T) {
 	out := b.View()
 	if !strings.Contains(out, b.pt.match.wrap("F")) {
 		t.Errorf("no highlighted match in\n%s", out)
+	}
+}
+
+// TestConcurrentSearch: the search command runs on its own goroutine while
+// the view keeps drawing the same replay (run with -race).
+func TestConcurrentSearch(t *testing.T) {
+	v := newTestView(t, 2000, 120, 40)
+	cmd := v.search("lost")
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	for i := 0; i < 20; i++ {
+		press(v, "right")
+		_ = v.View()
+	}
+	v.Update(<-done)
+	if len(v.matches) == 0 {
+		t.Error("no matches")
+	}
+}
+
+// TestScanDir: a folder with a replay-named file that is none, an empty
+// one and a text file lists the first two with the reason, not the third.
+func TestScanDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(dir+"/"+name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("notes.log", []byte("hello\n"))
+	write("empty.slp", nil)
+	write("fake.slp", []byte("PK\x03\x04zipzipzip"))
+	a := newApp(Config{Paths: []string{dir}}, theme.New(false))
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	msg := a.Init()()
+	for !a.br.done {
+		_, cmd := a.Update(msg)
+		if cmd == nil {
+			break
+		}
+		msg = cmd()
+	}
+	if len(a.br.rows) != 2 {
+		t.Fatalf("%d rows: %+v", len(a.br.rows), a.br.rows)
+	}
+	out := ansi.Strip(a.View())
+	for _, want := range []string{"an empty file", "a zip archive"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
+	}
+	checkScreen(t, a.View(), 100, 20)
+}
+
+func TestLoadingView(t *testing.T) {
+	a := &app{th: theme.New(false), mode: modeLoading, w: 80, h: 24, load: &loadState{name: "/x/big.slp"}}
+	a.load.total.Store(1000)
+	a.load.done.Store(250)
+	out := a.View()
+	checkScreen(t, out, 80, 24)
+	if !strings.Contains(out, "decoding big.slp") || !strings.Contains(out, " 25%") {
+		t.Errorf("loading view:\n%s", out)
 	}
 }

@@ -111,6 +111,9 @@ func prepare(r *model.Replay) *prepared {
 			}
 			pc.series = append(pc.series, ps)
 		}
+		// counts and percents read from zero: a flat 4 stocks is a full bar,
+		// not an empty one
+		pc.lo = min(pc.lo, 0)
 		p.charts = append(p.charts, pc)
 	}
 	if n > 0 {

@@ -102,6 +102,9 @@ type replayView struct {
 	follow   bool   // the inspector follows the selected event
 	header   []treeLine
 	headTop  int
+	headCur  int        // the header field under the cursor
+	field    model.Span // a header or event field the inspector highlights
+	useField bool
 	status   string
 	paints   *paints
 	helpW    int
@@ -115,6 +118,7 @@ type treeLine struct {
 	label string
 	text  string
 	raw   string
+	span  model.Span
 }
 
 func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
@@ -152,7 +156,7 @@ func (v *replayView) headerLines() []treeLine {
 			if d > 8 || len(out) > 5000 {
 				return
 			}
-			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text())}
+			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text()), span: f.Span}
 			if tl.label == "" {
 				tl.label = f.Key
 			}
@@ -228,6 +232,7 @@ func (v *replayView) syncEvent() {
 // inspectEvent points the inspector at the selected event's bytes.
 func (v *replayView) inspectEvent() {
 	v.diag = -1
+	v.useField = false
 	if v.ev < 0 || v.ev >= len(v.r.Events) {
 		return
 	}
@@ -724,7 +729,7 @@ func (v *replayView) scroll(d int) {
 		v.follow = false
 		v.cur = max(0, min(v.cur+int64(d)*bpr, int64(len(data))-1))
 	case paneHeader:
-		v.headTop = max(0, min(v.headTop+d, len(v.header)-1))
+		v.headCur = max(0, min(v.headCur+d, len(v.header)-1))
 	}
 }
 
@@ -733,6 +738,18 @@ func (v *replayView) enter() {
 	switch v.focus {
 	case paneProblems:
 		v.jumpProblem(v.prob)
+	case paneHeader:
+		// show the bytes the header field came from
+		if v.headCur < len(v.header) {
+			sp := v.header[v.headCur].span
+			if sp.Len == 0 && sp.Off == 0 && sp.Stream == "" {
+				v.status = "this field has no bytes of its own"
+				return
+			}
+			v.follow, v.diag, v.stage = false, -1, false
+			v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
+			v.field, v.useField = sp, true
+		}
 	case paneEvents:
 		if v.ev < 0 {
 			return

@@ -197,8 +197,17 @@ func (v *replayView) drawScene(sc model.Scene, w, h int) []string {
 			if pt.Label != "" {
 				labels = append(labels, lbl{x + 4, y - 4, clean(pt.Label), pt.Player})
 			}
+		} else if pt.Kind == "item" || pt.Kind == "unit" || pt.Kind == "checkpoint" {
+			c.set(x, y, pt.Player) // many of them: one dot each
 		} else {
+			// a few things that matter (a head, a hand): a small square
 			c.set(x, y, pt.Player)
+			c.set(x+1, y, pt.Player)
+			c.set(x, y-1, pt.Player)
+			c.set(x+1, y-1, pt.Player)
+			if pt.Label != "" {
+				labels = append(labels, lbl{x + 3, y - 4, clean(pt.Label), pt.Player})
+			}
 		}
 	}
 	// labels after every dot, so that no label hides a player

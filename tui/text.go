@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -154,14 +153,6 @@ func hjoin(sep string, cols ...[]string) []string {
 		out[i] = b.String()
 	}
 	return out
-}
-
-// styleIf renders s in st unless the style would add nothing (keeps output small).
-func render(st lipgloss.Style, s string) string {
-	if s == "" {
-		return ""
-	}
-	return st.Render(s)
 }
 
 // humanSize is a file size for people.

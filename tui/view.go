@@ -42,12 +42,18 @@ func (v *replayView) layout() layout {
 	}
 	if l.wide {
 		l.topH = max(np+1, 5)
+		if v.focus == paneHeader {
+			l.topH = max(l.topH, h/3) // room to read the header while it has the focus
+		}
 		l.topH = min(l.topH, max(h/3, 3))
 		l.hdrW = w * 2 / 5
 		l.plW = w - l.hdrW - 1
 	} else {
 		l.hdrH = 4
-		if h < 30 {
+		switch {
+		case v.focus == paneHeader:
+			l.hdrH = max(4, h/3)
+		case h < 30:
 			l.hdrH = 3
 		}
 		if np > 0 {
@@ -222,10 +228,29 @@ func (v *replayView) headerPane(w, h int) []string {
 		name = "(memory)"
 	}
 	lines = append(lines, p.dim.wrap(clean(name)+"  "+humanSize(max(r.Size, int64(len(r.Data))))))
-	for i := v.headTop; i < len(v.header) && len(lines) < h; i++ {
-		lines = append(lines, v.treeText(v.header[i], 0))
+	// the fields scroll under the summary; the cursor shows when focused
+	rows := h - 1 - len(lines)
+	focused := v.focus == paneHeader
+	if rows > 0 {
+		if v.headCur < v.headTop {
+			v.headTop = v.headCur
+		}
+		if v.headCur >= v.headTop+rows {
+			v.headTop = v.headCur - rows + 1
+		}
 	}
-	return v.pane("header", v.focus == paneHeader, w, h, lines)
+	for i := v.headTop; i < len(v.header) && i < v.headTop+max(rows, 0); i++ {
+		if focused && i == v.headCur {
+			lines = append(lines, p.cursor.wrap(fit("> "+ansi.Strip(v.treeText(v.header[i], 0)), w-1)))
+			continue
+		}
+		lines = append(lines, "  "+v.treeText(v.header[i], 0))
+	}
+	title := "header"
+	if focused && len(v.header) > 0 {
+		title = fmt.Sprintf("header %d/%d · enter shows its bytes", v.headCur+1, len(v.header))
+	}
+	return v.pane(title, focused, w, h, lines)
 }
 
 func (v *replayView) treeText(t treeLine, indent int) string {
@@ -354,7 +379,7 @@ func (v *replayView) timeline(w int) []string {
 			s = append(s, fmt.Sprintf("%s %s / %s", unit, cur, last))
 		}
 		// a label that is already the game time (song times) is not repeated
-		if t := model.FormatDuration(tl.Time(v.frame)); t != tl.Label(v.frame) {
+		if t := model.FormatDuration(tl.Time(v.frame)); !strings.HasPrefix(cur, t) {
 			s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
 		}
 	}
@@ -504,22 +529,27 @@ func (v *replayView) eventsPane(w, h int) []string {
 		var b strings.Builder
 		rest := fmt.Sprintf("  %-8s ", cut(clean(ev.Kind), 8))
 		sum := clean(r.EventSummary(i))
+		flag := ""
 		if ev.Flag != "" && !strings.Contains(sum, ev.Flag) {
-			rest += "[" + clean(ev.Flag) + "] "
+			flag = "[" + clean(ev.Flag) + "] "
 		}
-		rest += sum
 		switch {
 		case i == v.ev:
-			line := fit(plain+fmt.Sprintf("%-*s", slotW, slot)+rest, w-1)
+			line := fit(plain+fmt.Sprintf("%-*s", slotW, slot)+rest+flag+sum, w-1)
 			b.WriteString(p.cursor.wrap(line))
 		case ev.Frame != v.frame:
+			// events of other frames are context: dimmed
 			b.WriteString(p.dim.wrap(plain))
 			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(p.dim.wrap(rest))
+			p.flag.write(&b, flag)
+			b.WriteString(p.dim.wrap(sum))
 		default:
 			b.WriteString(plain)
 			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(rest)
+			p.flag.write(&b, flag)
+			b.WriteString(sum)
 		}
 		lines = append(lines, b.String())
 		for _, t := range v.expanded[i] {
