@@ -1,0 +1,97 @@
+package sc2
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// attribute is one record of replay.attributes.events: little-endian
+// namespace, id, scope (player slot 1-16, 16 = the game) and a 4-byte value
+// stored back to front, padded with zero bytes.
+type attribute struct {
+	Off   int
+	ID    uint32
+	Scope uint8
+	Value string
+}
+
+// Attribute ids (s2protocol's attributes table).
+const (
+	attrController  = 500
+	attrTeams       = 2001
+	attrGameSpeed   = 3000
+	attrRace        = 3001
+	attrColor       = 3002
+	attrHandicap    = 3003
+	attrDifficulty  = 3004
+	attrRole        = 3007
+	attrGameMode    = 3009
+	attrLockedAllys = 3010
+)
+
+var attrNames = map[uint32]string{
+	attrController: "Controller", 1000: "Rules", 1001: "Premade Game", attrTeams: "Teams",
+	attrGameSpeed: "Game Speed", attrRace: "Race", attrColor: "Color", attrHandicap: "Handicap",
+	attrDifficulty: "Difficulty", 3006: "Lobby Delay", attrRole: "Participant Role", 3008: "Watcher Type",
+	attrGameMode: "Game Mode", attrLockedAllys: "Locked Alliances", 3011: "Player Logo",
+	3012: "Tandem Leader", 3013: "Commander", 3014: "Commander Level", 3015: "Game Duration",
+	4000: "Game Privacy", 4001: "Using Custom Observer UI",
+	2002: "Teams 1v1", 2003: "Teams 2v2", 2004: "Teams 3v3", 2005: "Teams 4v4", 2006: "Teams FFA",
+	2007: "Teams 5v5", 2008: "Teams 6v6",
+}
+
+var attrValueNames = map[uint32]map[string]string{
+	attrController: {"Humn": "Human", "Comp": "Computer", "Open": "Open", "Clsd": "Closed"},
+	attrGameSpeed:  {"Slor": "Slower", "Slow": "Slow", "Norm": "Normal", "Fast": "Fast", "Fasr": "Faster"},
+	attrRace:       {"Terr": "Terran", "Zerg": "Zerg", "Prot": "Protoss", "RAND": "Random"},
+	attrDifficulty: {"VyEy": "Very Easy", "Easy": "Easy", "Medi": "Medium", "HdVH": "Harder", "Hard": "Hard",
+		"VyHd": "Very Hard", "Insa": "Insane", "ChRe": "Cheater 1 (Vision)", "ChMi": "Cheater 2 (Money)", "ChIn": "Cheater 3 (Insane)", "Elit": "Elite"},
+	attrGameMode: {"Priv": "Private", "Pub": "Public", "Amm": "Ladder (AutoMM)", "": "Single Player"},
+	attrRole:     {"Part": "Participant", "Watc": "Observer"},
+}
+
+var speedFactor = map[string]float64{"Slower": 0.6, "Slow": 0.8, "Normal": 1.0, "Fast": 1.2, "Faster": 1.4}
+
+// speedNames indexes details' m_gameSpeed.
+var speedNames = []string{"Slower", "Slow", "Normal", "Fast", "Faster"}
+
+// parseAttributes reads the records. The header is a source byte (from
+// build 17326), a map namespace and a count; a file whose size fits the
+// 8-byte header and not the 9-byte one is read with the older layout.
+func parseAttributes(b []byte) ([]attribute, int, error) {
+	hdr := 9
+	if len(b) >= 8 && (len(b)-9)%13 != 0 && (len(b)-8)%13 == 0 {
+		hdr = 8
+	}
+	if len(b) < hdr {
+		return nil, 0, fmt.Errorf("at %#x: header cut short (%d bytes)", 0, len(b))
+	}
+	count := binary.LittleEndian.Uint32(b[hdr-4:])
+	var out []attribute
+	off := hdr
+	for i := uint32(0); i < count; i++ {
+		if off+13 > len(b) {
+			return out, hdr, fmt.Errorf("at %#x: record %d of %d cut short", off, i, count)
+		}
+		v := make([]byte, 0, 4)
+		for j := 12; j >= 9; j-- {
+			if c := b[off+j]; c != 0 {
+				v = append(v, c)
+			}
+		}
+		out = append(out, attribute{Off: off, ID: binary.LittleEndian.Uint32(b[off+4:]), Scope: b[off+8],
+			Value: strings.TrimSpace(string(v))})
+		off += 13
+	}
+	return out, hdr, nil
+}
+
+func attrValueName(id uint32, v string) string {
+	if m, ok := attrValueNames[id]; ok {
+		if n, ok := m[v]; ok {
+			return n
+		}
+	}
+	return ""
+}

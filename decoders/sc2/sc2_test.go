@@ -1,0 +1,523 @@
+package sc2
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"rewind/decoders/internal/corpus"
+	"rewind/decoders/sc2/mpq"
+	"rewind/model"
+)
+
+func decodeFile(t testing.TB, path string) *model.Replay {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", filepath.Base(path), err)
+	}
+	return r
+}
+
+func playerByName(r *model.Replay, name string) *model.Player {
+	for i := range r.Players {
+		if r.Players[i].Name == name {
+			return &r.Players[i]
+		}
+	}
+	return nil
+}
+
+func chats(r *model.Replay) []string {
+	var out []string
+	for i := range r.Events {
+		if r.Events[i].Kind == "chat" {
+			f, _ := model.Find(r.EventFields(i), "string")
+			out = append(out, f.Value.(string))
+		}
+	}
+	return out
+}
+
+func has(r *model.Replay, kind string) bool {
+	for _, e := range r.Events {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCrossCheck asserts EXPECTED.md's table of version, loops, map and
+// the number of details players.
+func TestCrossCheck(t *testing.T) {
+	cases := []struct {
+		file    string
+		version string
+		base    int
+		loops   int
+		title   string
+		players int
+	}{
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__2.SC2Replay", "1.2.2.17811", 17326, 8796, "Lost Temple", 2},
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__8.SC2Replay", "1.2.2.17811", 17326, 38677, "Abyss", 4},
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__10.SC2Replay", "1.2.2.17811", 17326, 22875, "Extinction", 8},
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__5.SC2Replay", "1.2.2.17811", 17326, 24650, "The Ruins of Tarsonis", 4},
+		{"ggtracker__sc2reader/test_replays__1.1.3.16939__11.SC2Replay", "1.1.3.16939", 16939, 5806, "밀림 분지", 2},
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__13.SC2Replay", "1.2.2.17811", 17326, 19915, "Metalopolis", 2},
+		{"ggtracker__sc2reader/test_replays__1.2.2.17811__4.SC2Replay", "1.2.2.17811", 17326, 17949, "Xel'Naga Caverns", 2},
+		{"ggtracker__sc2reader/test_replays__2.0.3.24764__Antiga Shipyard (3).SC2Replay", "2.0.3.24764", 24764, 24745, "Antiga Shipyard", 2},
+		{"ggtracker__sc2reader/test_replays__2.0.0.24247__Korhal City (19).SC2Replay", "2.0.3.24764", 24764, 18315, "Korhal City", 2},
+		{"ggtracker__sc2reader/test_replays__2.0.3.24764__ggtracker_1571740.SC2Replay", "2.0.3.24764", 24764, 27297, "Akilon Wastes", 2},
+		{"ggtracker__sc2reader/test_replays__2.0.3.24764__resume_from_replay.SC2Replay", "2.0.3.24764", 24764, 28221, "Antiga Shipyard", 2},
+		{"ggtracker__sc2reader/test_replays__gameheart__gameheart.SC2Replay", "2.0.8.25604", 24944, 10725, "DHGH - Whirlwind", 7},
+		{"ggtracker__sc2reader/test_replays__2.0.8.25605__ggtracker_3621402.SC2Replay", "2.0.9.26147", 24944, 14849, "Whirlwind LE", 2},
+		{"ggtracker__sc2reader/test_replays__2.0.11.26825__bad_unit_ids_1.SC2Replay", "2.0.11.26825", 26490, 8921, "Akilon Flats", 2},
+		{"ggtracker__sc2reader/test_replays__lotv__lotv2.SC2Replay", "2.5.5.37164", 37164, 38181, "Orbital Shipyard", 2},
+		{"ggtracker__sc2reader/test_replays__3.0.0.38996__1.SC2Replay", "3.0.4.38996", 38996, 8805, "Prion Terraces", 2},
+		{"ggtracker__sc2reader/test_replays__3.1.0__dusktowers.SC2Replay", "3.1.0.39576", 39576, 15868, "Dusk Towers", 2},
+		{"ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test8.SC2Replay", "5.0.12.91115", 91115, 19791, "Direct Strike", 6},
+		{"ipax77__s2protocol.NET/s2protocol.NET.tests__replays__testError2.SC2Replay", "5.0.10.88500", 88500, 378, "", 0},
+		{"paulocanedo__sc2-replay-utils/examples__winter_madness_69.SC2Replay", "5.0.15.96883", 96883, 15467, "Winter Madness LE", 2},
+		{"paulocanedo__sc2-replay-utils/examples__replay_observed.SC2Replay", "5.0.15.95841", 95841, 11687, "10000 Feet LE", 2},
+		{"Blizzard__s2protocol/tests__s2replaystatsdata__2018-11-29_Z_iaguz_VS_P_Luneth.SC2Replay", "4.7.1.70326", 70154, 13218, "Lost and Found LE", 2},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			r := decodeFile(t, corpus.File(t, "sc2", c.file))
+			base, _ := model.Find(r.Header, "baseBuild")
+			loops, _ := model.Find(r.Header, "elapsedGameLoops")
+			if r.Version != c.version || base.Value != int64(c.base) || loops.Value != int64(c.loops) {
+				t.Errorf("version %s base %v loops %v, want %s %d %d", r.Version, base.Value, loops.Value, c.version, c.base, c.loops)
+			}
+			if r.Title != c.title || len(r.Players) != c.players {
+				t.Errorf("title %q players %d, want %q %d", r.Title, len(r.Players), c.title, c.players)
+			}
+			if r.Timeline.Count != c.loops+1 {
+				t.Errorf("timeline %d frames, want %d", r.Timeline.Count, c.loops+1)
+			}
+		})
+	}
+}
+
+// TestUpstreamAssertions checks the assertions of the source projects'
+// tests listed in EXPECTED.md.
+func TestUpstreamAssertions(t *testing.T) {
+	f := func(rel string) *model.Replay { return decodeFile(t, corpus.File(t, "sc2", rel)) }
+
+	t.Run("private_and_datetime", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__2.SC2Replay")
+		if !strings.Contains(r.Mode, "private") {
+			t.Errorf("mode %q, want private", r.Mode)
+		}
+		want := time.Date(2011, 2, 20, 22, 42, 12, 0, time.UTC)
+		if d := r.Start.Sub(want); d < -time.Second || d > time.Second {
+			t.Errorf("start %v, want %v", r.Start, want)
+		}
+	})
+	t.Run("ffa_winner", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__8.SC2Replay")
+		if !strings.HasPrefix(r.Mode, "FFA") {
+			t.Errorf("mode %q, want FFA", r.Mode)
+		}
+		if r.Result != "Win: Boom" {
+			t.Errorf("result %q, want Boom to win", r.Result)
+		}
+	})
+	t.Run("unknown_winner", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__10.SC2Replay")
+		if strings.HasPrefix(r.Result, "Win") {
+			t.Errorf("result %q, want no winner", r.Result)
+		}
+	})
+	t.Run("us_realm", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__5.SC2Replay")
+		for name, code := range map[string]string{"ShadesofGray": "1-S2-1-2358439", "reddawn": "1-S2-1-2198663"} {
+			if p := playerByName(r, name); p == nil || p.Code != code {
+				t.Errorf("%s: %+v, want toon %s", name, p, code)
+			}
+		}
+	})
+	t.Run("kr_realm_and_tampered_messages", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.1.3.16939__11.SC2Replay")
+		for name, code := range map[string]string{"명지대학교": "3-S2-1-258945", "티에스엘사기수": "3-S2-1-102472"} {
+			if p := playerByName(r, name); p == nil || p.Code != code {
+				t.Errorf("%s: %+v, want toon %s", name, p, code)
+			}
+		}
+		m := chats(r)
+		if len(m) < 6 || m[0] != "sc2.replays.net" || m[5] != "sc2.replays.net" {
+			t.Errorf("messages %q, want [0] and [5] sc2.replays.net", m)
+		}
+	})
+	t.Run("teams", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__13.SC2Replay")
+		if r.Players[0].Team == r.Players[1].Team {
+			t.Errorf("both players on %s", r.Players[0].Team)
+		}
+		obs := 0
+		for _, p := range r.Players {
+			if o, _ := model.Find(p.Fields, "observe"); o.Value != int64(0) {
+				obs++
+			}
+		}
+		if obs == 0 {
+			t.Error("no observer (test_observers)")
+		}
+	})
+	t.Run("encrypted", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__1.2.2.17811__4.SC2Replay")
+		if r.Partial || len(r.Players) != 2 {
+			t.Errorf("partial %v players %d", r.Partial, len(r.Players))
+		}
+	})
+	t.Run("hots_vs_ai", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__2.0.0.24247__Korhal City (19).SC2Replay")
+		comp := 0
+		for _, p := range r.Players {
+			if c, _ := model.Find(p.Fields, "control"); c.Name == "Computer" {
+				comp++
+			}
+		}
+		if comp != 1 {
+			t.Errorf("%d computer players, want 1", comp)
+		}
+	})
+	t.Run("gameheart_raw", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__gameheart__gameheart.SC2Replay")
+		if len(r.Players) != 7 || r.Timeline.Count != 10726 {
+			t.Errorf("players %d frames %d, want 7 and 10726", len(r.Players), r.Timeline.Count)
+		}
+		for n, want := range map[string][2]string{"SjoWBBII": {"Terran", "Loss"}, "Stardust": {"Protoss", "Win"}} {
+			p := playerByName(r, n)
+			if p == nil || p.Character != want[0] || p.Result != want[1] {
+				t.Errorf("%s: %+v, want %v", n, p, want)
+			}
+		}
+		// the other five are the caster's observers: no result
+		noResult := 0
+		for _, p := range r.Players {
+			if p.Result == "" {
+				noResult++
+			}
+		}
+		if noResult != 5 {
+			t.Errorf("%d players without a result, want the 5 observers", noResult)
+		}
+	})
+	t.Run("bad_unit_ids", func(t *testing.T) {
+		r := f("ggtracker__sc2reader/test_replays__2.0.11.26825__bad_unit_ids_1.SC2Replay")
+		found := false
+		for _, d := range r.Diagnostics {
+			if d.Span.Stream == fTracker && d.Severity >= model.Warning {
+				found = true
+			}
+		}
+		if !found {
+			t.Error("no diagnostic for the corrupt tracker file")
+		}
+	})
+	t.Run("tracker_event_types", func(t *testing.T) {
+		r := f("ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test8.SC2Replay")
+		for _, k := range []string{"born", "stats", "positions"} {
+			if !has(r, k) {
+				t.Errorf("no %s events", k)
+			}
+		}
+	})
+	t.Run("truncated", func(t *testing.T) {
+		r := f("ipax77__s2protocol.NET/s2protocol.NET.tests__replays__testError2.SC2Replay")
+		if !r.Partial || r.Problems() == 0 || has(r, "born") {
+			t.Errorf("partial %v problems %d", r.Partial, r.Problems())
+		}
+	})
+	t.Run("ladder_1v1", func(t *testing.T) {
+		r := f("paulocanedo__sc2-replay-utils/examples__winter_madness_69.SC2Replay")
+		if !strings.HasPrefix(r.Mode, "1v1") || !strings.Contains(r.Mode, "ladder") {
+			t.Errorf("mode %q, want 1v1 ladder", r.Mode)
+		}
+	})
+	t.Run("observed", func(t *testing.T) {
+		r := f("paulocanedo__sc2-replay-utils/examples__replay_observed.SC2Replay")
+		p := playerByName(r, "LiquidClem")
+		if len(r.Players) != 2 || p == nil || p.Character != "Terran" {
+			t.Fatalf("players %+v", r.Players)
+		}
+		pi := -1
+		for i := range r.Players {
+			if r.Players[i].Name == "LiquidClem" {
+				pi = i
+			}
+		}
+		n, first := 0, -1
+		for _, e := range r.Events {
+			if e.Kind == "camera" && e.Player == pi {
+				if first < 0 {
+					first = e.Frame
+				}
+				n++
+			}
+		}
+		if n <= 500 || first < 0 || first >= 100 {
+			t.Errorf("LiquidClem: %d camera events, first at loop %d; want >500, first < 100", n, first)
+		}
+		// the spectators are users 1 and 3: nothing of theirs is a player's
+		slots, _ := model.Find(r.Header, "slots")
+		if len(slots.Fields) == 0 {
+			t.Error("no lobby slots from replay.initData")
+		}
+	})
+	t.Run("ladder_amm_option", func(t *testing.T) {
+		r := f("paulocanedo__sc2-replay-utils/examples__winter_madness_69.SC2Replay")
+		amm, ok := model.Find(r.Header, "amm")
+		if !ok || amm.Value != int64(1) {
+			t.Errorf("game option amm %v %v, want 1", amm.Value, ok)
+		}
+	})
+	t.Run("invalid", func(t *testing.T) {
+		data, err := os.ReadFile(corpus.File(t, "sc2", "icza__mpq/reps__invalid.SC2Replay_"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, err := Decode(data, model.DecodeOptions{}); err == nil || r != nil {
+			t.Error("invalid file accepted")
+		}
+	})
+	t.Run("s2protocol_streams", func(t *testing.T) {
+		r := f("Blizzard__s2protocol/tests__s2replaystatsdata__2018-11-29_Z_iaguz_VS_P_Luneth.SC2Replay")
+		for _, n := range []string{fDetails, fBackup, fInit, fGame, fMessages, fTracker} {
+			if _, ok := r.Streams[n]; !ok {
+				t.Errorf("stream %s missing", n)
+			}
+		}
+	})
+}
+
+func samples(t testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(corpus.Samples(t, "sc2"), "*.SC2Replay"))
+	if len(files) == 0 {
+		t.Fatal("no samples")
+	}
+	return files
+}
+
+func TestSamples(t *testing.T) {
+	for _, p := range samples(t) {
+		r := decodeFile(t, p)
+		if r.Version == "" {
+			t.Errorf("%s: no version", filepath.Base(p))
+		}
+		if strings.HasPrefix(filepath.Base(p), "broken") != r.Partial {
+			t.Errorf("%s: partial %v", filepath.Base(p), r.Partial)
+		}
+		// O(1) state at every frame edge must not panic
+		for _, f := range []int{0, r.Timeline.Count / 2, r.Timeline.Count - 1} {
+			for pi := range r.Players {
+				r.PlayerState(f, pi)
+			}
+			r.SceneAt(f)
+		}
+		for i := range r.Events {
+			r.EventSummary(i)
+			r.EventFields(i)
+		}
+	}
+}
+
+// TestSampleTracker checks the player state against the spec's rules on a
+// sample with tracker events: supply is food/4096, units appear after birth.
+func TestSampleTracker(t *testing.T) {
+	r := decodeFile(t, filepath.Join(corpus.Samples(t, "sc2"), "lotv-5.0.15-winter-madness.SC2Replay"))
+	if r.Timeline.Rate != 22.4 {
+		t.Errorf("rate %v, want 22.4 on Faster", r.Timeline.Rate)
+	}
+	if got := r.Timeline.Time(224); got != 10*time.Second {
+		t.Errorf("loop 224 at %v, want 10s", got)
+	}
+	st := r.PlayerState(0, 0)
+	units, _ := model.Find(st.Fields, "unitsAlive")
+	if len(units.Fields) == 0 {
+		t.Error("no units alive at loop 0 (start workers and base are born then)")
+	}
+	end := r.PlayerState(r.Timeline.Count-1, 0)
+	if sup, _ := model.Find(end.Brief, "supply"); sup.Value == "0/0" {
+		t.Error("supply still 0/0 at the end")
+	}
+	if sc := r.SceneAt(r.Timeline.Count / 2); len(sc) != 1 || len(sc[0].Points) == 0 {
+		t.Error("no units in the scene mid-game")
+	}
+	if len(r.Charts) == 0 {
+		t.Error("no charts")
+	}
+}
+
+// TestTruncation cuts a sample at many offsets: a replay or a clean
+// refusal, never a panic; cuts inside the archive give a diagnostic.
+func TestTruncation(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "hots-2.0.8-tracker.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(data); n += 1 + n/16 {
+		r, err := Decode(data[:n], model.DecodeOptions{})
+		if err != nil {
+			continue
+		}
+		if n > 1100 && len(r.Diagnostics) == 0 {
+			t.Errorf("cut at %d: no diagnostic", n)
+		}
+	}
+}
+
+func TestBitFlip(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "lotv-4.3.0-backwater-vs-ai.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, len(data))
+	for i := 0; i < len(data); i += 577 {
+		copy(buf, data)
+		buf[i] ^= 1 << (i % 8)
+		Decode(buf, model.DecodeOptions{})
+	}
+}
+
+// TestHeaderShifted moves the archive one byte later than the user data
+// says, as in a known corrupt file: found by scanning, with a warning.
+func TestHeaderShifted(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "wol-1.0.1-metalopolis.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := int(binary.LittleEndian.Uint32(data[8:]))
+	shifted := append(append(append([]byte{}, data[:at]...), 0), data[at:]...)
+	r, err := Decode(shifted, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Title != "Metalopolis" {
+		t.Errorf("title %q", r.Title)
+	}
+	found := false
+	for _, d := range r.Diagnostics {
+		if d.Subject == "archive header" && d.Span.Off == int64(at) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no diagnostic at %#x: %v", at, r.Diagnostics)
+	}
+}
+
+// TestAnonymized hides replay.details the way anonymizers do (the backup
+// stays) by renaming its hash entry.
+func TestAnonymized(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "lotv-5.0.15-winter-madness.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := mpq.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := make([]uint32, len(a.Hash)*4)
+	hit := false
+	for i, h := range a.Hash {
+		if h.HashA == mpq.HashString(fDetails, 1) && h.HashB == mpq.HashString(fDetails, 2) {
+			h.HashA ^= 0x5a5a
+			hit = true
+		}
+		words[4*i], words[4*i+1], words[4*i+2], words[4*i+3] = h.HashA, h.HashB, uint32(h.Locale)|uint32(h.Platform)<<16, h.BlockIndex
+	}
+	if !hit {
+		t.Fatal("replay.details not in the hash table")
+	}
+	mpq.Encrypt(words, mpq.HashString("(hash table)", 3))
+	buf := append([]byte{}, data...)
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(buf[a.HashTableAt+int64(4*i):], w)
+	}
+	r, err := Decode(buf, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Players) != 2 || r.Title != "Winter Madness LE" {
+		t.Errorf("players %d title %q from the backup", len(r.Players), r.Title)
+	}
+	found := false
+	for _, d := range r.Diagnostics {
+		if d.Subject == fDetails && strings.Contains(d.Message, "backup") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no diagnostic about the backup")
+	}
+	if h, err := Decode(buf, model.DecodeOptions{HeaderOnly: true}); err != nil || len(h.Players) != 2 {
+		t.Errorf("header-only: %v", err)
+	}
+}
+
+func TestHeaderOnly(t *testing.T) {
+	for _, p := range samples(t) {
+		data, _ := os.ReadFile(p)
+		r, err := Decode(data, model.DecodeOptions{HeaderOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Version == "" {
+			t.Errorf("%s: no version", filepath.Base(p))
+		}
+		full := decodeFile(t, p)
+		if r.Title != full.Title || r.Duration != full.Duration || len(r.Players) != len(full.Players) || !r.Start.Equal(full.Start) {
+			t.Errorf("%s: header-only %q %v %d differs from full %q %v %d", filepath.Base(p), r.Title, r.Duration, len(r.Players), full.Title, full.Duration, len(full.Players))
+		}
+	}
+}
+
+func FuzzSC2(f *testing.F) {
+	f.Add(synthReplay(synthTracker()))
+	for _, p := range samples(f) {
+		data, _ := os.ReadFile(p)
+		if len(data) < 20<<10 { // small seeds keep the fuzzer fast
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(data, model.DecodeOptions{})
+		if err == nil {
+			for i := range r.Events {
+				if i > 200 {
+					break
+				}
+				r.EventSummary(i)
+				r.EventFields(i)
+			}
+			for pi := range r.Players {
+				r.PlayerState(r.Timeline.Count-1, pi)
+			}
+			r.SceneAt(0)
+		}
+	})
+}
+
+func BenchmarkDecodeSC2(b *testing.B) {
+	data, err := os.ReadFile(corpus.File(b, "sc2", "ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test10.SC2Replay"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,721 @@
+package sc2
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"rewind/decoders/sc2/versioned"
+	"rewind/model"
+)
+
+// Tracker event ids (NNet.Replay.Tracker.EEventId).
+const (
+	tPlayerStats = iota
+	tUnitBorn
+	tUnitDied
+	tUnitOwnerChange
+	tUnitTypeChange
+	tUpgrade
+	tUnitInit
+	tUnitDone
+	tUnitPositions
+	tPlayerSetup
+)
+
+var trackerKinds = []string{"stats", "born", "died", "owner", "type", "upgrade", "init", "done", "positions", "setup"}
+
+var trackerNames = []string{"PlayerStats", "UnitBorn", "UnitDied", "UnitOwnerChange", "UnitTypeChange",
+	"Upgrade", "UnitInit", "UnitDone", "UnitPositions", "PlayerSetup"}
+
+// trackerFields names the struct tags of each event (s2protocol's tracker
+// type info; the tags have stayed the same since build 24944).
+var trackerFields = [][]string{
+	tPlayerStats:     {"m_playerId", "m_stats"},
+	tUnitBorn:        {"m_unitTagIndex", "m_unitTagRecycle", "m_unitTypeName", "m_controlPlayerId", "m_upkeepPlayerId", "m_x", "m_y", "m_creatorUnitTagIndex", "m_creatorUnitTagRecycle", "m_creatorAbilityName"},
+	tUnitDied:        {"m_unitTagIndex", "m_unitTagRecycle", "m_killerPlayerId", "m_x", "m_y", "m_killerUnitTagIndex", "m_killerUnitTagRecycle"},
+	tUnitOwnerChange: {"m_unitTagIndex", "m_unitTagRecycle", "m_controlPlayerId", "m_upkeepPlayerId"},
+	tUnitTypeChange:  {"m_unitTagIndex", "m_unitTagRecycle", "m_unitTypeName"},
+	tUpgrade:         {"m_playerId", "m_upgradeTypeName", "m_count"},
+	tUnitInit:        {"m_unitTagIndex", "m_unitTagRecycle", "m_unitTypeName", "m_controlPlayerId", "m_upkeepPlayerId", "m_x", "m_y"},
+	tUnitDone:        {"m_unitTagIndex", "m_unitTagRecycle"},
+	tUnitPositions:   {"m_firstUnitIndex", "m_items"},
+	tPlayerSetup:     {"m_playerId", "m_type", "m_userId", "m_slotId"},
+}
+
+// statNames are the 39 counters of m_stats, by tag.
+var statNames = []string{
+	"m_scoreValueMineralsCurrent", "m_scoreValueVespeneCurrent", "m_scoreValueMineralsCollectionRate",
+	"m_scoreValueVespeneCollectionRate", "m_scoreValueWorkersActiveCount", "m_scoreValueMineralsUsedInProgressArmy",
+	"m_scoreValueMineralsUsedInProgressEconomy", "m_scoreValueMineralsUsedInProgressTechnology",
+	"m_scoreValueVespeneUsedInProgressArmy", "m_scoreValueVespeneUsedInProgressEconomy",
+	"m_scoreValueVespeneUsedInProgressTechnology", "m_scoreValueMineralsUsedCurrentArmy",
+	"m_scoreValueMineralsUsedCurrentEconomy", "m_scoreValueMineralsUsedCurrentTechnology",
+	"m_scoreValueVespeneUsedCurrentArmy", "m_scoreValueVespeneUsedCurrentEconomy",
+	"m_scoreValueVespeneUsedCurrentTechnology", "m_scoreValueMineralsLostArmy", "m_scoreValueMineralsLostEconomy",
+	"m_scoreValueMineralsLostTechnology", "m_scoreValueVespeneLostArmy", "m_scoreValueVespeneLostEconomy",
+	"m_scoreValueVespeneLostTechnology", "m_scoreValueMineralsKilledArmy", "m_scoreValueMineralsKilledEconomy",
+	"m_scoreValueMineralsKilledTechnology", "m_scoreValueVespeneKilledArmy", "m_scoreValueVespeneKilledEconomy",
+	"m_scoreValueVespeneKilledTechnology", "m_scoreValueFoodUsed", "m_scoreValueFoodMade",
+	"m_scoreValueMineralsUsedActiveForces", "m_scoreValueVespeneUsedActiveForces",
+	"m_scoreValueMineralsFriendlyFireArmy", "m_scoreValueMineralsFriendlyFireEconomy",
+	"m_scoreValueMineralsFriendlyFireTechnology", "m_scoreValueVespeneFriendlyFireArmy",
+	"m_scoreValueVespeneFriendlyFireEconomy", "m_scoreValueVespeneFriendlyFireTechnology",
+}
+
+const (
+	sMinerals     = 0
+	sGas          = 1
+	sWorkers      = 4
+	sMinArmy      = 11
+	sGasArmy      = 14
+	sFoodUsed     = 29
+	sFoodMade     = 30
+	nStats        = 39
+	bucketShift   = 4 // 16 loops a bucket for the O(1) indexes
+	checkpointGap = 256
+)
+
+var townHalls = map[string]bool{"Nexus": true, "CommandCenter": true, "OrbitalCommand": true,
+	"PlanetaryFortress": true, "CommandCenterFlying": true, "OrbitalCommandFlying": true,
+	"Hatchery": true, "Lair": true, "Hive": true}
+
+type tevent struct {
+	loop      int32
+	id        int32
+	off, end  int32 // whole event in the stream
+	structOff int32
+	unit      int32 // unit index, -1 none
+	player    int32 // player index, -1 none
+}
+
+type unitRec struct {
+	index, recycle uint32
+	born, died     int32 // died = -1 while alive
+	hist           []unitHist
+	pos            []unitPos
+}
+
+type unitHist struct {
+	loop  int32
+	owner int16 // tracker player id
+	typ   int32
+}
+
+type unitPos struct {
+	loop int32
+	x, y int32
+}
+
+type statRec struct {
+	loop int32
+	v    [nStats]int32
+}
+
+type change struct {
+	loop   int32
+	player int16 // player index
+	typ    int32
+	delta  int8
+}
+
+type tracker struct {
+	data    []byte
+	events  []tevent
+	units   []unitRec
+	byIndex map[uint32]int32 // current unit for a tag index
+	types   []string
+	typeIdx map[string]int32
+
+	stats   [][]statRec // per player index
+	changes []change
+
+	nplayers int
+	maxX     int32
+	maxY     int32
+
+	unknownUnits int
+	firstUnknown int
+	preplaced    int
+}
+
+func (t *tracker) typeOf(name string) int32 {
+	if i, ok := t.typeIdx[name]; ok {
+		return i
+	}
+	i := int32(len(t.types))
+	t.types = append(t.types, name)
+	t.typeIdx[name] = i
+	return i
+}
+
+func (d *decoder) playerIndex(pid int64) int32 {
+	if i, ok := d.slotToPl[int(pid)]; ok {
+		return int32(i)
+	}
+	return -1
+}
+
+// tracker decodes replay.tracker.events and builds the per-loop state.
+func (d *decoder) tracker(b []byte) {
+	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players)}
+	t.stats = make([][]statRec, t.nplayers)
+	d.tr = t
+	dec := versioned.NewDecoder(b)
+	dec.UseArena() // apply consumes each event before the next is read
+	t.events = make([]tevent, 0, len(b)/24+16)
+	loop := int64(0)
+	for !dec.Done() {
+		dec.ResetArena()
+		start := dec.Pos()
+		dv, err := dec.Value()
+		if err == nil && dv.Kind == versioned.Choice && len(dv.Items) == 1 {
+			loop += dv.Items[0].Int
+		} else if err == nil {
+			err = &versioned.Error{Off: start, Msg: fmt.Sprintf("game loop delta is a %v, expected a choice", dv.Kind)}
+		}
+		var id, sv versioned.Value
+		if err == nil {
+			id, err = dec.Value()
+		}
+		if err == nil {
+			sv, err = dec.Value()
+		}
+		if err == nil && (id.Kind != versioned.Int || id.Int < 0 || id.Int > tPlayerSetup) {
+			err = &versioned.Error{Off: id.Off, Msg: fmt.Sprintf("unknown tracker event id %d", id.Int)}
+		}
+		if err == nil && sv.Kind != versioned.Struct {
+			err = &versioned.Error{Off: sv.Off, Msg: fmt.Sprintf("event body is a %v, expected a struct", sv.Kind)}
+		}
+		if err != nil {
+			e, _ := err.(*versioned.Error)
+			off := int64(start)
+			msg := err.Error()
+			if e != nil {
+				off, msg = int64(e.Off), e.Msg
+			}
+			d.r.Partial = true
+			d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Error, Source: source,
+				Span: model.Span{Stream: fTracker, Off: off, Len: int64(len(b)) - off}, Frame: int(min64(loop, int64(d.loops))),
+				Subject: fmt.Sprintf("tracker event %d", len(t.events)), Message: msg + "; rest of the stream skipped", Skipped: true})
+			break
+		}
+		if loop > int64(d.limit()) || loop < 0 {
+			loop = int64(d.limit())
+		}
+		ev := tevent{loop: int32(loop), id: int32(id.Int), off: int32(start), end: int32(dec.Pos()), structOff: int32(sv.Off), unit: -1, player: -1}
+		t.apply(d, &ev, &sv)
+		t.events = append(t.events, ev)
+		if d.opt.Progress != nil && len(t.events)%4096 == 0 {
+			d.opt.Progress(int64(dec.Pos()), int64(len(b)))
+		}
+	}
+	if t.preplaced > 0 {
+		d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Info, Source: source,
+			Span: model.Span{Stream: fTracker}, Frame: -1, Subject: "unit tags",
+			Message: fmt.Sprintf("%d owner changes of units placed with the map (never born); they are not counted", t.preplaced)})
+	}
+	if t.unknownUnits > 0 {
+		d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Warning, Source: source,
+			Span: model.Span{Stream: fTracker, Off: int64(t.firstUnknown)}, Frame: -1, Subject: "unit tags",
+			Message: fmt.Sprintf("%d events name units that were never born (corrupt unit ids)", t.unknownUnits)})
+	}
+}
+
+// appendEvents adds the tracker events to the replay (once, at the end,
+// so that the event slice is allocated at its final size).
+func (t *tracker) appendEvents(d *decoder) {
+	for i, e := range t.events {
+		ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
+			Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
+		// A lost town hall is a turning point worth a tick on the timeline.
+		if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
+			ev.Notable = true
+		}
+		d.r.Events = append(d.r.Events, ev)
+	}
+}
+
+func min64(a, b int64) int64 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+func (t *tracker) unitByTag(index, recycle int64) int32 {
+	u, ok := t.byIndex[uint32(index)]
+	if !ok {
+		return -1
+	}
+	if t.units[u].recycle != uint32(recycle) {
+		return -1
+	}
+	return u
+}
+
+func (t *tracker) count(loop int32, pid int16, typ int32, delta int8, d *decoder) {
+	pi := d.playerIndex(int64(pid))
+	if pi < 0 {
+		return
+	}
+	t.changes = append(t.changes, change{loop: loop, player: int16(pi), typ: typ, delta: delta})
+}
+
+func (t *tracker) see(x, y int64) {
+	if int32(x) > t.maxX && x < 1<<16 {
+		t.maxX = int32(x)
+	}
+	if int32(y) > t.maxY && y < 1<<16 {
+		t.maxY = int32(y)
+	}
+}
+
+func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
+	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
+	switch e.id {
+	case tPlayerStats:
+		pi := d.playerIndex(geti(0))
+		e.player = pi
+		st, ok := v.Get(1)
+		if pi < 0 || !ok {
+			return
+		}
+		rec := statRec{loop: e.loop}
+		for _, f := range st.Fields {
+			if f.Tag >= 0 && f.Tag < nStats {
+				rec.v[f.Tag] = int32(f.Val.Int)
+			}
+		}
+		t.stats[pi] = append(t.stats[pi], rec)
+	case tUnitBorn, tUnitInit:
+		name, _ := v.BytesOf(2)
+		typ := t.typeOf(string(name))
+		owner := int16(geti(3))
+		x, y := geti(5), geti(6)
+		t.see(x, y)
+		u := unitRec{index: uint32(geti(0)), recycle: uint32(geti(1)), born: e.loop, died: -1,
+			hist: []unitHist{{loop: e.loop, owner: owner, typ: typ}}, pos: []unitPos{{loop: e.loop, x: int32(x), y: int32(y)}}}
+		// A UnitDone after a UnitInit is the same unit; a born unit with a
+		// tag still alive replaces it.
+		if old, ok := t.byIndex[u.index]; ok && t.units[old].died < 0 && t.units[old].recycle == u.recycle {
+			e.unit = old
+			e.player = d.playerIndex(int64(owner))
+			return
+		}
+		t.units = append(t.units, u)
+		e.unit = int32(len(t.units) - 1)
+		t.byIndex[u.index] = e.unit
+		e.player = d.playerIndex(int64(owner))
+		t.count(e.loop, owner, typ, 1, d)
+	case tUnitDied:
+		u := t.unitByTag(geti(0), geti(1))
+		t.see(geti(3), geti(4))
+		if u < 0 {
+			t.unknown(e)
+			return
+		}
+		e.unit = u
+		ur := &t.units[u]
+		if ur.died >= 0 {
+			return
+		}
+		ur.died = e.loop
+		h := ur.hist[len(ur.hist)-1]
+		e.player = d.playerIndex(int64(h.owner))
+		ur.pos = append(ur.pos, unitPos{loop: e.loop, x: int32(geti(3)), y: int32(geti(4))})
+		t.count(e.loop, h.owner, h.typ, -1, d)
+	case tUnitOwnerChange:
+		u := t.unitByTag(geti(0), geti(1))
+		if u < 0 {
+			// Units placed with the map are never born; arcade maps hand
+			// them to players this way.
+			t.preplaced++
+			e.player = d.playerIndex(geti(2))
+			return
+		}
+		e.unit = u
+		ur := &t.units[u]
+		h := ur.hist[len(ur.hist)-1]
+		owner := int16(geti(2))
+		e.player = d.playerIndex(int64(owner))
+		if ur.died >= 0 || owner == h.owner {
+			return
+		}
+		t.count(e.loop, h.owner, h.typ, -1, d)
+		t.count(e.loop, owner, h.typ, 1, d)
+		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: owner, typ: h.typ})
+	case tUnitTypeChange:
+		u := t.unitByTag(geti(0), geti(1))
+		if u < 0 {
+			t.unknown(e)
+			return
+		}
+		e.unit = u
+		ur := &t.units[u]
+		h := ur.hist[len(ur.hist)-1]
+		name, _ := v.BytesOf(2)
+		typ := t.typeOf(string(name))
+		e.player = d.playerIndex(int64(h.owner))
+		if ur.died >= 0 || typ == h.typ {
+			return
+		}
+		t.count(e.loop, h.owner, h.typ, -1, d)
+		t.count(e.loop, h.owner, typ, 1, d)
+		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: h.owner, typ: typ})
+	case tUpgrade:
+		e.player = d.playerIndex(geti(0))
+	case tUnitDone:
+		u := t.unitByTag(geti(0), geti(1))
+		if u < 0 {
+			t.unknown(e)
+			return
+		}
+		e.unit = u
+		e.player = d.playerIndex(int64(t.units[u].hist[len(t.units[u].hist)-1].owner))
+	case tUnitPositions:
+		idx := geti(0)
+		items, ok := v.Get(1)
+		if !ok {
+			return
+		}
+		for i := 0; i+2 < len(items.Items); i += 3 {
+			idx += items.Items[i].Int
+			x, y := items.Items[i+1].Int, items.Items[i+2].Int
+			t.see(x, y)
+			if u, ok := t.byIndex[uint32(idx)]; ok {
+				t.units[u].pos = append(t.units[u].pos, unitPos{loop: e.loop, x: int32(x), y: int32(y)})
+			}
+		}
+	case tPlayerSetup:
+		pid := geti(0)
+		e.player = d.playerIndex(pid)
+		if uid, ok := v.IntOf(2); ok && e.player >= 0 {
+			d.userToPl[int(uid)] = int(e.player)
+		}
+	}
+}
+
+func (t *tracker) unknown(e *tevent) {
+	if t.unknownUnits == 0 {
+		t.firstUnknown = int(e.off)
+	}
+	t.unknownUnits++
+}
+
+// install builds the O(1) indexes and hands State, Scenes, Charts,
+// Summarize and Detail to the replay.
+func (t *tracker) install(d *decoder) {
+	r := d.r
+	n := d.loops + 1
+	buckets := n>>bucketShift + 1
+	// statIdx[p][b]: stats records of player p with loop < b*16.
+	statIdx := make([][]int32, t.nplayers)
+	for p := range statIdx {
+		idx := make([]int32, buckets+1)
+		k := 0
+		for b := 0; b <= buckets; b++ {
+			for k < len(t.stats[p]) && int(t.stats[p][k].loop) < b<<bucketShift {
+				k++
+			}
+			idx[b] = int32(k)
+		}
+		statIdx[p] = idx
+	}
+	// checkpoints of unit counts every 256 loops: counts after all changes
+	// with loop < k*256, and where in t.changes that is.
+	ncp := n/checkpointGap + 1
+	ntypes := len(t.types)
+	cps := make([][]int32, ncp) // cps[k] = nplayers*ntypes counts
+	cpAt := make([]int32, ncp)
+	cur := make([]int32, t.nplayers*ntypes)
+	ci := 0
+	for k := 0; k < ncp; k++ {
+		for ci < len(t.changes) && int(t.changes[ci].loop) < k*checkpointGap {
+			c := t.changes[ci]
+			cur[int(c.player)*ntypes+int(c.typ)] += int32(c.delta)
+			ci++
+		}
+		cps[k] = append([]int32(nil), cur...)
+		cpAt[k] = int32(ci)
+	}
+	statAt := func(frame, p int) *statRec {
+		b := frame >> bucketShift
+		if b >= len(statIdx[p]) {
+			b = len(statIdx[p]) - 1
+		}
+		k := int(statIdx[p][b])
+		for k < len(t.stats[p]) && int(t.stats[p][k].loop) <= frame {
+			k++
+		}
+		if k == 0 {
+			return nil
+		}
+		return &t.stats[p][k-1]
+	}
+	r.State = func(frame, p int) model.PlayerState {
+		if p < 0 || p >= t.nplayers || frame < 0 {
+			return model.PlayerState{}
+		}
+		st := statAt(frame, p)
+		var v [nStats]int32
+		if st != nil {
+			v = st.v
+		}
+		k := frame / checkpointGap
+		if k >= ncp {
+			k = ncp - 1
+		}
+		counts := make([]int32, ntypes)
+		copy(counts, cps[k][p*ntypes:(p+1)*ntypes])
+		for i := int(cpAt[k]); i < len(t.changes) && int(t.changes[i].loop) <= frame; i++ {
+			if c := t.changes[i]; int(c.player) == p {
+				counts[c.typ] += int32(c.delta)
+			}
+		}
+		supply := fmt.Sprintf("%g/%g", float64(v[sFoodUsed])/4096, float64(v[sFoodMade])/4096)
+		army := int64(v[sMinArmy]) + int64(v[sGasArmy])
+		ps := model.PlayerState{Present: true, Brief: []model.Field{
+			{Key: "minerals", Label: "minerals", Value: int64(v[sMinerals])},
+			{Key: "gas", Label: "gas", Value: int64(v[sGas])},
+			{Key: "supply", Label: "supply", Value: supply},
+			{Key: "workers", Label: "workers", Value: int64(v[sWorkers])},
+			{Key: "army", Label: "army", Value: army},
+		}}
+		fs := make([]model.Field, 0, nStats+4)
+		for i, name := range statNames {
+			val := any(int64(v[i]))
+			if i == sFoodUsed || i == sFoodMade {
+				val = float64(v[i]) / 4096
+			}
+			fs = append(fs, model.Field{Key: strings.TrimPrefix(name, "m_"), Label: name, Value: val})
+		}
+		fs = append(fs, model.Field{Key: "armyValue", Label: "army value (minerals + gas in current army)", Value: army})
+		if st != nil {
+			fs = append(fs, model.Field{Key: "statsLoop", Label: "stats from loop", Value: int64(st.loop)})
+		}
+		var alive []model.Field
+		for ti, c := range counts {
+			if c != 0 {
+				alive = append(alive, model.Field{Key: t.types[ti], Label: t.types[ti], Value: int64(c)})
+			}
+		}
+		sort.Slice(alive, func(i, j int) bool { return alive[i].Key < alive[j].Key })
+		fs = append(fs, model.Field{Key: "unitsAlive", Label: "units alive by type", Fields: alive})
+		ps.Fields = fs
+		return ps
+	}
+	// Scenes: units alive at the frame at their last known position.
+	bounds := model.Rect{MinX: 0, MinY: 0, MaxX: float64(t.maxX + 1), MaxY: float64(t.maxY + 1)}
+	if d.mapW > 0 && d.mapH > 0 && int64(t.maxX) <= d.mapW && int64(t.maxY) <= d.mapH {
+		// the lobby's map size, when initData was decoded
+		bounds.MaxX, bounds.MaxY = float64(d.mapW), float64(d.mapH)
+	}
+	title := r.Title
+	r.Scenes = func(frame int) []model.Scene {
+		sc := model.Scene{Title: title, Bounds: bounds,
+			Lines: []model.Line{{X1: 0, Y1: 0, X2: bounds.MaxX, Y2: 0}, {X1: bounds.MaxX, Y1: 0, X2: bounds.MaxX, Y2: bounds.MaxY},
+				{X1: bounds.MaxX, Y1: bounds.MaxY, X2: 0, Y2: bounds.MaxY}, {X1: 0, Y1: bounds.MaxY, X2: 0, Y2: 0}}}
+		f := int32(frame)
+		for i := range t.units {
+			u := &t.units[i]
+			if u.born > f || (u.died >= 0 && u.died <= f) {
+				continue
+			}
+			h := u.hist[0]
+			for _, x := range u.hist {
+				if x.loop <= f {
+					h = x
+				}
+			}
+			pi := d.playerIndex(int64(h.owner))
+			if pi < 0 {
+				continue // neutral: minerals, geysers, rocks
+			}
+			k := sort.Search(len(u.pos), func(j int) bool { return u.pos[j].loop > f }) - 1
+			if k < 0 {
+				k = 0
+			}
+			sc.Points = append(sc.Points, model.Point{X: float64(u.pos[k].x), Y: float64(u.pos[k].y), Player: int(pi), Kind: "unit", Label: t.types[h.typ]})
+		}
+		return []model.Scene{sc}
+	}
+	// Charts: supply used and army value, sampled.
+	samples := 512
+	if n < samples {
+		samples = n
+	}
+	supply := model.Chart{Title: "supply"}
+	army := model.Chart{Title: "army value"}
+	for p := 0; p < t.nplayers; p++ {
+		if len(t.stats[p]) == 0 {
+			continue
+		}
+		s := model.Series{Label: r.Players[p].Name, Player: p, Values: make([]float64, samples)}
+		a := model.Series{Label: r.Players[p].Name, Player: p, Values: make([]float64, samples)}
+		for i := 0; i < samples; i++ {
+			if st := statAt(i*n/samples, p); st != nil {
+				s.Values[i] = float64(st.v[sFoodUsed]) / 4096
+				a.Values[i] = float64(st.v[sMinArmy]) + float64(st.v[sGasArmy])
+			}
+		}
+		supply.Series = append(supply.Series, s)
+		army.Series = append(army.Series, a)
+	}
+	if len(supply.Series) > 0 {
+		r.Charts = append(r.Charts, supply, army)
+	}
+	prevSum := r.Summarize
+	r.Summarize = func(ev *model.Event) string {
+		if ev.Span.Stream != fTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+			if prevSum != nil {
+				return prevSum(ev)
+			}
+			return ""
+		}
+		return t.summary(d, &t.events[ev.Ref])
+	}
+	prevDetail := r.Detail
+	r.Detail = func(ev *model.Event) []model.Field {
+		if ev.Span.Stream != fTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+			if prevDetail != nil {
+				return prevDetail(ev)
+			}
+			return nil
+		}
+		return t.detail(&t.events[ev.Ref])
+	}
+}
+
+func (t *tracker) body(e *tevent) versioned.Value {
+	v, _ := versioned.Decode(t.data[e.structOff:e.end])
+	return v
+}
+
+func (t *tracker) unitName(u int32, f int32) string {
+	if u < 0 || int(u) >= len(t.units) {
+		return "unknown unit"
+	}
+	ur := &t.units[u]
+	h := ur.hist[0]
+	for _, x := range ur.hist {
+		if x.loop <= f {
+			h = x
+		}
+	}
+	return t.types[h.typ]
+}
+
+func (t *tracker) summary(d *decoder, e *tevent) string {
+	v := t.body(e)
+	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
+	tag := func() string { return fmt.Sprintf("tag %d/%d", geti(0), geti(1)) }
+	switch e.id {
+	case tPlayerStats:
+		st, _ := v.Get(1)
+		g := func(i int64) int64 { x, _ := st.IntOf(i); return x }
+		return fmt.Sprintf("stats minerals %d gas %d supply %g/%g workers %d army %d", g(sMinerals), g(sGas),
+			float64(g(sFoodUsed))/4096, float64(g(sFoodMade))/4096, g(sWorkers), g(sMinArmy)+g(sGasArmy))
+	case tUnitBorn, tUnitInit:
+		name, _ := v.BytesOf(2)
+		return fmt.Sprintf("%s %s (%s) for player %d at (%d, %d)", trackerKinds[e.id], name, tag(), geti(3), geti(5), geti(6))
+	case tUnitDied:
+		s := fmt.Sprintf("died %s (%s) at (%d, %d)", t.unitName(e.unit, e.loop), tag(), geti(3), geti(4))
+		if k, ok := v.IntOf(2); ok {
+			s += fmt.Sprintf(" killed by player %d", k)
+		}
+		return s
+	case tUnitOwnerChange:
+		return fmt.Sprintf("owner %s (%s) now player %d", t.unitName(e.unit, e.loop-1), tag(), geti(2))
+	case tUnitTypeChange:
+		name, _ := v.BytesOf(2)
+		return fmt.Sprintf("type %s (%s) becomes %s", t.unitName(e.unit, e.loop-1), tag(), name)
+	case tUpgrade:
+		name, _ := v.BytesOf(1)
+		return fmt.Sprintf("upgrade %s for player %d (count %d)", name, geti(0), geti(2))
+	case tUnitDone:
+		return fmt.Sprintf("done %s (%s)", t.unitName(e.unit, e.loop), tag())
+	case tUnitPositions:
+		items, _ := v.Get(1)
+		n := 0
+		if items != nil {
+			n = len(items.Items) / 3
+		}
+		return fmt.Sprintf("positions of %d units", n)
+	case tPlayerSetup:
+		s := fmt.Sprintf("setup player %d type %d", geti(0), geti(1))
+		if u, ok := v.IntOf(2); ok {
+			s += fmt.Sprintf(" user %d", u)
+		}
+		if sl, ok := v.IntOf(3); ok {
+			s += fmt.Sprintf(" slot %d", sl)
+		}
+		return s
+	}
+	return trackerKinds[e.id]
+}
+
+func (t *tracker) detail(e *tevent) []model.Field {
+	v := t.body(e)
+	base := int64(e.structOff)
+	names := trackerFields[e.id]
+	out := []model.Field{{Key: "event", Label: "event", Value: int64(e.id), Name: trackerNames[e.id],
+		Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}},
+		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)}}
+	for _, f := range v.Fields {
+		label := fmt.Sprintf("field %d", f.Tag)
+		if f.Tag >= 0 && int(f.Tag) < len(names) {
+			label = names[f.Tag]
+		}
+		out = append(out, fieldOf(f, label, base, e.id))
+	}
+	if e.id == tUnitBorn || e.id == tUnitInit || e.id == tUnitDied || e.id == tUnitDone || e.id == tUnitOwnerChange || e.id == tUnitTypeChange {
+		idx, _ := v.IntOf(0)
+		rec, _ := v.IntOf(1)
+		out = append(out, model.Field{Key: "unitTag", Label: "unit tag (index << 18 | recycle)", Value: idx<<18 | rec})
+	}
+	return out
+}
+
+func fieldOf(f versioned.Field, label string, base int64, id int32) model.Field {
+	x := f.Val
+	mf := model.Field{Key: strings.TrimPrefix(label, "m_"), Label: label,
+		Span: model.Span{Stream: fTracker, Off: base + int64(x.Off), Len: int64(x.End - x.Off)}}
+	if x.Kind == versioned.Optional {
+		if len(x.Items) == 0 {
+			return mf
+		}
+		x = x.Items[0]
+	}
+	switch x.Kind {
+	case versioned.Blob:
+		mf.Value = string(x.Bytes)
+	case versioned.Struct:
+		for _, s := range x.Fields {
+			l := fmt.Sprintf("field %d", s.Tag)
+			if id == tPlayerStats && s.Tag >= 0 && int(s.Tag) < nStats {
+				l = statNames[s.Tag]
+			}
+			sub := fieldOf(s, l, base, id)
+			if id == tPlayerStats && (s.Tag == sFoodUsed || s.Tag == sFoodMade) {
+				sub.Name = fmt.Sprintf("%g", float64(s.Val.Int)/4096)
+			}
+			mf.Fields = append(mf.Fields, sub)
+		}
+	case versioned.Array:
+		mf.Value = int64(len(x.Items))
+		mf.Name = fmt.Sprintf("%d items", len(x.Items))
+		lim := len(x.Items)
+		if lim > 300 {
+			lim = 300
+		}
+		for i := 0; i < lim; i++ {
+			it := x.Items[i]
+			mf.Fields = append(mf.Fields, model.Field{Key: fmt.Sprint(i), Label: fmt.Sprintf("[%d]", i), Value: it.Int,
+				Span: model.Span{Stream: fTracker, Off: base + int64(it.Off), Len: int64(it.End - it.Off)}})
+		}
+	default:
+		mf.Value = x.Int
+	}
+	return mf
+}
