@@ -1,0 +1,69 @@
+package slippi
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"rewind/decoders/internal/corpus"
+	"rewind/model"
+)
+
+func benchFile(b *testing.B, path string, opt model.DecodeOptions) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(data, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeSlippi decodes the 4 MB heavy-rollback replay fully.
+func BenchmarkDecodeSlippi(b *testing.B) {
+	benchFile(b, corpus.File(b, "slp", "project-slippi__slippi-js/slp__rollbackFrameTest.slp"), model.DecodeOptions{})
+}
+
+func BenchmarkDecodeSlippiHeaderOnly(b *testing.B) {
+	benchFile(b, corpus.File(b, "slp", "project-slippi__slippi-js/slp__rollbackFrameTest.slp"), model.DecodeOptions{HeaderOnly: true})
+}
+
+// BenchmarkDecodeSlippiSample runs without the shared corpus.
+func BenchmarkDecodeSlippiSample(b *testing.B) {
+	benchFile(b, filepath.Join(corpus.Samples(b, "slippi"), "tests__data__v3.18.slp"), model.DecodeOptions{})
+}
+
+// BenchmarkDecodeSlippiCorpus reads and fully decodes every .slp file of the
+// shared corpus, as `rewind check` does; compare with slippi-js reading
+// settings, metadata and all frames of the same files.
+func BenchmarkDecodeSlippiCorpus(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpus.Dir(b, "slp"), "*", "*.slp"))
+	var total int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += st.Size()
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := Decode(data, model.DecodeOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = r.Problems()
+		}
+	}
+}

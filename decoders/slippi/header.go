@@ -1,0 +1,351 @@
+package slippi
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"rewind/model"
+)
+
+var placeNames = []string{"1st", "2nd", "3rd", "4th"}
+
+// players fills Players from Game Start (occupied ports) and metadata.
+func (d *decoder) players() {
+	teams := d.startOff >= 0 && 1+int(d.size[cmdStart]) > 0xD && d.data[d.startOff+0xD] != 0
+	var portFields [4][]model.Field
+	for i := range d.r.Header {
+		if d.r.Header[i].Key == "gameStart" {
+			for _, f := range d.r.Header[i].Fields {
+				if strings.HasPrefix(f.Key, "port") && len(f.Key) == 5 {
+					portFields[f.Key[4]-'1'] = f.Fields
+				}
+			}
+		}
+	}
+	for port := 0; port < 4; port++ {
+		pi := &d.ports[port]
+		if !pi.used {
+			continue
+		}
+		pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: externalName(pi.ext), Fields: portFields[port]}
+		if d.version < ver(1, 6, 0) {
+			// Before 1.6.0 Game Start says Zelda for a Sheik start; the
+			// first post-frame update tells.
+			switch d.firstInternal(port) {
+			case 7:
+				pl.Character = externalName(0x13)
+			case 19:
+				pl.Character = externalName(0x12)
+			}
+		}
+		for _, s := range []string{pi.display, pi.nametag, d.meta.netplay[port]} {
+			if validName(s) {
+				pl.Name = s
+				break
+			}
+		}
+		pl.Code = pi.code
+		if pl.Code == "" {
+			pl.Code = halfWidth(d.meta.code[port])
+		}
+		if teams {
+			pl.Team = pick(int64(pi.team), "red", "blue", "green")
+		}
+		d.playerOf[port] = len(d.r.Players)
+		d.portOf = append(d.portOf, port)
+		d.r.Players = append(d.r.Players, pl)
+	}
+}
+
+// firstInternal is the internal character of the port's first
+// post-frame update, -1 when there is none near the start.
+func (d *decoder) firstInternal(port int) int {
+	p := d.startOff
+	if p < 0 {
+		return -1
+	}
+	for k := 0; k < 64 && p < d.stop; k++ {
+		c := d.data[p]
+		n := 1 + int(d.size[c])
+		if d.size[c] < 0 || p+n > d.stop {
+			return -1
+		}
+		if c == cmdPost && n > 7 && int(d.data[p+5]) == port && d.data[p+6] == 0 {
+			return int(d.data[p+7])
+		}
+		p += n
+	}
+	return -1
+}
+
+// gameEnd decodes the (last) Game End and sets results.
+func (d *decoder) gameEnd() *model.Field {
+	if d.endOff < 0 {
+		return nil
+	}
+	p := d.endOff
+	n := 1 + int(d.size[cmdEnd])
+	if p+n > len(d.data) || n < 2 {
+		return nil
+	}
+	ctx := nameCtx{char: -1, ver: d.version}
+	g := model.Field{Key: "gameEnd", Label: "Game End", Span: model.Span{Off: int64(p), Len: int64(n)},
+		Fields: decodeFields(d.data, p, n, gameEndDefs, ctx)}
+	ev := d.data[p : p+n]
+	method := int64(ev[1])
+	res := endMethodName(method, d.version)
+	if res == "" {
+		res = fmt.Sprintf("method %d", method)
+	}
+	if d.version >= v200 && n > 2 {
+		if l := int8(ev[2]); l >= 0 && l < 4 {
+			res += fmt.Sprintf(" (LRAS by P%d)", l+1)
+		}
+	}
+	d.r.Result = res
+	lras := -1
+	if d.version >= v200 && n > 2 {
+		if l := int(int8(ev[2])); l >= 0 && l < 4 && d.playerOf[l] >= 0 {
+			lras = l
+		}
+	}
+	if lras >= 0 && (method == 7 || method == 0) {
+		// A game left with L+R+A+Start: whoever quit did not win; in a
+		// 1v1 the other player did (the placements say nothing useful).
+		d.r.Players[d.playerOf[lras]].Result = "LRAS"
+		if len(d.r.Players) == 2 {
+			d.r.Players[1-d.playerOf[lras]].Result = "1st"
+		}
+	} else if d.version >= ver(3, 13, 0) && n >= 7 {
+		for port := 0; port < 4; port++ {
+			if pl := d.playerOf[port]; pl >= 0 {
+				if pos := int8(ev[3+port]); pos >= 0 && int(pos) < len(placeNames) {
+					d.r.Players[pl].Result = placeNames[pos]
+				}
+			}
+		}
+	}
+	if d.endCount > 1 {
+		d.diag(model.Warning, p, n, "event 0x39", fmt.Sprintf("%d Game End events; the last one is used", d.endCount), "one", fmt.Sprint(d.endCount))
+	}
+	return &g
+}
+
+// finishHeader assembles the header and the summary values.
+func (d *decoder) finishHeader() {
+	r := d.r
+	var h []model.Field
+	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
+		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
+	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(1 + d.size[cmdPayloads])}}
+	for c := 0; c < 256; c++ {
+		if d.size[c] >= 0 && c != cmdPayloads {
+			pay.Fields = append(pay.Fields, model.Field{Key: fmt.Sprintf("0x%02x", c), Label: nameOrCode(byte(c)),
+				Value: int64(d.size[c]), Span: model.Span{Off: int64(d.sizeAt[c]), Len: 3}})
+		}
+	}
+	h = append(h, pay)
+	// Game Start was decoded first; keep it, then the rest.
+	var rest []model.Field
+	for _, f := range r.Header {
+		if f.Key == "gameStart" {
+			h = append(h, f)
+		} else {
+			rest = append(rest, f)
+		}
+	}
+	if g := d.gameEnd(); g != nil {
+		h = append(h, *g)
+	} else {
+		r.Result = "no Game End"
+	}
+	if len(d.geckoOffs) > 0 {
+		h = append(h, d.geckoField())
+	}
+	if !d.opt.HeaderOnly {
+		mean := 0.0
+		if len(d.rollbackLengths) > 0 {
+			s := 0
+			for _, l := range d.rollbackLengths {
+				s += l
+			}
+			mean = float64(s) / float64(len(d.rollbackLengths))
+		}
+		h = append(h, model.Field{Key: "rollbacks", Label: "Rollbacks", Fields: []model.Field{
+			{Key: "rollbackFrames", Label: "Rollback frames (as slippi-js counts them)", Value: int64(d.rollbackCount)},
+			{Key: "rollbackRuns", Label: "Rollbacks", Value: int64(len(d.rollbackLengths))},
+			{Key: "meanRollbackLength", Label: "Mean rollback length", Value: mean},
+			{Key: "resentFrames", Label: "Frames sent again (earlier copies rolled back)", Value: int64(d.resentFrames)},
+			{Key: "resentPreFrameUpdates", Label: "Pre-frame updates sent again", Value: int64(d.resentPre)},
+		}})
+	}
+	if d.metadata != nil {
+		m := ubjsonField("metadata", "Metadata", d.metadata, d.metadata.Off-int64(len(metadataKey)))
+		labelMeta(m.Fields)
+		h = append(h, m)
+	}
+	h = append(h, rest...)
+	r.Header = h
+
+	// summary values
+	if d.startOff >= 0 && 1+int(d.size[cmdStart]) > 0x14 {
+		id := int(binary.BigEndian.Uint16(d.data[d.startOff+0x13:]))
+		if r.Title = stageName(id); r.Title == "" {
+			r.Title = fmt.Sprintf("stage %d", id)
+		}
+	}
+	r.Start = d.meta.startAt
+	r.Mode = d.mode()
+	// Play time runs from frame 0 (or the first frame, when the counter
+	// starts later, as in slo-mo melee) to the last frame.
+	first, last, ok := int64(-123), d.meta.lastFrame, d.meta.hasLast
+	if d.meta.frames > 0 {
+		// metadata counts each player's frames: the first frame follows
+		first = last - d.meta.frames + 1
+	}
+	if r.Timeline.Count > 0 && len(r.Events) > 0 {
+		first, last, ok = r.Timeline.First, r.Timeline.First+int64(r.Timeline.Count)-1, true
+	}
+	if ok && last >= max(first, 0) {
+		r.Duration = time.Duration(last-max(first, 0)+1) * time.Second / 60
+	}
+}
+
+func rawName(n int64) string {
+	if n == 0 {
+		return "in progress (length 0)"
+	}
+	return ""
+}
+
+// mode names how the game was played: online ranked/unranked/direct with
+// the game number, VS, or a single-player mode.
+func (d *decoder) mode() string {
+	if d.startOff < 0 {
+		return ""
+	}
+	ev := d.data[d.startOff : d.startOff+1+int(d.size[cmdStart])]
+	major, hasScene := -1, false
+	if d.version >= v370 && len(ev) > 0x1A4 {
+		major, hasScene = int(ev[0x1A4]), true
+	}
+	if major == 8 {
+		m := "online"
+		if d.version >= ver(3, 14, 0) && len(ev) >= 0x2F9 {
+			id := cstring(ev[0x2BE : 0x2BE+51])
+			if strings.HasPrefix(id, "mode.") {
+				kind := strings.TrimPrefix(id, "mode.")
+				if i := strings.IndexByte(kind, '-'); i >= 0 {
+					kind = kind[:i]
+				}
+				m += " " + kind
+			}
+			if g := binary.BigEndian.Uint32(ev[0x2F1:]); g > 0 {
+				m += fmt.Sprintf(" g%d", g)
+			}
+			if t := binary.BigEndian.Uint32(ev[0x2F5:]); t > 0 {
+				m += fmt.Sprintf(" tiebreak %d", t)
+			}
+		}
+		return m
+	}
+	if len(ev) > 6 {
+		switch b := ev[6]; {
+		case b&0x08 != 0:
+			return "home-run contest"
+		case b&0x02 != 0:
+			return "break the targets"
+		}
+	}
+	if hasScene {
+		switch major {
+		case 2:
+		case 0x1C:
+			return "training"
+		case 0x20:
+			return "home-run contest"
+		default:
+			return fmt.Sprintf("scene %d", major)
+		}
+	}
+	return "vs"
+}
+
+// geckoField summarises the reassembled gecko list.
+func (d *decoder) geckoField() model.Field {
+	codes, first := geckoCodes(d.gecko)
+	f := model.Field{Key: "geckoList", Label: "Gecko List",
+		Span: model.Span{Off: int64(d.geckoOffs[0]), Len: int64(d.geckoOffs[len(d.geckoOffs)-1] + 1 + int(d.size[d.data[d.geckoOffs[len(d.geckoOffs)-1]]]) - d.geckoOffs[0])},
+		Fields: []model.Field{
+			{Key: "size", Label: "Size", Value: int64(len(d.gecko))},
+			{Key: "codeCount", Label: "Codes", Value: int64(codes)},
+			{Key: "messages", Label: "Message Splitter pieces", Value: int64(len(d.geckoOffs))},
+		}}
+	if codes > 0 {
+		f.Fields = append(f.Fields, model.Field{Key: "firstAddress", Label: "First code address", Value: int64(first), Name: fmt.Sprintf("%#08x", first)})
+	}
+	if !d.geckoDone {
+		d.diag(model.Warning, d.geckoOffs[len(d.geckoOffs)-1], 0, "gecko list", "ends without a last-message piece", "", "")
+	}
+	return f
+}
+
+// geckoCodes counts the codes in a gecko list. Most code types take 8
+// bytes; C0/C2 (execute/insert ASM) carry a line count of 8-byte lines,
+// 06 (string write) a byte count padded to 8, and 08 (serial write) 16.
+func geckoCodes(b []byte) (count int, first uint32) {
+	for pos := 0; pos+8 <= len(b); {
+		w := binary.BigEndian.Uint32(b[pos:])
+		typ := w >> 24 & 0xFE
+		if count == 0 {
+			first = w&0x01FFFFFF + 0x80000000
+		}
+		size := 8
+		switch typ {
+		case 0xC0, 0xC2:
+			size = 8 + int(binary.BigEndian.Uint32(b[pos+4:]))*8
+		case 0x06:
+			size = 8 + int((binary.BigEndian.Uint32(b[pos+4:])+7)&^7)
+		case 0x08:
+			size = 16
+		}
+		if size < 8 || size > len(b)-pos {
+			size = len(b) - pos
+		}
+		count++
+		pos += size
+	}
+	return count, first
+}
+
+// labelMeta names metadata members for people: players by port, their
+// characters (keys are internal character ids) by name.
+func labelMeta(fs []model.Field) {
+	for i := range fs {
+		if fs[i].Key != "players" {
+			continue
+		}
+		for j := range fs[i].Fields {
+			pl := &fs[i].Fields[j]
+			if len(pl.Key) == 1 && pl.Key[0] >= '0' && pl.Key[0] <= '3' {
+				pl.Label = fmt.Sprintf("P%c", pl.Key[0]+1)
+			}
+			for k := range pl.Fields {
+				if pl.Fields[k].Key != "characters" {
+					continue
+				}
+				for c := range pl.Fields[k].Fields {
+					ch := &pl.Fields[k].Fields[c]
+					if id, err := strconv.Atoi(ch.Key); err == nil {
+						if n := internalName(id); n != "" {
+							ch.Label = n
+						}
+					}
+				}
+			}
+		}
+	}
+}

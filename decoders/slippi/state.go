@@ -1,0 +1,344 @@
+package slippi
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"rewind/model"
+)
+
+// charAt is the internal character of a port at a frame: the post-frame's
+// (Zelda and Sheik change mid-game), else the Game Start character's.
+func (d *decoder) charAt(fi, port int, follower bool) int {
+	post := d.post
+	if follower {
+		post = d.fpost
+	}
+	if post != nil {
+		if off := post[fi*4+port]; off > 0 && d.size[cmdPost] >= 7 {
+			return int(d.data[int(off)+7])
+		}
+	}
+	if follower {
+		return 11 // Nana
+	}
+	if e := d.ports[port].ext; e >= 0 && e < len(externalToInternal) {
+		return externalToInternal[e]
+	}
+	return -1
+}
+
+func (d *decoder) ctx(char int) nameCtx { return nameCtx{char: char, ver: d.version} }
+
+// frameFields decodes one kept pre/post pair into groups.
+func (d *decoder) frameFields(pre, post []int32, i, char int) []model.Field {
+	var out []model.Field
+	if pre != nil {
+		if off := pre[i]; off > 0 {
+			n := 1 + int(d.size[cmdPre])
+			out = append(out, model.Field{Key: "pre", Label: "Pre-Frame Update", Span: model.Span{Off: int64(off), Len: int64(n)},
+				Fields: decodeFields(d.data, int(off), n, preDefs, d.ctx(char))})
+		}
+	}
+	if post != nil {
+		if off := post[i]; off > 0 {
+			n := 1 + int(d.size[cmdPost])
+			out = append(out, model.Field{Key: "post", Label: "Post-Frame Update", Span: model.Span{Off: int64(off), Len: int64(n)},
+				Fields: decodeFields(d.data, int(off), n, postDefs, d.ctx(char))})
+		}
+	}
+	return out
+}
+
+// state is Replay.State: the kept copy of the port's pre- and post-frame
+// updates at the frame, decoded from the file's bytes.
+func (d *decoder) state(fi, pl int) model.PlayerState {
+	if pl < 0 || pl >= len(d.portOf) || fi < 0 || fi >= d.count {
+		return model.PlayerState{}
+	}
+	port := d.portOf[pl]
+	i := fi*4 + port
+	if d.pre[i] == 0 && d.post[i] == 0 {
+		return model.PlayerState{}
+	}
+	char := d.charAt(fi, port, false)
+	st := model.PlayerState{Present: true, Fields: d.frameFields(d.pre, d.post, i, char)}
+	if d.fpre != nil && (d.fpre[i] > 0 || d.fpost[i] > 0) {
+		st.Fields = append(st.Fields, model.Field{Key: "follower", Label: "Follower (Nana)",
+			Fields: d.frameFields(d.fpre, d.fpost, i, d.charAt(fi, port, true))})
+	}
+	st.Brief = d.brief(fi, port, char)
+	return st
+}
+
+func round1(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
+
+func (d *decoder) brief(fi, port, char int) []model.Field {
+	i := fi*4 + port
+	var b []model.Field
+	b = append(b, model.Field{Key: "character", Label: "Character", Value: int64(char), Name: internalName(char)})
+	if off := d.post[i]; off > 0 && d.size[cmdPost] >= 0x21 {
+		o := int(off)
+		pct := f32(be32(d.data[o+0x16:]))
+		b = append(b,
+			model.Field{Key: "percent", Label: "Percent", Value: pct, Name: round1(pct) + "%"},
+			model.Field{Key: "stocksRemaining", Label: "Stocks", Value: int64(d.data[o+0x21])},
+		)
+		as := int64(binary.BigEndian.Uint16(d.data[o+8:]))
+		b = append(b, model.Field{Key: "actionStateId", Label: "Action", Value: as, Name: actionName(int(as), char)})
+		x, y := f32(be32(d.data[o+0xA:])), f32(be32(d.data[o+0xE:]))
+		b = append(b, model.Field{Key: "position", Label: "Position", Value: "(" + round1(x) + ", " + round1(y) + ")"})
+		sh := f32(be32(d.data[o+0x1A:]))
+		b = append(b, model.Field{Key: "shieldSize", Label: "Shield", Value: sh, Name: round1(sh)})
+	}
+	if off := d.pre[i]; off > 0 && d.size[cmdPre] >= 0x30 {
+		btn := be32(d.data[int(off)+0x2D:])
+		b = append(b, model.Field{Key: "processedButtons", Label: "Buttons", Value: int64(btn), Name: buttonNames(btn &^ 0x80000000 & 0x1fff)})
+	}
+	return b
+}
+
+func (d *decoder) label(pl int) string {
+	if pl >= 0 && pl < len(d.r.Players) {
+		return d.r.Players[pl].Slot
+	}
+	return "P?"
+}
+
+// summarize is Replay.Summarize: one line per event, from its bytes.
+func (d *decoder) summarize(ev *model.Event) string {
+	off, n := int(ev.Span.Off), int(ev.Span.Len)
+	if off < 0 || off+n > len(d.data) || n < 1 {
+		return ""
+	}
+	e := d.data[off : off+n]
+	var s string
+	switch ev.Kind {
+	case kPayloads:
+		s = fmt.Sprintf("Event Payloads: %d event types", (n-2)/3)
+	case kStart:
+		var who []string
+		for _, p := range d.r.Players {
+			who = append(who, p.Label())
+		}
+		s = fmt.Sprintf("Game Start %s %s: %s", d.r.Version, d.r.Title, strings.Join(who, " vs "))
+	case kPre, kPost:
+		s = d.frameSummary(ev, e)
+	case kItem:
+		if n < 0x26 {
+			break
+		}
+		typ := int(binary.BigEndian.Uint16(e[5:]))
+		name := itemName(typ)
+		if name == "" {
+			name = fmt.Sprintf("item %d", typ)
+		}
+		s = fmt.Sprintf("%s #%d at (%s, %s)", name, be32(e[0x22:]), round1(f32(be32(e[0x14:]))), round1(f32(be32(e[0x18:]))))
+		if n > 0x2A {
+			if o := int8(e[0x2A]); o >= 0 && o < 4 {
+				s += fmt.Sprintf(" owner P%d", o+1)
+			}
+		}
+	case kFrame:
+		if n < 9 {
+			break
+		}
+		fn := int32(be32(e[1:]))
+		s = fmt.Sprintf("frame %d starts, seed %#08x", fn, be32(e[5:]))
+		if fn == 0 {
+			s = "GO! " + s
+		}
+	case kBookend:
+		if n < 5 {
+			break
+		}
+		s = fmt.Sprintf("frame %d complete", int32(be32(e[1:])))
+		if n >= 9 && d.version >= v370 {
+			s += fmt.Sprintf(", finalized up to %d", int32(be32(e[5:])))
+		}
+	case kEnd:
+		s = "Game End"
+		if n >= 2 {
+			if m := endMethodName(int64(e[1]), d.version); m != "" {
+				s += ": " + m
+			} else {
+				s += fmt.Sprintf(": method %d", e[1])
+			}
+		}
+		if n >= 3 && d.version >= v200 {
+			if l := int8(e[2]); l >= 0 && l < 4 {
+				s += fmt.Sprintf(", LRAS by P%d", l+1)
+			}
+		}
+		if n >= 7 && d.version >= ver(3, 13, 0) {
+			var pl []string
+			for i := 0; i < 4; i++ {
+				if pos := int8(e[3+i]); pos >= 0 {
+					pl = append(pl, fmt.Sprintf("P%d %s", i+1, placeNames[min(int(pos), 3)]))
+				}
+			}
+			if len(pl) > 0 {
+				s += "; " + strings.Join(pl, ", ")
+			}
+		}
+	case kGecko:
+		if e[0] == cmdSplit && n >= 0x205 {
+			s = fmt.Sprintf("Message Splitter: %d bytes of event 0x%02x", binary.BigEndian.Uint16(e[0x201:]), e[0x203])
+			if e[0x204] != 0 {
+				c, _ := geckoCodes(d.gecko)
+				s += fmt.Sprintf(" (last piece: Gecko List of %d codes)", c)
+			}
+		} else {
+			s = fmt.Sprintf("Gecko List, %d bytes", n-1)
+		}
+	case kFod:
+		if n >= 10 {
+			s = fmt.Sprintf("Fountain of Dreams %s platform at height %s", nameOf(nFodSide, int64(int8(e[5])), nameCtx{}), strconv.FormatFloat(f32(be32(e[6:])), 'g', -1, 64))
+		}
+	case kWhispy:
+		if n >= 6 {
+			s = "Whispy blows " + orNum(nameOf(nWhispy, int64(int8(e[5])), nameCtx{}), int64(int8(e[5])))
+		}
+	case kStadium:
+		if n >= 9 {
+			s = fmt.Sprintf("Stadium transformation %s: %s", orNum(nameOf(nStadiumForm, int64(binary.BigEndian.Uint16(e[7:])), nameCtx{}), int64(binary.BigEndian.Uint16(e[7:]))),
+				orNum(nameOf(nStadiumEvent, int64(binary.BigEndian.Uint16(e[5:])), nameCtx{}), int64(binary.BigEndian.Uint16(e[5:]))))
+		}
+	default:
+		s = fmt.Sprintf("event 0x%02x, %d bytes (not understood, skipped)", e[0], n)
+	}
+	if s == "" {
+		s = fmt.Sprintf("%s, %d bytes (shorter than its fields)", nameOrCode(e[0]), n)
+	}
+	if ev.Flag != "" {
+		s += " [" + ev.Flag + "]"
+	}
+	return s
+}
+
+func orNum(name string, v int64) string {
+	if name != "" {
+		return name
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
+	n := len(e)
+	if n < 0x15 {
+		return ""
+	}
+	port := int(e[5])
+	who := d.label(ev.Player)
+	if ev.Player < 0 {
+		who = fmt.Sprintf("port %d", port+1)
+	}
+	follower := e[6] != 0
+	if follower {
+		who += " Nana"
+	}
+	fi := ev.Frame
+	if e[0] == cmdPre {
+		char := -1
+		if port < 4 {
+			char = d.charAt(fi, port, follower)
+		}
+		as := int(binary.BigEndian.Uint16(e[0xB:]))
+		s := fmt.Sprintf("%s pre %s (%s, %s)", who, orNum(actionName(as, char), int64(as)), round1(f32(be32(e[0xD:]))), round1(f32(be32(e[0x11:]))))
+		if n >= 0x31 {
+			if b := buttonNames(be32(e[0x2D:]) & 0x1fff); b != "" {
+				s += " " + b
+			}
+			jx, jy := f32(be32(e[0x19:])), f32(be32(e[0x1D:]))
+			if jx != 0 || jy != 0 {
+				s += fmt.Sprintf(" stick (%.2f, %.2f)", jx, jy)
+			}
+		}
+		return s
+	}
+	if n < 0x22 {
+		return ""
+	}
+	char := int(e[7])
+	as := int(binary.BigEndian.Uint16(e[8:]))
+	stocks := int(e[0x21])
+	s := fmt.Sprintf("%s post %s %s %s%% %d stocks", who, internalName(char), orNum(actionName(as, char), int64(as)), round1(f32(be32(e[0x16:]))), stocks)
+	if ev.Notable {
+		s = fmt.Sprintf("%s lost a stock (%d left): %s", who, stocks, s)
+	}
+	return s
+}
+
+// detail is Replay.Detail: the event's fields, decoded from its bytes.
+func (d *decoder) detail(ev *model.Event) []model.Field {
+	off, n := int(ev.Span.Off), int(ev.Span.Len)
+	if off < 0 || off+n > len(d.data) || n < 1 {
+		return nil
+	}
+	e := d.data[off : off+n]
+	ctx := d.ctx(-1)
+	cmd := model.Field{Key: "commandByte", Label: "Command Byte", Value: int64(e[0]), Name: nameOrCode(e[0]), Span: model.Span{Off: int64(off), Len: 1}}
+	var fs []model.Field
+	switch ev.Kind {
+	case kPayloads:
+		for i := range d.r.Header {
+			if d.r.Header[i].Key == "eventPayloads" {
+				fs = append([]model.Field{{Key: "payloadSize", Label: "Payload Size", Value: int64(n - 1), Span: model.Span{Off: int64(off + 1), Len: 1}}}, d.r.Header[i].Fields...)
+			}
+		}
+	case kStart:
+		for i := range d.r.Header {
+			if d.r.Header[i].Key == "gameStart" {
+				fs = d.r.Header[i].Fields
+			}
+		}
+	case kPre, kPost:
+		if n >= 7 && e[5] < 4 {
+			ctx.char = d.charAt(ev.Frame, int(e[5]), e[6] != 0)
+		}
+		if e[0] == cmdPost && n >= 8 {
+			ctx.char = int(e[7])
+		}
+		defs := preDefs
+		if e[0] == cmdPost {
+			defs = postDefs
+		}
+		fs = decodeFields(d.data, off, n, defs, ctx)
+	case kItem:
+		fs = decodeFields(d.data, off, n, itemDefs, ctx)
+	case kFrame:
+		fs = decodeFields(d.data, off, n, frameStartDefs, ctx)
+	case kBookend:
+		fs = decodeFields(d.data, off, n, bookendDefs, ctx)
+	case kEnd:
+		fs = decodeFields(d.data, off, n, gameEndDefs, ctx)
+	case kFod:
+		fs = decodeFields(d.data, off, n, fodDefs, ctx)
+	case kWhispy:
+		fs = decodeFields(d.data, off, n, whispyDefs, ctx)
+	case kStadium:
+		fs = decodeFields(d.data, off, n, stadiumDefs, ctx)
+	case kGecko:
+		if e[0] == cmdSplit {
+			fs = decodeFields(d.data, off, n, splitDefs, ctx)
+			if n >= 0x205 && e[0x204] != 0 {
+				for i := range d.r.Header {
+					if d.r.Header[i].Key == "geckoList" {
+						fs = append(fs, d.r.Header[i])
+					}
+				}
+			}
+		} else {
+			fs = []model.Field{{Key: "codes", Label: "Codes", Value: append([]byte(nil), e[1:]...), Span: model.Span{Off: int64(off + 1), Len: int64(n - 1)}}}
+		}
+	default:
+		fs = []model.Field{{Key: "payload", Label: "Payload", Value: append([]byte(nil), e[1:]...), Span: model.Span{Off: int64(off + 1), Len: int64(n - 1)}}}
+	}
+	out := append([]model.Field{cmd}, fs...)
+	if ev.Flag != "" {
+		out = append(out, model.Field{Key: "flag", Label: "Flag", Value: ev.Flag})
+	}
+	return out
+}
