@@ -353,7 +353,11 @@ type Series struct {
 // Finish sorts the events by frame (keeping file order within a frame) and
 // builds the frame index. Decoders call it once before returning.
 func (r *Replay) Finish() {
-	sort.SliceStable(r.Events, func(i, j int) bool { return r.Events[i].Frame < r.Events[j].Frame })
+	// decoders that read in frame order hand the events over sorted already
+	byFrame := func(i, j int) bool { return r.Events[i].Frame < r.Events[j].Frame }
+	if !sort.SliceIsSorted(r.Events, byFrame) {
+		sort.SliceStable(r.Events, byFrame)
+	}
 	n := r.Timeline.Count
 	r.eventStart = make([]int, n+1)
 	e := 0

@@ -77,11 +77,12 @@ type browser struct {
 	matched   map[int][]int
 	lastQuery string
 	moved     bool // the user moved the cursor: keep it on its row as rows arrive
+	fmtW      int  // the format column: the longest format name listed
 	cur, top  int
 }
 
 func newBrowser(th *theme.Theme, title string) *browser {
-	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeys(), help: help.New(), title: title}
+	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeys(), help: help.New(), title: title, fmtW: len("format")}
 	b.help.Styles.ShortKey = th.HelpKey
 	b.help.Styles.ShortDesc = th.HelpDesc
 	b.help.Styles.ShortSeparator = th.HelpSep
@@ -318,6 +319,9 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 		}
 		b.rows = append(b.rows, msg.rows...)
 		b.total = len(b.rows)
+		for _, rw := range msg.rows {
+			b.fmtW = max(b.fmtW, ansi.StringWidth(rw.format))
+		}
 		sortRows(b.rows)
 		b.refilter()
 		if selPath != "" && b.moved {
@@ -348,12 +352,18 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 	case tea.KeyMsg:
 		if b.editing {
 			switch msg.String() {
-			case "enter", "esc":
+			case "esc":
 				b.editing = false
 				b.filter.Blur()
-				if msg.String() == "esc" {
-					b.filter.SetValue("")
-					b.refilter()
+				b.filter.SetValue("")
+				b.refilter()
+				return nil, nil
+			case "enter":
+				// the highlighted row is what the filter was looking for
+				b.editing = false
+				b.filter.Blur()
+				if b.cur < len(b.shown) {
+					return nil, &b.rows[b.shown[b.cur]]
 				}
 				return nil, nil
 			case "down", "up":
@@ -423,6 +433,20 @@ type rowKeys []row
 func (r rowKeys) String(i int) string { return r[i].key }
 func (r rowKeys) Len() int            { return len(r) }
 
+// rowNames is the file-name column alone, so a query that names a file
+// ranks it above rows whose other columns hold the letters scattered.
+type rowNames []row
+
+func (r rowNames) String(i int) string { return r[i].key[r[i].offs[3]:] }
+func (r rowNames) Len() int            { return len(r) }
+
+// filterHit is how well a row matches the filter: a lower tier wins, then
+// a higher fuzzy score, then the date order the rows are in.
+type filterHit struct {
+	row, tier, score int
+	matched          []int // byte offsets into the row's key
+}
+
 // refilter applies the fuzzy filter; with no filter every row shows in date order.
 func (b *browser) refilter() {
 	q := b.filter.Value()
@@ -434,9 +458,9 @@ func (b *browser) refilter() {
 		}
 	} else {
 		b.matched = map[int][]int{}
-		for _, m := range fuzzy.FindFrom(q, rowKeys(b.rows)) {
-			b.shown = append(b.shown, m.Index)
-			b.matched[m.Index] = m.MatchedIndexes
+		for _, h := range rankRows(b.rows, q) {
+			b.shown = append(b.shown, h.row)
+			b.matched[h.row] = h.matched
 		}
 	}
 	if q != b.lastQuery {
@@ -445,6 +469,66 @@ func (b *browser) refilter() {
 		b.lastQuery = q
 	}
 	b.cur = max(0, min(b.cur, len(b.shown)-1))
+}
+
+// rankRows orders the rows that match q: the query as typed inside the
+// file name first, then as typed anywhere in the row, then the file name
+// matching fuzzily, then the row; inside a tier by sahilm/fuzzy's score
+// (adjacent letters, word starts), and by date when scores tie.
+func rankRows(rows []row, q string) []filterHit {
+	best := map[int]filterHit{}
+	put := func(h filterHit) {
+		if o, ok := best[h.row]; !ok || h.tier < o.tier || (h.tier == o.tier && h.score > o.score) {
+			best[h.row] = h
+		}
+	}
+	for _, m := range fuzzy.FindFrom(q, rowKeys(rows)) {
+		put(filterHit{row: m.Index, tier: 3, score: m.Score, matched: m.MatchedIndexes})
+	}
+	for _, m := range fuzzy.FindFrom(q, rowNames(rows)) {
+		off := rows[m.Index].offs[3]
+		idx := make([]int, len(m.MatchedIndexes))
+		for i, x := range m.MatchedIndexes {
+			idx[i] = x + off
+		}
+		put(filterHit{row: m.Index, tier: 2, score: m.Score, matched: idx})
+	}
+	// the query as typed: only rows the fuzzy matcher kept can hold it
+	lq := strings.ToLower(q)
+	for i, h := range best {
+		key := rows[i].key
+		lk := strings.ToLower(key)
+		if len(lk) != len(key) {
+			continue // a case change moved the offsets: keep the fuzzy match
+		}
+		at, tier := strings.Index(lk[rows[i].offs[3]:], lq), 0
+		if at >= 0 {
+			at += rows[i].offs[3]
+		} else if at, tier = strings.Index(lk, lq), 1; at < 0 {
+			continue
+		}
+		idx := make([]int, len(lq))
+		for k := range idx {
+			idx[k] = at + k
+		}
+		// the fuzzy score still orders rows inside the tier
+		best[i] = filterHit{row: i, tier: tier, score: h.score, matched: idx}
+	}
+	out := make([]filterHit, 0, len(best))
+	for _, h := range best {
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, c := out[i], out[j]
+		if a.tier != c.tier {
+			return a.tier < c.tier
+		}
+		if a.score != c.score {
+			return a.score > c.score
+		}
+		return a.row < c.row
+	})
+	return out
 }
 
 func (b *browser) rowsShown() int { return max(b.h-3, 1) }
@@ -464,7 +548,13 @@ func (b *browser) View() string {
 	}
 	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(clean(b.title)+" · "+status)}
 	// column widths: what gets what is left
-	const fmtW, dateW, durW, sizeW, probW = 7, 16, 7, 8, 10
+	const durW, sizeW, probW = 7, 8, 10
+	// the format column fits the longest format listed ("teehistorian"),
+	// the date drops its time of day on a narrow screen
+	fmtW, dateW, dateFmt := b.fmtW, 16, "2006-01-02 15:04"
+	if b.w < 100 {
+		dateW, dateFmt = 10, "2006-01-02"
+	}
 	// mark, the columns and the spaces between them
 	whatW := b.w - (2 + fmtW + 1 + dateW + 1 + 1 + durW + 1 + sizeW + 1 + probW)
 	nameW := 0
@@ -492,7 +582,7 @@ func (b *browser) View() string {
 		sel := i == b.cur
 		date := ""
 		if !rw.start.IsZero() {
-			date = rw.start.Format("2006-01-02 15:04")
+			date = rw.start.Format(dateFmt)
 		}
 		dur := ""
 		if rw.duration > 0 {

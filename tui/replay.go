@@ -110,6 +110,9 @@ type replayView struct {
 	helpW    int
 	helpText string
 	barCache barCache
+	tl       *model.Timeline // the replay's timeline, with frame time when it has no time of its own
+	noTime   bool            // the replay gives no game time: frames stand in for it
+	stocks   []int // per player: the starting stocks a player field tells, 0 when none
 }
 
 // treeLine is one line of a field tree: indentation depth, label, text.
@@ -139,6 +142,10 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 	v.help.Styles.Ellipsis = th.HelpSep
 	v.input = lineInput{prompt: paintOf(th.Prompt), cursor: paintOf(th.Cursor)}
 	v.header = v.headerLines()
+	v.tl, v.noTime = playTimeline(&r.Timeline)
+	for _, pl := range r.Players {
+		v.stocks = append(v.stocks, startStocks(pl.Fields))
+	}
 	v.ev = -1
 	if len(r.Events) > 0 {
 		v.ev = 0
@@ -197,14 +204,38 @@ func fieldTree(fs []model.Field) []treeLine {
 	return out
 }
 
+func (v *replayView) startStocks(p int) int {
+	if p >= 0 && p < len(v.stocks) {
+		return v.stocks[p]
+	}
+	return 0
+}
+
+// framesPerSecond is the stand-in rate of a timeline without time: one
+// second of keys and playback is 60 frames.
+const framesPerSecond = 60
+
+// playTimeline is the timeline playback and the time keys use. A timeline
+// with neither Rate nor TimeOf has no time (every frame is at 0:00), so
+// frames stand in: 60 frames count as a second, and the status line says so.
+func playTimeline(t *model.Timeline) (*model.Timeline, bool) {
+	if t.Rate > 0 || t.TimeOf != nil || t.Count <= 1 {
+		return t, false
+	}
+	c := *t
+	c.Rate = framesPerSecond
+	c.TimeOf = func(i int) time.Duration { return time.Duration(i) * time.Second / framesPerSecond }
+	return &c, true
+}
+
 // count is the number of frames; the view works with 0 too.
-func (v *replayView) count() int { return v.r.Timeline.Count }
+func (v *replayView) count() int { return v.tl.Count }
 
 // seek moves to frame f (clamped) and brings the event cursor along.
 func (v *replayView) seek(f int) {
-	f = v.r.Timeline.Clamp(f)
+	f = v.tl.Clamp(f)
 	v.frame = f
-	v.clock = v.r.Timeline.Time(f)
+	v.clock = v.tl.Time(f)
 	v.syncEvent()
 }
 
@@ -244,7 +275,7 @@ func (v *replayView) inspectEvent() {
 
 // timeStep moves by d of game time from the current frame.
 func (v *replayView) timeStep(d time.Duration) {
-	tl := &v.r.Timeline
+	tl := v.tl
 	if tl.Count == 0 {
 		return
 	}
@@ -416,7 +447,7 @@ func (v *replayView) onInspectorKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		if e := v.r.EventAt(v.stream, v.cur); e >= 0 {
 			v.ev = e
 			v.frame = v.r.Events[e].Frame
-			v.clock = v.r.Timeline.Time(v.frame)
+			v.clock = v.tl.Time(v.frame)
 			v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
 		} else {
 			v.status = fmt.Sprintf("no event owns %#x", v.cur)
@@ -468,7 +499,7 @@ func (v *replayView) gotoText(s string) {
 	if s == "" {
 		return
 	}
-	tl := &v.r.Timeline
+	tl := v.tl
 	if d, ok := parseTime(s); ok {
 		v.seek(tl.At(d))
 		return
@@ -638,7 +669,7 @@ func (v *replayView) selectEvent(e int) {
 		return
 	}
 	v.frame = v.r.Events[e].Frame
-	v.clock = v.r.Timeline.Time(v.frame)
+	v.clock = v.tl.Time(v.frame)
 	v.ev = e
 	v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
 	v.follow = true
@@ -713,7 +744,7 @@ func (v *replayView) scroll(d int) {
 		e := max(0, min(v.ev+d, len(v.r.Events)-1))
 		v.ev = e
 		v.frame = v.r.Events[e].Frame
-		v.clock = v.r.Timeline.Time(v.frame)
+		v.clock = v.tl.Time(v.frame)
 		v.follow = true
 		v.inspectEvent()
 	case paneProblems:
@@ -774,7 +805,7 @@ func (v *replayView) togglePlay() tea.Cmd {
 	if v.frame >= v.count()-1 {
 		v.seek(0)
 	}
-	v.clock = v.r.Timeline.Time(v.frame)
+	v.clock = v.tl.Time(v.frame)
 	v.lastTick = time.Time{}
 	return v.restartTicks()
 }
@@ -786,7 +817,7 @@ func (v *replayView) restartTicks() tea.Cmd {
 		return nil
 	}
 	v.tickID++
-	rate := v.r.Timeline.Rate
+	rate := v.tl.Rate
 	if rate <= 0 {
 		rate = 60
 	}
@@ -817,7 +848,7 @@ func (v *replayView) onTick(m tickMsg) tea.Cmd {
 		elapsed = v.tickEvery // the machine slept; do not leap
 	}
 	v.clock += time.Duration(float64(elapsed) * speeds[v.speed])
-	tl := &v.r.Timeline
+	tl := v.tl
 	f := tl.At(v.clock)
 	if f > 0 && tl.Time(f) > v.clock {
 		f--

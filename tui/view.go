@@ -286,8 +286,17 @@ func (v *replayView) playersPane(w, h int) []string {
 				b.WriteString(" " + clean(s))
 			}
 		}
+		start := v.startStocks(i)
+		if n := startStocks(st.Brief); n > 0 {
+			start = n
+		}
 		for _, f := range st.Brief {
-			b.WriteString("  " + clean(f.Text()))
+			if startStockKeys[f.Key] {
+				continue // told by the dots
+			}
+			if t := briefText(f, start); t != "" {
+				b.WriteString("  " + t)
+			}
 		}
 		line := b.String()
 		if !st.Present && r.State != nil {
@@ -328,7 +337,7 @@ func (v *replayView) marks(w int) []byte {
 // timeline: the position bar with ticks, then the frame, time and play state.
 func (v *replayView) timeline(w int) []string {
 	p := v.paints
-	tl := &v.r.Timeline
+	tl := v.tl
 	n := tl.Count
 	head := 0
 	if n > 1 {
@@ -379,7 +388,9 @@ func (v *replayView) timeline(w int) []string {
 			s = append(s, fmt.Sprintf("%s %s / %s", unit, cur, last))
 		}
 		// a label that is already the game time (song times) is not repeated
-		if t := model.FormatDuration(tl.Time(v.frame)); !strings.HasPrefix(cur, t) {
+		if v.noTime {
+			s = append(s, p.dim.wrap(fmt.Sprintf("no game time: 1 s = %d %ss", framesPerSecond, unit)))
+		} else if t := model.FormatDuration(tl.Time(v.frame)); !strings.HasPrefix(cur, t) {
 			s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
 		}
 	}
