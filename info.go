@@ -173,7 +173,10 @@ func writeInfo(w io.Writer, path string, r *model.Replay, err error) {
 		if unit == "" {
 			unit = "frame"
 		}
-		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %ss)", dur, thousands(r.Timeline.Count), unit))
+		if r.Timeline.Count != 1 {
+			unit += "s"
+		}
+		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %s)", dur, thousands(r.Timeline.Count), unit))
 	}
 	row("duration", dur)
 	row("result", r.Result)
