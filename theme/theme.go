@@ -164,3 +164,19 @@ func (t *Theme) Severity(sev int) lipgloss.Style {
 		return t.Info
 	}
 }
+
+// ProgressColors are the colours of a progress bar's filled and empty
+// cells as colour strings (bubbles/progress takes those, not styles): the
+// same as BarDone and BarRest, empty under NO_COLOR.
+func (t *Theme) ProgressColors() (full, empty string) {
+	if t.NoColor {
+		return "", ""
+	}
+	pick := func(c lipgloss.AdaptiveColor) string {
+		if lipgloss.HasDarkBackground() {
+			return c.Dark
+		}
+		return c.Light
+	}
+	return pick(cyan), pick(faint)
+}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
@@ -70,6 +71,7 @@ type app struct {
 	errMsg string
 
 	load *loadState
+	prog *progress.Model // the loading screen's bar, made on first use
 }
 
 // loadState is a decode in progress; the decoder's progress callback
@@ -278,7 +280,7 @@ func (a *app) loadingView() string {
 		"",
 		"  decoding " + clean(filepath.Base(ls.name)) + "  " + humanSize(total),
 		"",
-		"  " + progressBar(a.th, frac, max(min(a.w-10, 60), 1)),
+		"  " + a.progressBar(frac, max(min(a.w-4, 66), 1)),
 		"",
 		a.th.Dim.Render("  esc back · q quit"),
 	}
@@ -321,10 +323,16 @@ func wrap(s string, w int) []string {
 	return out
 }
 
-// progressBar draws a bar of w cells filled to frac.
-func progressBar(th *theme.Theme, frac float64, w int) string {
-	frac = max(0, min(frac, 1))
-	n := int(frac * float64(w))
-	return th.BarDone.Render(strings.Repeat("█", n)) + th.BarRest.Render(strings.Repeat("░", w-n)) +
-		fmt.Sprintf(" %3.0f%%", frac*100)
+// progressBar draws bubbles/progress filled to frac in w cells (the
+// percentage included), in the theme's colours; drawn with ViewAs, as the
+// decoder's own progress moves it, rather than animated.
+func (a *app) progressBar(frac float64, w int) string {
+	if a.prog == nil {
+		full, empty := a.th.ProgressColors()
+		p := progress.New(progress.WithSolidFill(full), progress.WithColorProfile(lipgloss.ColorProfile()))
+		p.EmptyColor = empty
+		a.prog = &p
+	}
+	a.prog.Width = w
+	return a.prog.ViewAs(max(0, min(frac, 1)))
 }

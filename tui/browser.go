@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -78,18 +79,21 @@ type browser struct {
 	lastQuery string
 	moved     bool // the user moved the cursor: keep it on its row as rows arrive
 	fmtW      int  // the format column: the longest format name listed
+	durW      int  // the length column: the longest length listed
+	probW     int  // the problems column: its widest text
 	cur, top  int
 }
 
 func newBrowser(th *theme.Theme, title string) *browser {
-	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeys(), help: help.New(), title: title, fmtW: len("format")}
+	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeys(), help: help.New(), title: title,
+		fmtW: len("format"), durW: len("length"), probW: len("problems")}
 	b.help.Styles.ShortKey = th.HelpKey
 	b.help.Styles.ShortDesc = th.HelpDesc
 	b.help.Styles.ShortSeparator = th.HelpSep
 	b.help.Styles.FullKey = th.HelpKey
 	b.help.Styles.FullDesc = th.HelpDesc
 	b.help.Styles.FullSeparator = th.HelpSep
-	b.filter = lineInput{Prompt: "/", prompt: paintOf(th.Prompt), cursor: paintOf(th.Cursor)}
+	b.filter = newLineInput(th, "/")
 	return b
 }
 
@@ -296,6 +300,26 @@ func (rw *row) index() {
 	rw.key = b.String()
 }
 
+// durText is the length column: the game's length without hundredths.
+func (rw *row) durText() string {
+	if rw.duration <= 0 {
+		return ""
+	}
+	dur := model.FormatDuration(rw.duration)
+	return strings.TrimSuffix(dur, dur[strings.LastIndexByte(dur, '.'):])
+}
+
+// probText is the problems column.
+func (rw *row) probText() string {
+	switch {
+	case rw.err != "":
+		return "unreadable"
+	case rw.problems > 0:
+		return fmt.Sprintf("! %d", rw.problems)
+	}
+	return ""
+}
+
 func (b *browser) setSize(w, h int) {
 	b.w, b.h = max(w, 0), max(h, 0)
 	b.help.Width = b.w
@@ -319,8 +343,11 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 		}
 		b.rows = append(b.rows, msg.rows...)
 		b.total = len(b.rows)
-		for _, rw := range msg.rows {
+		for i := range msg.rows {
+			rw := &msg.rows[i]
 			b.fmtW = max(b.fmtW, ansi.StringWidth(rw.format))
+			b.durW = max(b.durW, len(rw.durText()))
+			b.probW = max(b.probW, len(rw.probText()))
 		}
 		sortRows(b.rows)
 		b.refilter()
@@ -370,9 +397,9 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 				b.editing = false
 				b.filter.Blur()
 			default:
-				b.filter.Update(msg)
+				cmd := b.filter.Update(msg)
 				b.refilter()
-				return nil, nil
+				return cmd, nil
 			}
 		}
 		k := b.keys
@@ -548,7 +575,8 @@ func (b *browser) View() string {
 	}
 	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(clean(b.title)+" · "+status)}
 	// column widths: what gets what is left
-	const durW, sizeW, probW = 7, 8, 10
+	const sizeW = 8
+	durW, probW := b.durW, b.probW
 	// the format column fits the longest format listed ("teehistorian"),
 	// the date drops its time of day on a narrow screen
 	fmtW, dateW, dateFmt := b.fmtW, 16, "2006-01-02 15:04"
@@ -558,8 +586,14 @@ func (b *browser) View() string {
 	// mark, the columns and the spaces between them
 	whatW := b.w - (2 + fmtW + 1 + dateW + 1 + 1 + durW + 1 + sizeW + 1 + probW)
 	nameW := 0
-	if whatW > 60 {
+	switch {
+	case whatW > 60:
 		nameW = min(whatW/3, 40)
+		whatW -= nameW + 1
+	case whatW >= 20 && b.filter.Value() != "":
+		// a filter matches file names too: show them, so a row's match can
+		// be seen even on a narrow screen
+		nameW = whatW / 2
 		whatW -= nameW + 1
 	}
 	head := fmt.Sprintf("  %-*s %-*s %-*s %*s %*s %-*s", fmtW, "format", dateW, "date", max(whatW, 0), "players · map/song", durW, "length", sizeW, "size", probW, "problems")
@@ -584,18 +618,7 @@ func (b *browser) View() string {
 		if !rw.start.IsZero() {
 			date = rw.start.Format(dateFmt)
 		}
-		dur := ""
-		if rw.duration > 0 {
-			dur = model.FormatDuration(rw.duration)
-			dur = strings.TrimSuffix(dur, dur[strings.LastIndexByte(dur, '.'):])
-		}
-		probs := ""
-		switch {
-		case rw.err != "":
-			probs = "unreadable"
-		case rw.problems > 0:
-			probs = fmt.Sprintf("! %d", rw.problems)
-		}
+		dur, probs := rw.durText(), rw.probText()
 		mark := "  "
 		if sel {
 			mark = "> "
@@ -619,7 +642,7 @@ func (b *browser) View() string {
 		sb.WriteString(pr)
 		if nameW > 0 {
 			sb.WriteByte(' ')
-			sb.WriteString(b.hl(path.Base(filepath.ToSlash(rw.src.path)), nameW, rw.offs[3], m, sel))
+			sb.WriteString(b.hlTail(path.Base(filepath.ToSlash(rw.src.path)), nameW, rw.offs[3], m, sel))
 		}
 		line := fit(sb.String(), b.w)
 		if sel {
@@ -661,6 +684,40 @@ func (b *browser) hl(s string, w, off int, matched []int, sel bool) string {
 			mi++
 		}
 		if mi < len(matched) && matched[mi] == off+i && i < len(s) {
+			b.pt.match.write(&sb, string(r))
+		} else {
+			sb.WriteRune(r)
+		}
+	}
+	return fit(sb.String(), w)
+}
+
+// hlTail is hl for file names: a name too long keeps its end (the part
+// that tells files apart, "…__corrupt.slp") rather than its start.
+func (b *browser) hlTail(s string, w, off int, matched []int, sel bool) string {
+	s = clean(s)
+	if w <= 1 || ansi.StringWidth(s) <= w {
+		return b.hl(s, w, off, matched, sel)
+	}
+	// drop runes from the start until the rest and the ellipsis fit
+	k := 0
+	for k < len(s) && ansi.StringWidth(s[k:]) > w-1 {
+		_, size := utf8.DecodeRuneInString(s[k:])
+		k += size
+	}
+	rest := s[k:]
+	if len(matched) == 0 || sel {
+		return fit("…"+rest, w)
+	}
+	var sb strings.Builder
+	sb.WriteString("…")
+	mi := 0
+	for i, r := range rest {
+		at := off + k + i
+		for mi < len(matched) && matched[mi] < at {
+			mi++
+		}
+		if mi < len(matched) && matched[mi] == at {
 			b.pt.match.write(&sb, string(r))
 		} else {
 			sb.WriteRune(r)

@@ -238,7 +238,7 @@ func (v *replayView) detail() (string, paint) {
 		}
 	}
 	if v.useField {
-		return fmt.Sprintf("header field %d: %s, %d bytes", v.headCur+1, v.field.String(), v.field.Len), p.dim
+		return fmt.Sprintf("%s: %s, %d bytes", v.fieldWhat, v.field.String(), v.field.Len), p.dim
 	}
 	if v.ev >= 0 && v.ev < len(r.Events) {
 		sp := r.Events[v.ev].Span

@@ -18,6 +18,7 @@ type replayKeys struct {
 	Focus, FocusBack      key.Binding
 	Enter                 key.Binding
 	Stage                 key.Binding
+	Scenes                key.Binding
 	Back                  key.Binding
 	Help                  key.Binding
 	Quit                  key.Binding
@@ -52,6 +53,7 @@ func newReplayKeys() replayKeys {
 		FocusBack:   b([]string{"shift+tab"}, "⇧tab", "focus back"),
 		Enter:       b([]string{"enter"}, "enter", "expand/jump"),
 		Stage:       b([]string{"v"}, "v", "stage view"),
+		Scenes:      b([]string{"V"}, "V", "more scenes"),
 		Back:        b([]string{"esc"}, "esc", "back"),
 		Help:        b([]string{"?"}, "?", "help"),
 		Quit:        b([]string{"q"}, "q", "quit"),
@@ -74,7 +76,7 @@ var (
 func (k replayKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Left, k.Right, k.SecBack, k.SecFwd, k.PageBack, k.PageFwd, k.Home, k.End},
-		{k.Goto, k.Play, k.Slower, k.Faster, k.Stage},
+		{k.Goto, k.Play, k.Slower, k.Faster, k.Stage, k.Scenes},
 		{k.Search, k.NextMatch, k.PrevMatch, k.NextProblem, k.PrevProb},
 		{k.Focus, k.Up, k.Down, k.Enter, k.Back, k.Help, k.Quit},
 	}

@@ -161,7 +161,7 @@ func TestKeys(t *testing.T) {
 			if v.cur != 0x10 || !v.useField || v.field.Len != 2 {
 				t.Errorf("cur %#x field %+v", v.cur, v.field)
 			}
-			if !strings.Contains(ansi.Strip(v.View()), "header field 1: 0x10, 2 bytes") {
+			if !strings.Contains(ansi.Strip(v.View()), "header Stage ID: 0x10, 2 bytes") {
 				t.Error("field span not described")
 			}
 		}},
@@ -346,7 +346,7 @@ func TestPlayback(t *testing.T) {
 // every pane state, and never panics.
 func TestSizes(t *testing.T) {
 	sizes := [][2]int{{1, 1}, {2, 2}, {10, 5}, {40, 12}, {80, 24}, {100, 30}, {109, 40}, {110, 40}, {160, 48}, {200, 60}, {500, 200}}
-	states := [][]string{nil, {"v"}, {"?"}, {"tab"}, {"tab", "tab"}, {"e"}, {"enter"}, {"g"}, {"tab", "tab", "tab"}}
+	states := [][]string{nil, {"v"}, {"v", "V"}, {"enter", "down"}, {"?"}, {"tab"}, {"tab", "tab"}, {"e"}, {"enter"}, {"g"}, {"tab", "tab", "tab"}}
 	for _, sz := range sizes {
 		for _, st := range states {
 			v := newTestView(t, 5000, 160, 48)

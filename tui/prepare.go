@@ -118,7 +118,7 @@ func prepare(r *model.Replay) *prepared {
 	}
 	if n > 0 {
 		// labels grow with the number, so the ends are the widest
-		p.labelW = max(len(r.Timeline.Label(0)), len(r.Timeline.Label(n-1)))
+		p.labelW = max(len(frameLabel(&r.Timeline, 0)), len(frameLabel(&r.Timeline, n-1)))
 	}
 	if len(r.Events) > 0 {
 		r.EventAt("", 0)
@@ -184,4 +184,14 @@ func (p *prepared) searchText(r *model.Replay) ([]string, []string) {
 		}
 	})
 	return p.search, p.players
+}
+
+// frameLabel is a frame's label for the events pane: without the unit when
+// the label repeats it ("loop 669" -> "669"), as the timeline names it.
+func frameLabel(t *model.Timeline, i int) string {
+	l := t.Label(i)
+	if t.Unit != "" && len(l) > len(t.Unit)+1 && strings.HasPrefix(l, t.Unit+" ") {
+		return l[len(t.Unit)+1:]
+	}
+	return l
 }

@@ -74,10 +74,12 @@ type replayView struct {
 	ev       int // event cursor, -1 when the replay has no events
 	evTop    int
 	expanded map[int][]treeLine
+	evField  int // the line of the selected event's expanded fields under the cursor, -1 the event itself
 
-	focus    paneID
-	stage    bool
-	showHelp bool
+	focus     paneID
+	stage     bool
+	scenePage int // which scenes the stage view shows when they do not all fit
+	showHelp  bool
 
 	playing   bool
 	speed     int
@@ -95,24 +97,26 @@ type replayView struct {
 
 	prob, probTop int
 
-	stream   string // the inspector's stream ("" = the file)
-	cur      int64  // byte cursor
-	hexTop   int64  // first offset shown
-	diag     int    // diagnostic the inspector shows, -1 none
-	follow   bool   // the inspector follows the selected event
-	header   []treeLine
-	headTop  int
-	headCur  int        // the header field under the cursor
-	field    model.Span // a header or event field the inspector highlights
-	useField bool
-	status   string
-	paints   *paints
-	helpW    int
-	helpText string
-	barCache barCache
-	tl       *model.Timeline // the replay's timeline, with frame time when it has no time of its own
-	noTime   bool            // the replay gives no game time: frames stand in for it
-	stocks   []int // per player: the starting stocks a player field tells, 0 when none
+	stream    string // the inspector's stream ("" = the file)
+	cur       int64  // byte cursor
+	hexTop    int64  // first offset shown
+	diag      int    // diagnostic the inspector shows, -1 none
+	follow    bool   // the inspector follows the selected event
+	header    []treeLine
+	headTop   int
+	headCur   int        // the header field under the cursor
+	field     model.Span // a header or event field the inspector highlights
+	useField  bool
+	fieldWhat string // names the field the inspector highlights
+	status    string
+	paints    *paints
+	helpW     int
+	helpText  string
+	barCache  barCache
+	tl        *model.Timeline // the replay's timeline, with frame time when it has no time of its own
+	noTime    bool            // the replay gives no game time: frames stand in for it
+	stocks    []int           // per player: the starting stocks a player field tells, 0 when none
+	chartLbl  []string        // the chart lane's series labels, made on first draw
 }
 
 // treeLine is one line of a field tree: indentation depth, label, text.
@@ -130,7 +134,7 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 	}
 	v := &replayView{
 		r: r, p: p, th: th, keys: newReplayKeys(), help: help.New(),
-		expanded: map[int][]treeLine{}, speed: normalSpeed, diag: -1, follow: true, match: -1,
+		expanded: map[int][]treeLine{}, evField: -1, speed: normalSpeed, diag: -1, follow: true, match: -1,
 		paints: newPaints(th),
 	}
 	v.help.Styles.ShortKey = th.HelpKey
@@ -140,7 +144,7 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 	v.help.Styles.FullDesc = th.HelpDesc
 	v.help.Styles.FullSeparator = th.HelpSep
 	v.help.Styles.Ellipsis = th.HelpSep
-	v.input = lineInput{prompt: paintOf(th.Prompt), cursor: paintOf(th.Cursor)}
+	v.input = newLineInput(th, "")
 	v.header = v.headerLines()
 	v.tl, v.noTime = playTimeline(&r.Timeline)
 	for _, pl := range r.Players {
@@ -186,7 +190,7 @@ func fieldTree(fs []model.Field) []treeLine {
 			if d > 8 || len(out) > 2000 {
 				return
 			}
-			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text())}
+			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text()), span: f.Span}
 			if tl.label == "" {
 				tl.label = f.Key
 			}
@@ -253,6 +257,7 @@ func (v *replayView) syncEvent() {
 		i = n - 1
 	}
 	v.ev = i
+	v.evField = -1
 	h := v.layout().evH - 1
 	v.evTop = max(0, i-max(h/3, 0))
 	if v.follow {
@@ -406,6 +411,14 @@ func (v *replayView) onKey(msg tea.KeyMsg) tea.Cmd {
 		if v.stage {
 			v.focus = paneInspector
 		}
+	case key.Matches(msg, k.Scenes):
+		if !v.stage {
+			v.stage, v.focus = true, paneInspector
+		} else if len(v.r.SceneAt(v.frame)) <= 1 {
+			v.status = "one scene: nothing more to show"
+		} else {
+			v.scenePage++
+		}
 	case key.Matches(msg, k.Help):
 		v.showHelp = true
 	case key.Matches(msg, k.Back):
@@ -446,6 +459,7 @@ func (v *replayView) onInspectorKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 	case "enter":
 		if e := v.r.EventAt(v.stream, v.cur); e >= 0 {
 			v.ev = e
+			v.evField = -1
 			v.frame = v.r.Events[e].Frame
 			v.clock = v.tl.Time(v.frame)
 			v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
@@ -460,7 +474,7 @@ func (v *replayView) onInspectorKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 
 func (v *replayView) startInput(m inputMode, prompt string) tea.Cmd {
 	v.inputMode = m
-	v.input.Prompt = prompt
+	v.input.SetPrompt(prompt)
 	v.input.SetValue("")
 	if m == inputSearch {
 		v.input.SetValue(v.query)
@@ -489,8 +503,7 @@ func (v *replayView) onInputKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	v.input.Update(msg)
-	return nil
+	return v.input.Update(msg)
 }
 
 // gotoText understands a frame number as the format counts ("-123",
@@ -671,6 +684,7 @@ func (v *replayView) selectEvent(e int) {
 	v.frame = v.r.Events[e].Frame
 	v.clock = v.tl.Time(v.frame)
 	v.ev = e
+	v.evField = -1
 	v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
 	v.follow = true
 	v.inspectEvent()
@@ -741,12 +755,12 @@ func (v *replayView) scroll(d int) {
 		if v.ev < 0 {
 			return
 		}
-		e := max(0, min(v.ev+d, len(v.r.Events)-1))
-		v.ev = e
-		v.frame = v.r.Events[e].Frame
-		v.clock = v.tl.Time(v.frame)
-		v.follow = true
-		v.inspectEvent()
+		for ; d > 0; d-- {
+			v.stepEvent(1)
+		}
+		for ; d < 0; d++ {
+			v.stepEvent(-1)
+		}
 	case paneProblems:
 		if n := len(v.r.Diagnostics); n > 0 {
 			v.prob = max(0, min(v.prob+d, n-1))
@@ -762,6 +776,60 @@ func (v *replayView) scroll(d int) {
 	case paneHeader:
 		v.headCur = max(0, min(v.headCur+d, len(v.header)-1))
 	}
+}
+
+// stepEvent moves the event cursor one line: through the fields of an
+// expanded event as through a tree, else from event to event.
+func (v *replayView) stepEvent(d int) {
+	n := len(v.r.Events)
+	if v.ev < 0 || n == 0 {
+		return
+	}
+	e, f := v.ev, v.evField
+	switch {
+	case d > 0 && f+1 < len(v.expanded[e]):
+		f++
+	case d > 0:
+		e, f = min(e+1, n-1), -1
+		if e == v.ev {
+			return
+		}
+	case f >= 0:
+		f--
+	case e > 0:
+		e--
+		f = len(v.expanded[e]) - 1
+	default:
+		return
+	}
+	v.ev, v.evField = e, f
+	v.frame = v.r.Events[e].Frame
+	v.clock = v.tl.Time(v.frame)
+	v.follow = true
+	if f >= 0 {
+		v.showEventField()
+	} else {
+		v.inspectEvent()
+	}
+}
+
+// showEventField points the inspector at the selected field of an
+// expanded event, or at the whole event when the field has no bytes.
+func (v *replayView) showEventField() {
+	lines := v.expanded[v.ev]
+	if v.evField < 0 || v.evField >= len(lines) {
+		return
+	}
+	sp := lines[v.evField].span
+	if sp.Len == 0 && sp.Off == 0 && sp.Stream == "" {
+		v.inspectEvent()
+		v.status = "this field has no bytes of its own"
+		return
+	}
+	v.diag = -1
+	v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
+	v.field, v.useField = sp, true
+	v.fieldWhat = fmt.Sprintf("#%d %s", v.ev+1, lines[v.evField].label)
 }
 
 // enter expands or folds the selected event, or jumps to the selected problem.
@@ -780,12 +848,15 @@ func (v *replayView) enter() {
 			v.follow, v.diag, v.stage = false, -1, false
 			v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
 			v.field, v.useField = sp, true
+			v.fieldWhat = "header " + v.header[v.headCur].label
 		}
 	case paneEvents:
 		if v.ev < 0 {
 			return
 		}
-		if _, ok := v.expanded[v.ev]; ok {
+		if _, ok := v.expanded[v.ev]; ok && v.evField >= 0 {
+			v.showEventField()
+		} else if ok {
 			delete(v.expanded, v.ev)
 		} else {
 			v.expanded[v.ev] = fieldTree(v.r.EventFields(v.ev))

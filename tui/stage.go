@@ -40,9 +40,11 @@ func (c *canvas) label(x, y int, s string, player int) {
 	if cy < 0 || cy >= c.h {
 		return
 	}
-	// a label never covers another: it stops where the next one starts
+	// a label never covers another label or a point: it stops where one
+	// starts; it may cover the geometry (a platform, a frame), which is
+	// drawn first and stays readable around it
 	for _, r := range s {
-		if cx >= c.w || (cx >= 0 && (c.text[cy*c.w+cx] != 0 || c.dots[cy*c.w+cx] != 0)) {
+		if cx >= c.w || (cx >= 0 && (c.text[cy*c.w+cx] != 0 || (c.dots[cy*c.w+cx] != 0 && c.color[cy*c.w+cx] != 1))) {
 			return
 		}
 		if cx >= 0 {
@@ -128,18 +130,27 @@ func (v *replayView) stagePane(w, h int) []string {
 		return v.pane("stage", focused, w, h, []string{v.paints.dim.wrap("this replay has nothing to draw (v returns to the inspector)")})
 	}
 	n := min(len(scenes), 3, max((w-1)/20, 1))
+	// V turns the pages of scenes when they do not all fit
+	first := 0
+	if len(scenes) > n {
+		first = (v.scenePage * n) % len(scenes)
+	}
+	shown := make([]model.Scene, 0, n)
+	for i := 0; i < n; i++ {
+		shown = append(shown, scenes[(first+i)%len(scenes)])
+	}
 	var titles []string
-	for _, sc := range scenes[:n] {
+	for _, sc := range shown {
 		if sc.Title != "" {
 			titles = append(titles, clean(sc.Title))
 		}
 	}
 	title := "stage"
+	if len(scenes) > n {
+		title += fmt.Sprintf(" %d-%d of %d (V more)", first+1, first+n, len(scenes))
+	}
 	if len(titles) > 0 {
 		title += " " + strings.Join(titles, " | ")
-	}
-	if len(scenes) > n {
-		title += fmt.Sprintf(" (%d of %d)", n, len(scenes))
 	}
 	cw, ch := w-1, h-1 // the pane's margin and title
 	if cw < 2*n || ch < 1 {
@@ -147,7 +158,7 @@ func (v *replayView) stagePane(w, h int) []string {
 	}
 	var cols [][]string
 	left := cw - (n - 1) // separators
-	for i, sc := range scenes[:n] {
+	for i, sc := range shown {
 		sw := left / n
 		if i < left%n {
 			sw++
@@ -182,7 +193,10 @@ func (v *replayView) drawScene(sc model.Scene, w, h int) []string {
 		s    string
 		p    int
 	}
-	var labels []lbl
+	var labels, minor []lbl
+	// every kind of point gets its label while they are few enough to read;
+	// players' labels go first so a crowd of items cannot push them out
+	labelAll := len(sc.Points) <= 40
 	for _, pt := range sc.Points {
 		// things off the view are drawn at its edge so they stay visible
 		x := int(math.Round(clampF(tx(pt.X), dw)))
@@ -199,6 +213,9 @@ func (v *replayView) drawScene(sc model.Scene, w, h int) []string {
 			}
 		} else if pt.Kind == "item" || pt.Kind == "unit" || pt.Kind == "checkpoint" {
 			c.set(x, y, pt.Player) // many of them: one dot each
+			if pt.Label != "" && labelAll {
+				minor = append(minor, lbl{x + 2, y, clean(pt.Label), pt.Player})
+			}
 		} else {
 			// a few things that matter (a head, a hand): a small square
 			c.set(x, y, pt.Player)
@@ -211,7 +228,7 @@ func (v *replayView) drawScene(sc model.Scene, w, h int) []string {
 		}
 	}
 	// labels after every dot, so that no label hides a player
-	for _, l := range labels {
+	for _, l := range append(labels, minor...) {
 		c.label(l.x, l.y, l.s, l.p)
 	}
 	return c.render(v.paints)

@@ -60,9 +60,9 @@ func synth(frames int) *model.Replay {
 	}
 	r.Detail = func(ev *model.Event) []model.Field {
 		return []model.Field{
-			{Key: "frame", Label: "Frame", Value: r.Timeline.Number(ev.Frame)},
-			{Key: "percent", Label: "Percent", Value: float64(percent(ev.Frame, ev.Player))},
-			{Key: "actionStateId", Label: "Action State ID", Value: uint64(14), Name: "WAIT"},
+			{Key: "frame", Label: "Frame", Value: r.Timeline.Number(ev.Frame), Span: model.Span{Off: ev.Span.Off, Len: 4}},
+			{Key: "percent", Label: "Percent", Value: float64(percent(ev.Frame, ev.Player)), Span: model.Span{Off: ev.Span.Off + 4, Len: 2}},
+			{Key: "actionStateId", Label: "Action State ID", Value: uint64(14), Name: "WAIT", Span: model.Span{Off: ev.Span.Off + 6, Len: 2}},
 		}
 	}
 	r.State = func(f, p int) model.PlayerState {
@@ -70,6 +70,7 @@ func synth(frames int) *model.Replay {
 			{Key: "percent", Value: int64(percent(f, p)), Name: fmt.Sprintf("%d%%", percent(f, p))},
 			{Key: "stocks", Value: int64(4 - f/1200%4), Name: fmt.Sprintf("stocks %d", 4-f/1200%4)},
 			{Key: "actionStateId", Value: uint64(14), Name: "WAIT"},
+			{Key: "shieldSize", Label: "Shield", Value: 60.0, Name: "60.0"},
 		}}
 	}
 	r.Scenes = func(f int) []model.Scene {

@@ -279,25 +279,40 @@ func (v *replayView) playersPane(w, h int) []string {
 		}
 		pl := r.Players[i]
 		st := r.PlayerState(v.frame, i)
-		var b strings.Builder
-		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
+		said := map[string]bool{}
+		var who []string
 		for _, s := range []string{pl.Character, pl.Name, pl.Code} {
-			if s != "" {
-				b.WriteString(" " + clean(s))
+			if s = clean(s); s != "" && !said[s] {
+				who = append(who, s)
+				said[s] = true
 			}
 		}
 		start := v.startStocks(i)
 		if n := startStocks(st.Brief); n > 0 {
 			start = n
 		}
+		var state strings.Builder
 		for _, f := range st.Brief {
 			if startStockKeys[f.Key] {
 				continue // told by the dots
 			}
-			if t := briefText(f, start); t != "" {
-				b.WriteString("  " + t)
+			// a brief value the line already shows (the character) is left out
+			if t := briefText(f, start); t != "" && !said[t] {
+				state.WriteString("  " + t)
 			}
 		}
+		// the state at this frame matters more than who the player is: on a
+		// narrow pane the code goes first, then the name; the character stays
+		room := w - 1 - ansi.StringWidth(pl.Slot) - width(state.String())
+		for len(who) > 1 && width(" "+strings.Join(who, " ")) > room {
+			who = who[:len(who)-1]
+		}
+		var b strings.Builder
+		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
+		if len(who) > 0 {
+			b.WriteString(" " + strings.Join(who, " "))
+		}
+		b.WriteString(state.String())
 		line := b.String()
 		if !st.Present && r.State != nil {
 			line = p.dim.wrap(ansi.Strip(line) + "  (absent)")
@@ -436,7 +451,13 @@ func (v *replayView) chartLane(w, n int) []string {
 		return nil
 	}
 	p := v.paints
-	const labelW = 14
+	labels := v.chartLabels()
+	// labels get what they need up to a sixth of the width, 14 cells at least
+	labelW := 0
+	for _, l := range labels {
+		labelW = max(labelW, width(l))
+	}
+	labelW = min(labelW, max(14, w/6))
 	cw := w - labelW - 1
 	if cw < 4 {
 		return block(nil, w, n)
@@ -463,16 +484,8 @@ func (v *replayView) chartLane(w, n int) []string {
 			}
 			vals := c.chart[k]
 			k++
-			// "P1 percent": the slot is enough to name a player's series
-			label := s.label
-			if s.player >= 0 && s.player < len(v.r.Players) && v.r.Players[s.player].Slot != "" {
-				label = v.r.Players[s.player].Slot
-			}
-			if !strings.Contains(strings.ToLower(label), strings.ToLower(ch.title)) {
-				label = strings.TrimSpace(label + " " + ch.title)
-			}
 			var b strings.Builder
-			b.WriteString(p.player(s.player).wrap(fit(clean(label), labelW)))
+			b.WriteString(p.player(s.player).wrap(fit(labels[k-1], labelW)))
 			b.WriteByte(' ')
 			var line []rune
 			// the pooled values may be fewer than the columns: stretch them
@@ -498,6 +511,28 @@ func (v *replayView) chartLane(w, n int) []string {
 		}
 	}
 	return out
+}
+
+// chartLabels names each series of the chart lane once per replay:
+// "P1 percent", the slot being enough to name a player's series.
+func (v *replayView) chartLabels() []string {
+	if v.chartLbl != nil {
+		return v.chartLbl
+	}
+	v.chartLbl = []string{}
+	for _, ch := range v.p.charts {
+		for _, s := range ch.series {
+			label := s.label
+			if s.player >= 0 && s.player < len(v.r.Players) && v.r.Players[s.player].Slot != "" {
+				label = v.r.Players[s.player].Slot
+			}
+			if !strings.Contains(strings.ToLower(label), strings.ToLower(ch.title)) {
+				label = strings.TrimSpace(label + " " + ch.title)
+			}
+			v.chartLbl = append(v.chartLbl, clean(label))
+		}
+	}
+	return v.chartLbl
 }
 
 // eventsPane: events around the current frame, the cursor on the selected
@@ -535,7 +570,7 @@ func (v *replayView) eventsPane(w, h int) []string {
 		if ev.Player >= 0 && ev.Player < len(r.Players) {
 			slot = clean(r.Players[ev.Player].Slot)
 		}
-		label := clean(r.Timeline.Label(ev.Frame))
+		label := clean(frameLabel(&r.Timeline, ev.Frame))
 		plain := fmt.Sprintf("%s%*s  ", string(mark), v.p.labelW, label)
 		var b strings.Builder
 		rest := fmt.Sprintf("  %-8s ", cut(clean(ev.Kind), 8))
@@ -545,7 +580,7 @@ func (v *replayView) eventsPane(w, h int) []string {
 			flag = "[" + clean(ev.Flag) + "] "
 		}
 		switch {
-		case i == v.ev:
+		case i == v.ev && v.evField < 0:
 			line := fit(plain+fmt.Sprintf("%-*s", slotW, slot)+rest+flag+sum, w-1)
 			b.WriteString(p.cursor.wrap(line))
 		case ev.Frame != v.frame:
@@ -563,9 +598,13 @@ func (v *replayView) eventsPane(w, h int) []string {
 			b.WriteString(sum)
 		}
 		lines = append(lines, b.String())
-		for _, t := range v.expanded[i] {
+		for j, t := range v.expanded[i] {
 			if len(lines) >= rows {
 				break
+			}
+			if i == v.ev && j == v.evField {
+				lines = append(lines, p.cursor.wrap(fit(ansi.Strip(v.treeText(t, 3)), w-1)))
+				continue
 			}
 			lines = append(lines, v.treeText(t, 3))
 		}
@@ -587,7 +626,7 @@ func (v *replayView) scrollEvents(rows int) {
 	}
 	// near the end, fill the pane rather than leave blank rows below
 	v.evTop = min(v.evTop, max(len(v.r.Events)-rows, 0))
-	for v.evTop < v.ev && v.linesBetween(v.evTop, v.ev) > rows {
+	for v.evTop < v.ev && v.linesBetween(v.evTop, v.ev)+max(v.evField+1, 0) > rows {
 		v.evTop++
 	}
 	v.evTop = max(v.evTop, 0)

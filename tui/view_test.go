@@ -117,6 +117,7 @@ func TestGoldenReplay(t *testing.T) {
 			{"problem", []string{"e"}},
 			{"stage", []string{"L", "L", "v"}},
 			{"expanded", []string{"l", "l", "enter"}},
+			{"field", []string{"l", "l", "enter", "down", "down"}},
 		} {
 			name := c.name + "_" + itoa(sz[0]) + "x" + itoa(sz[1])
 			t.Run(name, func(t *testing.T) {
