@@ -94,8 +94,14 @@ func (d *decoder) brief(fi, port, char int) []model.Field {
 		b = append(b, model.Field{Key: "shieldSize", Label: "Shield", Value: sh, Name: round1(sh)})
 	}
 	if off := d.pre[i]; off > 0 && d.size[cmdPre] >= 0x30 {
-		btn := be32(d.data[int(off)+0x2D:])
-		b = append(b, model.Field{Key: "processedButtons", Label: "Buttons", Value: int64(btn), Name: buttonNames(btn &^ 0x80000000 & 0x1fff)})
+		// the brief shows buttons held, not the stick directions and the
+		// any-trigger bit that share the processed word (those are in Fields)
+		held := be32(d.data[int(off)+0x2D:]) & 0x1fff
+		name := buttonNames(held)
+		if name == "" {
+			name = "none"
+		}
+		b = append(b, model.Field{Key: "buttonsHeld", Label: "Buttons", Value: int64(held), Name: name})
 	}
 	return b
 }
