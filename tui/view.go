@@ -415,12 +415,19 @@ func (v *replayView) timeline(w int) []string {
 	} else {
 		s = append(s, p.paused.wrap("❚❚ "+sp))
 	}
-	if np := len(v.r.Diagnostics); np > 0 {
+	// problems are warnings and errors; info diagnostics are notes
+	if np := v.r.Problems(); np > 0 {
 		t := fmt.Sprintf("! %d problem", np)
 		if np != 1 {
 			t += "s"
 		}
 		s = append(s, p.err.wrap(t))
+	} else if nn := len(v.r.Diagnostics); nn > 0 {
+		t := fmt.Sprintf("%d note", nn)
+		if nn != 1 {
+			t += "s"
+		}
+		s = append(s, t)
 	}
 	switch {
 	case v.searching:
@@ -651,8 +658,13 @@ func (v *replayView) problemsPane(w, h int) []string {
 	r := v.r
 	p := v.paints
 	rows := h - 1
-	n := len(r.Diagnostics)
-	title := fmt.Sprintf("problems %d", n)
+	title := fmt.Sprintf("problems %d", r.Problems())
+	if notes := len(r.Diagnostics) - r.Problems(); notes > 0 {
+		title += fmt.Sprintf(" · %d note", notes)
+		if notes != 1 {
+			title += "s"
+		}
+	}
 	if v.p.skipped > 0 {
 		title += fmt.Sprintf(" · %d skipped range", v.p.skipped)
 		if v.p.skipped != 1 {
@@ -669,7 +681,7 @@ func (v *replayView) problemsPane(w, h int) []string {
 		}
 	}
 	var lines []string
-	for i := v.probTop; i < n && len(lines) < rows; i++ {
+	for i := v.probTop; i < len(r.Diagnostics) && len(lines) < rows; i++ {
 		d := r.Diagnostics[i]
 		mark := "  "
 		if i == v.prob && (v.focus == paneProblems || v.diag == i) {
