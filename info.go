@@ -176,7 +176,7 @@ func writeInfo(w io.Writer, path string, r *model.Replay, err error) {
 		if r.Timeline.Count != 1 {
 			unit += "s"
 		}
-		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %s)", dur, thousands(r.Timeline.Count), unit))
+		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %s)", dur, model.FormatCount(int64(r.Timeline.Count)), unit))
 	}
 	row("duration", dur)
 	row("result", r.Result)
@@ -232,22 +232,4 @@ func playerLine(p model.Player) string {
 		parts = append(parts, "— "+p.Result)
 	}
 	return strings.Join(parts, "  ")
-}
-
-// thousands writes n with comma separators: 28,800.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }

@@ -180,6 +180,26 @@ func FormatDuration(d time.Duration) string {
 	return fmt.Sprintf("%s%d:%02d.%02d", sign, m, s, c)
 }
 
+// FormatCount writes an integer with thousands separators: 28,800.
+func FormatCount(n int64) string {
+	s := fmt.Sprint(n)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	b := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		b = append(b, '-')
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
 // Find returns the first field with the key, searching groups depth first.
 func Find(fields []Field, key string) (Field, bool) {
 	for _, f := range fields {

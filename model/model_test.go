@@ -113,3 +113,11 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatCount(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 28800: "28,800", -1234567: "-1,234,567"} {
+		if got := FormatCount(n); got != want {
+			t.Errorf("FormatCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -159,35 +159,24 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 }
 
 // headerLines flattens the replay's header once per replay.
-func (v *replayView) headerLines() []treeLine {
-	var out []treeLine
-	var walk func(fs []model.Field, d int)
-	walk = func(fs []model.Field, d int) {
-		for _, f := range fs {
-			if d > 8 || len(out) > 5000 {
-				return
-			}
-			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text()), span: f.Span}
-			if tl.label == "" {
-				tl.label = f.Key
-			}
-			if f.Name != "" {
-				tl.raw = clean(f.Raw())
-			}
-			out = append(out, tl)
-			walk(f.Fields, d+1)
-		}
+func (v *replayView) headerLines() []treeLine { return flattenFields(v.r.Header, 5000) }
+
+func fieldTree(fs []model.Field) []treeLine {
+	out := flattenFields(fs, 2000)
+	if len(out) == 0 {
+		out = append(out, treeLine{label: "(no fields)"})
 	}
-	walk(v.r.Header, 0)
 	return out
 }
 
-func fieldTree(fs []model.Field) []treeLine {
+// flattenFields turns a field tree into indented lines, at most limit of
+// them and eight levels deep, so a hostile file cannot make the view huge.
+func flattenFields(fs []model.Field, limit int) []treeLine {
 	var out []treeLine
 	var walk func(fs []model.Field, d int)
 	walk = func(fs []model.Field, d int) {
 		for _, f := range fs {
-			if d > 8 || len(out) > 2000 {
+			if d > 8 || len(out) > limit {
 				return
 			}
 			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text()), span: f.Span}
@@ -202,9 +191,6 @@ func fieldTree(fs []model.Field) []treeLine {
 		}
 	}
 	walk(fs, 0)
-	if len(out) == 0 {
-		out = append(out, treeLine{label: "(no fields)"})
-	}
 	return out
 }
 

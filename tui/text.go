@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"rewind/model"
 )
 
 // fit cuts or pads s (which may hold ANSI styles) to exactly w cells, so no
@@ -170,24 +172,7 @@ func humanSize(n int64) string {
 }
 
 // thousands writes an integer with thousands separators: 28,800.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func thousands(n int64) string { return model.FormatCount(n) }
 
 // clean removes control characters from text a file supplied (player names,
 // summaries), so a hostile replay cannot move the cursor or restyle the screen.
