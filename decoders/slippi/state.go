@@ -270,7 +270,11 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 	char := int(e[7])
 	as := int(binary.BigEndian.Uint16(e[8:]))
 	stocks := int(e[0x21])
-	s := fmt.Sprintf("%s post %s %s %s%% %d stocks", who, internalName(char), orNum(actionName(as, char), int64(as)), round1(f32(be32(e[0x16:]))), stocks)
+	unit := "stocks"
+	if stocks == 1 {
+		unit = "stock"
+	}
+	s := fmt.Sprintf("%s post %s %s %s%% %d %s", who, internalName(char), orNum(actionName(as, char), int64(as)), round1(f32(be32(e[0x16:]))), stocks, unit)
 	if ev.Notable {
 		s = fmt.Sprintf("%s lost a stock (%d left): %s", who, stocks, s)
 	}
