@@ -966,3 +966,20 @@ func TestInstanceIDs(t *testing.T) {
 		t.Errorf("instance ids: %v", ids)
 	}
 }
+
+// TestRealtimeStockEnd: slippi-js's realtime test expects the first stock
+// lost in realtimeTest.slp to end at frame 766 (stocks[1].endFrame); the
+// decoder marks that loss as a notable event on that frame.
+func TestRealtimeStockEnd(t *testing.T) {
+	r := load(t, "project-slippi__slippi-js/slp__realtimeTest.slp")
+	first := int64(-1)
+	for _, ev := range r.Events {
+		if ev.Notable && ev.Kind == "post" {
+			first = r.Timeline.Number(ev.Frame)
+			break
+		}
+	}
+	if first != 766 {
+		t.Errorf("first stock lost at frame %d, want 766", first)
+	}
+}
