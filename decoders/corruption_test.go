@@ -70,6 +70,12 @@ func decodeGuarded(t *testing.T, data []byte, what string) (r *model.Replay, err
 	t.Helper()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	start := time.Now()
+	defer func() {
+		if d := time.Since(start); d > slowest.d {
+			slowest.d, slowest.what = d, what
+		}
+	}()
 	done := make(chan struct{})
 	var panicked any
 	go func() {
@@ -87,6 +93,17 @@ func decodeGuarded(t *testing.T, data []byte, what string) (r *model.Replay, err
 		t.Fatalf("%s: panic: %v", what, panicked)
 	}
 	return r, err, after.TotalAlloc - before.TotalAlloc
+}
+
+// slowest remembers the slowest case, logged (not asserted: speed is for
+// the benchmarks) so a decoder that crawls on damaged input shows up.
+var slowest struct {
+	d    time.Duration
+	what string
+}
+
+func logSlowest(t *testing.T) {
+	t.Logf("slowest case: %v (%s)", slowest.d, slowest.what)
 }
 
 func seedFor(name string) int64 {
@@ -112,6 +129,7 @@ func checkDiagnostics(t *testing.T, r *model.Replay, what string) {
 }
 
 func TestCorruptionTruncation(t *testing.T) {
+	defer logSlowest(t)
 	for _, s := range samples(t) {
 		t.Run(s.name, func(t *testing.T) {
 			n := len(s.data)
@@ -142,6 +160,7 @@ func TestCorruptionTruncation(t *testing.T) {
 }
 
 func TestCorruptionMutation(t *testing.T) {
+	defer logSlowest(t)
 	for _, s := range samples(t) {
 		t.Run(s.name, func(t *testing.T) {
 			seed := seedFor(s.name)
