@@ -125,28 +125,50 @@ var initData97364 = bitpack.Table{
 
 const initDataRoot = 73
 
-// initData decodes the lobby when the 97364 layout reads the whole
-// stream; otherwise it says the layout of this build is not known.
-func (d *decoder) initData(b []byte) bool {
-	r := bitpack.New(b)
-	v := r.Read(initData97364, initDataRoot)
-	r.ByteAlign()
-	if r.Err() != nil || !r.Done() {
-		return false
+// initData decodes the lobby when a known layout reads the whole stream
+// (see pickProtocol) and returns that layout; nil means the layout of this
+// build is not known and the caller reports the stream's presence only.
+func (d *decoder) initData(b []byte) *protocol {
+	p, v := d.pickProtocol(b)
+	if p == nil {
+		return nil
 	}
 	lobby, _ := v.Get("m_syncLobbyState")
 	if lobby == nil {
-		return false
+		return nil
 	}
 	sp := func(x *bitpack.Value) model.Span {
 		return model.Span{Stream: fInit, Off: int64(x.Off), Len: int64(x.End-x.Off) + 1}
 	}
-	g := model.Field{Key: "initData", Label: "Lobby (replay.initData)", Span: model.Span{Stream: fInit, Len: int64(len(b))}}
+	intField := func(x *bitpack.Value, k string) (model.Field, bool) {
+		f, ok := x.Get(k)
+		if !ok {
+			return model.Field{}, false
+		}
+		n, ok := x.IntOf(k)
+		if !ok {
+			return model.Field{}, false
+		}
+		if f.Kind == bitpack.KBool {
+			return model.Field{Key: strings.TrimPrefix(k, "m_"), Label: k, Value: n != 0, Span: sp(f)}, true
+		}
+		return model.Field{Key: strings.TrimPrefix(k, "m_"), Label: k, Value: n, Span: sp(f)}, true
+	}
+	g := model.Field{Key: "initData", Label: "Lobby (replay.initData)", Value: "layout of base build " + p.name,
+		Span: model.Span{Stream: fInit, Len: int64(len(b))}}
 	if desc, ok := lobby.Get("m_gameDescription"); ok {
-		for _, k := range []string{"m_mapSizeX", "m_mapSizeY", "m_maxPlayers", "m_maxObservers", "m_gameSpeed"} {
-			if x, ok := desc.Get(k); ok {
-				g.Fields = append(g.Fields, model.Field{Key: strings.TrimPrefix(k, "m_"), Label: k, Value: x.Int, Span: sp(x)})
+		for _, k := range []string{"m_mapSizeX", "m_mapSizeY", "m_maxPlayers", "m_maxObservers", "m_maxTeams", "m_gameSpeed", "m_gameType", "m_isBlizzardMap"} {
+			if f, ok := intField(desc, k); ok {
+				if k == "m_gameSpeed" {
+					if n, _ := f.Value.(int64); n >= 0 && int(n) < len(speedNames) {
+						f.Name = speedNames[n]
+					}
+				}
+				g.Fields = append(g.Fields, f)
 			}
+		}
+		if m, ok := desc.BytesOf("m_mapFileName"); ok {
+			g.Fields = append(g.Fields, model.Field{Key: "mapFileName", Label: "m_mapFileName", Value: string(m)})
 		}
 		if x, ok := desc.IntOf("m_mapSizeX"); ok {
 			d.mapW = x
@@ -156,12 +178,17 @@ func (d *decoder) initData(b []byte) bool {
 		}
 		if opt, ok := desc.Get("m_gameOptions"); ok {
 			of := model.Field{Key: "gameOptions", Label: "m_gameOptions", Span: sp(opt)}
-			for _, o := range opt.Fields {
-				of.Fields = append(of.Fields, model.Field{Key: strings.TrimPrefix(o.Name, "m_"), Label: o.Name, Value: o.Int})
+			for i := range opt.Fields {
+				o := &opt.Fields[i]
+				if f, ok := intField(opt, o.Name); ok {
+					of.Fields = append(of.Fields, f)
+				}
 			}
 			g.Fields = append(g.Fields, of)
 		}
 	}
+	// user id -> name, to tie lobby users to the players of replay.details
+	userName := map[int64]string{}
 	users := model.Field{Key: "users", Label: "m_userInitialData"}
 	if ui, ok := lobby.Get("m_userInitialData"); ok {
 		for i := range ui.Items {
@@ -170,42 +197,66 @@ func (d *decoder) initData(b []byte) bool {
 			if len(name) == 0 {
 				continue
 			}
+			userName[int64(i)] = string(name)
 			f := model.Field{Key: fmt.Sprintf("user%d", i), Label: fmt.Sprintf("user %d", i), Value: string(name), Span: sp(u)}
 			if c, ok := u.BytesOf("m_clanTag"); ok {
 				f.Fields = append(f.Fields, model.Field{Key: "clanTag", Label: "m_clanTag", Value: string(c)})
 			}
-			if l, ok := u.IntOf("m_highestLeague"); ok {
-				f.Fields = append(f.Fields, model.Field{Key: "highestLeague", Label: "m_highestLeague", Value: l})
-			}
-			if m, ok := u.IntOf("m_scaledRating"); ok {
-				f.Fields = append(f.Fields, model.Field{Key: "scaledRating", Label: "m_scaledRating", Value: m})
-			}
-			if o, ok := u.IntOf("m_observe"); ok {
-				f.Fields = append(f.Fields, model.Field{Key: "observe", Label: "m_observe", Value: o})
+			for _, k := range []string{"m_highestLeague", "m_scaledRating", "m_observe"} {
+				if x, ok := intField(u, k); ok {
+					f.Fields = append(f.Fields, x)
+				}
 			}
 			users.Fields = append(users.Fields, f)
 		}
 	}
 	g.Fields = append(g.Fields, users)
 	if ls, ok := lobby.Get("m_lobbyState"); ok {
+		if x, ok := intField(ls, "m_hostUserId"); ok {
+			g.Fields = append(g.Fields, x)
+		}
 		if slots, ok := ls.Get("m_slots"); ok {
-			sf := model.Field{Key: "slots", Label: "m_slots"}
+			sf := model.Field{Key: "slots", Label: "m_slots", Value: int64(len(slots.Items))}
 			for i := range slots.Items {
 				s := &slots.Items[i]
 				ctl, _ := s.IntOf("m_control")
 				uid, hasUser := s.IntOf("m_userId")
 				wss, hasWss := s.IntOf("m_workingSetSlotId")
 				toon, _ := s.BytesOf("m_toonHandle")
-				f := model.Field{Key: fmt.Sprintf("slot%d", i), Label: fmt.Sprintf("slot %d", i), Value: string(toon), Span: sp(s)}
+				f := model.Field{Key: fmt.Sprintf("slot%d", i), Label: fmt.Sprintf("slot %d", i), Value: controlName(ctl), Span: sp(s)}
+				if hasUser {
+					if n, ok := userName[uid]; ok {
+						f.Value = n
+					}
+				}
 				f.Fields = append(f.Fields, model.Field{Key: "control", Label: "m_control", Value: ctl, Name: controlName(ctl)})
 				if hasUser {
-					f.Fields = append(f.Fields, model.Field{Key: "userId", Label: "m_userId", Value: uid})
+					f.Fields = append(f.Fields, model.Field{Key: "userId", Label: "m_userId", Value: uid, Name: userName[uid]})
 				}
-				if t, ok := s.IntOf("m_teamId"); ok {
-					f.Fields = append(f.Fields, model.Field{Key: "teamId", Label: "m_teamId", Value: t})
+				if x, ok := intField(s, "m_teamId"); ok {
+					f.Fields = append(f.Fields, x)
 				}
-				if diff, ok := s.IntOf("m_difficulty"); ok && ctl == 3 {
-					f.Fields = append(f.Fields, model.Field{Key: "difficulty", Label: "m_difficulty", Value: diff})
+				if rp, ok := s.Get("m_racePref"); ok {
+					if r, ok := rp.IntOf("m_race"); ok {
+						f.Fields = append(f.Fields, model.Field{Key: "racePref", Label: "m_racePref", Value: r, Span: sp(rp)})
+					}
+				}
+				if cp, ok := s.Get("m_colorPref"); ok {
+					if c, ok := cp.IntOf("m_color"); ok {
+						f.Fields = append(f.Fields, model.Field{Key: "colorPref", Label: "m_colorPref", Value: c, Span: sp(cp)})
+					}
+				}
+				if x, ok := intField(s, "m_handicap"); ok {
+					f.Fields = append(f.Fields, x)
+				}
+				if x, ok := intField(s, "m_observe"); ok {
+					f.Fields = append(f.Fields, x)
+				}
+				if x, ok := intField(s, "m_difficulty"); ok && ctl == 3 {
+					f.Fields = append(f.Fields, x)
+				}
+				if len(toon) > 0 {
+					f.Fields = append(f.Fields, model.Field{Key: "toonHandle", Label: "m_toonHandle", Value: string(toon)})
 				}
 				// The working-set slot ties a lobby slot (and its user) to
 				// the player in replay.details.
@@ -223,6 +274,58 @@ func (d *decoder) initData(b []byte) bool {
 			g.Fields = append(g.Fields, sf)
 		}
 	}
+	// Lobbies without working-set slots (HotS before 24764) tie a user to
+	// a replay.details player by name only.
+	if !p.slotUsers {
+		for uid, n := range userName {
+			if _, seen := d.userToPl[int(uid)]; !seen {
+				if pi := d.playerNamed(n); pi >= 0 {
+					d.userToPl[int(uid)] = pi
+				}
+			}
+		}
+	}
+	// WoL game events (the layouts with slotUsers) number their senders
+	// from 1 in the order of the lobby's occupied slots, observers
+	// included; 16 is the game itself. The player of such a slot is the
+	// replay.details player of the slot user's name.
+	if p.slotUsers {
+		d.gameUserToPl = map[int]int{}
+		if ls, ok := lobby.Get("m_lobbyState"); ok {
+			if slots, ok := ls.Get("m_slots"); ok {
+				n := 0
+				for i := range slots.Items {
+					s := &slots.Items[i]
+					if ctl, _ := s.IntOf("m_control"); ctl != 2 && ctl != 3 {
+						continue
+					}
+					n++
+					uid, ok := s.IntOf("m_userId")
+					if !ok {
+						continue
+					}
+					if pi := d.playerNamed(userName[uid]); pi >= 0 {
+						d.gameUserToPl[n] = pi
+					}
+				}
+			}
+		}
+	}
 	d.r.Header = append(d.r.Header, g)
-	return true
+	return p
+}
+
+// playerNamed is the index of the only replay.details player with the
+// name, or -1.
+func (d *decoder) playerNamed(n string) int {
+	match := -1
+	for pi, p := range d.players {
+		if n != "" && p.name == n {
+			if match >= 0 {
+				return -1
+			}
+			match = pi
+		}
+	}
+	return match
 }

@@ -60,7 +60,10 @@ type decoder struct {
 	players  []playerInfo
 	attrs    []attribute
 	userToPl map[int]int // user id -> player index
-	slotToPl map[int]int // tracker player id -> player index
+	// gameUserToPl replaces userToPl for the game events of layouts that
+	// number their senders differently (WoL); nil otherwise.
+	gameUserToPl map[int]int
+	slotToPl     map[int]int // tracker player id -> player index
 
 	tr *tracker
 
@@ -355,10 +358,11 @@ func (d *decoder) readArchive() {
 		d.r.Partial = true
 		return
 	}
-	initDecoded := false
+	var proto *protocol
 	if b, ok := streams[fInit]; ok {
-		initDecoded = d.initData(b)
+		proto = d.initData(b)
 	}
+	initDecoded := proto != nil
 	if b, ok := streams[fTracker]; ok {
 		d.tracker(b)
 	} else if d.build >= 25604 {
@@ -371,13 +375,13 @@ func (d *decoder) readArchive() {
 	}
 	gameDecoded := false
 	if b, ok := streams[fGame]; ok && initDecoded {
-		d.gameEvents(b)
+		d.gameEvents(b, proto)
 		gameDecoded = true
 	}
 	for _, n := range []string{fGame, fInit} {
 		if b, ok := streams[n]; ok && !(n == fInit && initDecoded) && !(n == fGame && gameDecoded) {
 			d.diag(model.Info, model.Span{Stream: n, Len: int64(len(b))}, n,
-				fmt.Sprintf("present, %d bytes, not decoded (bit-packed layout changes with the build)", len(b)), "", "", false)
+				fmt.Sprintf("present, %d bytes, not decoded: no bit-packed layout of base build %d reads it to its end", len(b), d.baseBuild), "", "", false)
 		}
 	}
 }

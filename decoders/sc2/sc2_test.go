@@ -278,8 +278,8 @@ func TestUpstreamAssertions(t *testing.T) {
 	t.Run("ladder_amm_option", func(t *testing.T) {
 		r := f("paulocanedo__sc2-replay-utils/examples__winter_madness_69.SC2Replay")
 		amm, ok := model.Find(r.Header, "amm")
-		if !ok || amm.Value != int64(1) {
-			t.Errorf("game option amm %v %v, want 1", amm.Value, ok)
+		if !ok || amm.Value != true {
+			t.Errorf("game option amm %v %v, want true", amm.Value, ok)
 		}
 	})
 	t.Run("invalid", func(t *testing.T) {

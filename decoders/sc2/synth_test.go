@@ -433,8 +433,11 @@ func FuzzBitPacked(f *testing.F) {
 	f.Add([]byte{0x02, 0x00, 'h', 'i', 0xff, 0x13})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{}}
-		d.initData(b)
-		d.gameEvents(b)
+		for _, p := range protocols {
+			d.baseBuild = p.minBase
+			d.initData(b)
+			d.gameEvents(b, p)
+		}
 		d.messages(b)
 		for i := range d.r.Events {
 			if i > 50 {
