@@ -291,21 +291,43 @@ func (v *replayView) playersPane(w, h int) []string {
 		if n := startStocks(st.Brief); n > 0 {
 			start = n
 		}
-		var state strings.Builder
+		var parts []string
 		for _, f := range st.Brief {
 			if startStockKeys[f.Key] {
 				continue // told by the dots
 			}
 			// a brief value the line already shows (the character) is left out
 			if t := briefText(f, start); t != "" && !said[t] {
-				state.WriteString("  " + t)
+				parts = append(parts, t)
 			}
 		}
-		// the state at this frame matters more than who the player is: on a
-		// narrow pane the code goes first, then the name; the character stays
-		room := w - 1 - ansi.StringWidth(pl.Slot) - width(state.String())
-		for len(who) > 1 && width(" "+strings.Join(who, " ")) > room {
-			who = who[:len(who)-1]
+		// on a narrow pane drop, in order: the code, the state fields past
+		// the first three (the ones decoders put first matter most), then
+		// the name; the character and the first state fields stay
+		lineWidth := func() int {
+			n := ansi.StringWidth(pl.Slot) + 1
+			if len(who) > 0 {
+				n += width(" " + strings.Join(who, " "))
+			}
+			for _, t := range parts {
+				n += 2 + width(t)
+			}
+			return n
+		}
+		for lineWidth() > w {
+			if len(who) > 2 {
+				who = who[:2]
+			} else if len(parts) > 3 {
+				parts = parts[:len(parts)-1]
+			} else if len(who) > 1 {
+				who = who[:1]
+			} else {
+				break // what is left is cut to the pane
+			}
+		}
+		var state strings.Builder
+		for _, t := range parts {
+			state.WriteString("  " + t)
 		}
 		var b strings.Builder
 		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
