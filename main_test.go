@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,4 +151,77 @@ func TestDumpNDJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// golden compares out with testdata/golden/name, or rewrites it with -update.
+// The golden files guard the CLI's output against accidental change; the
+// values in them are checked against ground truth by the decoders' tests.
+func golden(t *testing.T, name, out string) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
+	}
+	if string(want) != out {
+		t.Errorf("output differs from %s (go test -update rewrites it after a deliberate change):\n%s", p, lineDiff(string(want), out))
+	}
+}
+
+// lineDiff shows the first lines that differ.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, wl, gl)
+			shown++
+		}
+	}
+	return b.String()
+}
+
+func TestInfoGolden(t *testing.T) {
+	out, _, code := runCLI(t, "info")
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	golden(t, "info-samples.txt", out)
+}
+
+func TestDumpGolden(t *testing.T) {
+	// the first frames of a small online game: header, players, every
+	// field of pre and post frames, events with offsets
+	out, _, code := runCLI(t, "dump", "--frames", "-123:-121", "testdata/samples/slippi/tests__data__netplay.slp")
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	golden(t, "dump-netplay-first-frames.ndjson", out)
+}
+
+func TestCheckGolden(t *testing.T) {
+	out, _, code := runCLI(t, "check", "testdata/samples")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (two samples are damaged on purpose)", code)
+	}
+	golden(t, "check-samples.txt", out)
 }
