@@ -676,19 +676,30 @@ func (v *replayView) selectEvent(e int) {
 	v.inspectEvent()
 }
 
-// nextProblem moves the problem cursor and jumps to it.
+// nextProblem moves the problem cursor to the next warning or error and
+// jumps to it; a file whose diagnostics are all notes walks the notes.
 func (v *replayView) nextProblem(d int) {
-	n := len(v.r.Diagnostics)
+	ds := v.r.Diagnostics
+	n := len(ds)
 	if n == 0 {
 		v.status = "no problems"
 		return
 	}
-	if v.diag < 0 && d > 0 {
-		v.prob = 0
-	} else {
-		v.prob = ((v.prob+d)%n + n) % n
+	floor := model.Warning
+	if v.r.Problems() == 0 {
+		floor = model.Info
 	}
-	v.jumpProblem(v.prob)
+	i := v.prob
+	if v.diag < 0 && d > 0 {
+		i = -1 // the first press starts at the top
+	}
+	for step := 0; step < n; step++ {
+		i = ((i+d)%n + n) % n
+		if ds[i].Severity >= floor {
+			v.jumpProblem(i)
+			return
+		}
+	}
 }
 
 // jumpProblem goes to a diagnostic's frame and shows its bytes.
