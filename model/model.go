@@ -53,6 +53,16 @@ type DecodeOptions struct {
 	// Progress, when set, is called from time to time with the bytes
 	// decoded so far and the total. It must be cheap.
 	Progress func(done, total int64)
+	// Limits overrides the decode budget, which is otherwise derived from
+	// the file's size (decoders/internal/budget). Tests scale it down so a
+	// crafted input hits it in milliseconds; zero fields keep the default.
+	Limits Limits
+}
+
+// Limits are a decode budget's two allowances.
+type Limits struct {
+	Bytes int64 // memory a decode may allocate on the file's word
+	Steps int64 // loop iterations a decode may spend on the file's word
 }
 
 // Replay is one decoded replay file. Decoders build it, call Finish, and
@@ -99,10 +109,16 @@ type Replay struct {
 	Scenes func(frame int) []Scene
 	// Charts are series over the whole timeline for the chart lane.
 	Charts []Chart
+	// Analyze computes the moments and stats (see Analysis); nil when the
+	// format has no game code. Called at most once.
+	Analyze func() *Analysis
 
 	eventStart []int     // eventStart[f] is the first event index at frame f
 	byOffset   []int     // event indices sorted by span, built on first use
 	offsetOnce sync.Once // guards byOffset: EventAt may be called from several goroutines
+
+	analysis     *Analysis
+	analysisOnce sync.Once
 }
 
 // Field is one decoded value with its name and the bytes it came from.
@@ -545,4 +561,21 @@ type FormatError struct {
 
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("%s: at %#x: %s", e.Source, e.Off, e.Msg)
+}
+
+// BudgetError is a decode that ran into its budget: the memory and work a
+// file's size can justify (decoders/internal/budget). Decoders record it as
+// an error Diagnostic and keep what they decoded before it, so a file that
+// hit the budget is never reported clean.
+type BudgetError struct {
+	What   string // the stream or count that asked: "replay.details: player structs"
+	Unit   string // "bytes" or "steps"
+	Wanted int64  // what it asked for
+	Left   int64  // what was left of the budget when it asked
+	Limit  int64  // the whole budget
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("%s needs %s %s but the decode budget has %s of %s left",
+		e.What, FormatCount(e.Wanted), e.Unit, FormatCount(e.Left), FormatCount(e.Limit))
 }

@@ -121,3 +121,30 @@ func TestFormatCount(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalysisRunsOnceAndIsNeverNil(t *testing.T) {
+	calls := 0
+	r := &Replay{Analyze: func() *Analysis {
+		calls++
+		return &Analysis{Moments: []Moment{{Kind: MomentStock, Frame: 3, End: 3, Player: 1, Other: 0}}}
+	}}
+	for i := 0; i < 3; i++ {
+		if got := r.Analysis(); len(got.Moments) != 1 || got.Moments[0].Kind != MomentStock {
+			t.Fatalf("Analysis() = %+v", got)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("Analyze ran %d times, want once", calls)
+	}
+	if a := (&Replay{}).Analysis(); a == nil || len(a.Moments) != 0 {
+		t.Errorf("a replay without game code gives %+v, want an empty Analysis", a)
+	}
+}
+
+func TestBudgetErrorSaysWhatAndHowMuch(t *testing.T) {
+	e := &BudgetError{What: "replay.game.events: decompressed", Unit: "bytes", Wanted: 536870912, Left: 1048576, Limit: 67108864}
+	want := "replay.game.events: decompressed needs 536,870,912 bytes but the decode budget has 1,048,576 of 67,108,864 left"
+	if e.Error() != want {
+		t.Errorf("Error() = %q\nwant      %q", e.Error(), want)
+	}
+}

@@ -1,0 +1,110 @@
+package model
+
+// What happened in the game, as opposed to what is in the file: moments (a
+// stock lost, a combo, a unit trained, a miss, a lap) and per-player stats.
+// Both are computed by per-format code that lives next to the format's typed
+// data (decoders/<format>/stats.go, moments.go), on first use, because most
+// readers of a Replay (check, info, the browser) never ask for them.
+
+// MomentKind names what sort of moment it is. The values are stable: they
+// appear in JSON, in the events filter and as timeline marks.
+type MomentKind string
+
+// The moment kinds every format draws from. A format uses the ones that
+// mean something in its game; a new kind is added here, not invented in a
+// decoder, so the TUI can mark and filter it.
+const (
+	MomentStock      MomentKind = "stock"      // a stock lost (Slippi): Player lost it, Other took it
+	MomentKill       MomentKind = "kill"       // a kill (teehistorian, SC2 unit died): Player died, Other killed
+	MomentConversion MomentKind = "conversion" // a punish: Player converted an opening on Other (a range)
+	MomentCombo      MomentKind = "combo"      // a combo: Player comboed Other (a range)
+	MomentBuild      MomentKind = "build"      // a structure started (SC2)
+	MomentTrain      MomentKind = "train"      // a unit trained or born (SC2)
+	MomentResearch   MomentKind = "research"   // an upgrade researched (SC2)
+	MomentMiss       MomentKind = "miss"       // a note missed (BSOR)
+	MomentBadCut     MomentKind = "badcut"     // a bad cut (BSOR)
+	MomentBomb       MomentKind = "bomb"       // a bomb hit (BSOR)
+	MomentWall       MomentKind = "wall"       // a wall hit (BSOR)
+	MomentPause      MomentKind = "pause"      // the game paused (BSOR)
+	MomentLap        MomentKind = "lap"        // a lap completed (F-Zero GX)
+	MomentCheckpoint MomentKind = "checkpoint" // a checkpoint passed (F-Zero GX)
+	MomentFinish     MomentKind = "finish"     // a race or map finished (F-Zero GX, teehistorian)
+	MomentJoin       MomentKind = "join"       // a player joined
+	MomentDrop       MomentKind = "drop"       // a player left or dropped
+	MomentTeam       MomentKind = "team"       // a team change
+	MomentChat       MomentKind = "chat"       // a chat line
+	MomentVote       MomentKind = "vote"       // a vote called or cast
+	MomentEnd        MomentKind = "end"        // the game ended
+)
+
+// Moment is what a person would call an event of the game.
+type Moment struct {
+	Kind MomentKind
+	// Frame is the timeline index where it happens or, for a range (a
+	// combo), starts; End is the last index of the range, Frame for an
+	// instant.
+	Frame, End int
+	// Player is whose moment it is (who lost the stock, trained the unit,
+	// missed the note); Other is the other side (who took the stock, who
+	// killed). Indices into Replay.Players, -1 when none.
+	Player, Other int
+	// Summary is one line for people, in the game's words: "lost a stock
+	// to Marth's forward smash (2 left)", "Train Marine (supply 23/31)".
+	Summary string
+	// Fields carry the values behind the summary, keyed like event fields,
+	// for `dump`, `stats --json` and the details view.
+	Fields []Field
+	// Span is the bytes that record the moment, when one record does.
+	Span Span
+}
+
+// Stats are per-player tables of what happened, for the stats overlay and
+// `rewind stats`.
+type Stats struct {
+	Tables []StatTable
+	// Native is the format's own shape for JSON where a well-known tool
+	// defines one (Slippi: slippi-js getStats()), so scripts written against
+	// that tool read rewind's output. Nil when the tables are all there is.
+	Native any
+}
+
+// StatTable is one table: either players side by side (Columns are the
+// players, one Row a stat) or a list belonging to one player (a build order:
+// Columns are headings, one Row a line).
+type StatTable struct {
+	Key     string   // stable: "overall", "buildOrder", "accuracy"
+	Title   string   // for people: "Overall", "Build order (P1 Serral)"
+	Player  int      // the player a list belongs to; -1 for players side by side
+	Columns []string // column headings
+	Rows    []StatRow
+}
+
+// StatRow is one row: a label and one cell per column. Frame is the
+// timeline index the row points at (a build order line), -1 when none.
+type StatRow struct {
+	Key   string
+	Label string
+	Frame int
+	Cells []Field
+}
+
+// Analysis is what a format's game code finds in a decoded replay.
+type Analysis struct {
+	Moments []Moment // in frame order
+	Stats   Stats
+}
+
+// Analysis returns the replay's moments and stats, computing them on the
+// first call (safe from several goroutines). A replay whose format has no
+// game code, or that was decoded header-only, gives an empty Analysis.
+func (r *Replay) Analysis() *Analysis {
+	r.analysisOnce.Do(func() {
+		if r.Analyze != nil {
+			r.analysis = r.Analyze()
+		}
+		if r.analysis == nil {
+			r.analysis = &Analysis{}
+		}
+	})
+	return r.analysis
+}
