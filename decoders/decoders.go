@@ -11,7 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -187,9 +187,14 @@ func Decode(data []byte, name string, opt model.DecodeOptions) (*model.Replay, e
 	return r, nil
 }
 
-// Open reads and decodes a file. rewind never writes to it.
+// Open reads and decodes a regular file. rewind never writes to it.
 func Open(path string, opt model.DecodeOptions) (*model.Replay, error) {
-	data, err := os.ReadFile(path)
+	f, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +207,7 @@ func Open(path string, opt model.DecodeOptions) (*model.Replay, error) {
 
 // Sniff reads just enough of a file to detect its format.
 func Sniff(path string) (*Format, error) {
-	fh, err := os.Open(path)
+	fh, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
