@@ -2,7 +2,7 @@
 //
 // A replay is a 0x40-byte GCI directory entry, an F-Zero GX block header
 // (checksum, file type, comment, banner, icon) and from 0x20A0 a bitstream
-// whose fields are read bit-reversed (see rewind/decoders/bitread): the race
+// whose fields are read bit-reversed (see rewind/decoders/internal/bitread): the race
 // setup, the racers with their custom machines and emblems, the total frame
 // count, four replay checkpoints with machine positions, and the player's
 // controller input as runs of unchanged input. The timeline has one frame per

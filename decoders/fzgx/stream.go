@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"rewind/decoders/bitread"
+	"rewind/decoders/internal/bitread"
 	"rewind/model"
 )
 
