@@ -43,7 +43,7 @@ func (d *decoder) players() {
 		}
 		for _, s := range []string{pi.display, pi.nametag, d.meta.netplay[port]} {
 			if validName(s) {
-				pl.Name = s
+				pl.Name = halfWidth(s)
 				break
 			}
 		}
@@ -222,56 +222,69 @@ func rawName(n int64) string {
 }
 
 // mode names how the game was played: online ranked/unranked/direct with
-// the game number, VS, or a single-player mode.
+// the game number, VS, training, or a single-player mode. From 3.7.0 the
+// major scene says it; older files leave the stage and Game Bitfield 2 to
+// tell the single-player modes apart.
 func (d *decoder) mode() string {
 	if d.startOff < 0 {
 		return ""
 	}
 	ev := d.data[d.startOff : d.startOff+1+int(d.size[cmdStart])]
-	major, hasScene := -1, false
 	if d.version >= v370 && len(ev) > 0x1A4 {
-		major, hasScene = int(ev[0x1A4]), true
-	}
-	if major == 8 {
-		m := "online"
-		if d.version >= ver(3, 14, 0) && len(ev) >= 0x2F9 {
-			id := cstring(ev[0x2BE : 0x2BE+51])
-			if strings.HasPrefix(id, "mode.") {
-				kind := strings.TrimPrefix(id, "mode.")
-				if i := strings.IndexByte(kind, '-'); i >= 0 {
-					kind = kind[:i]
-				}
-				m += " " + kind
-			}
-			if g := binary.BigEndian.Uint32(ev[0x2F1:]); g > 0 {
-				m += fmt.Sprintf(" g%d", g)
-			}
-			if t := binary.BigEndian.Uint32(ev[0x2F5:]); t > 0 {
-				m += fmt.Sprintf(" tiebreak %d", t)
-			}
+		major := int(ev[0x1A4])
+		if major == 8 {
+			return d.onlineMode(ev)
 		}
-		return m
+		if m := sceneName(major); m != "" {
+			return m
+		}
+		return fmt.Sprintf("scene %d", major)
+	}
+	stage := -1
+	if len(ev) > 0x14 {
+		stage = int(binary.BigEndian.Uint16(ev[0x13:]))
+	}
+	switch {
+	case stage >= 33 && stage <= 58:
+		return sceneName(15) // target test
+	case stage == 84:
+		return sceneName(32) // home-run contest
+	case stage == 285:
+		return "multi-man melee"
+	case stage >= 202 && stage <= 272:
+		return sceneName(43) // event match
 	}
 	if len(ev) > 6 {
 		switch b := ev[6]; {
 		case b&0x08 != 0:
-			return "home-run contest"
+			return sceneName(43) // event match (home-run has stage 84)
 		case b&0x02 != 0:
-			return "break the targets"
-		}
-	}
-	if hasScene {
-		switch major {
-		case 2:
-		case 0x1C:
-			return "training"
-		case 0x20:
-			return "home-run contest"
-		default:
-			return fmt.Sprintf("scene %d", major)
+			return sceneName(15)
 		}
 	}
 	return "vs"
+}
+
+// onlineMode is "online" with the match kind and game number (3.14+).
+func (d *decoder) onlineMode(ev []byte) string {
+	m := "online"
+	if d.version >= ver(3, 14, 0) && len(ev) >= 0x2F9 {
+		id := cstring(ev[0x2BE : 0x2BE+51])
+		if strings.HasPrefix(id, "mode.") {
+			kind := strings.TrimPrefix(id, "mode.")
+			if i := strings.IndexByte(kind, '-'); i >= 0 {
+				kind = kind[:i]
+			}
+			m += " " + kind
+		}
+		if g := binary.BigEndian.Uint32(ev[0x2F1:]); g > 0 {
+			m += fmt.Sprintf(" g%d", g)
+		}
+		if t := binary.BigEndian.Uint32(ev[0x2F5:]); t > 0 {
+			m += fmt.Sprintf(" tiebreak %d", t)
+		}
+	}
+	return m
 }
 
 // geckoField summarises the reassembled gecko list.
