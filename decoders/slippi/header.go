@@ -25,9 +25,13 @@ func (d *decoder) players() {
 			}
 		}
 	}
+	framed, chars := d.framePorts()
 	for port := 0; port < 4; port++ {
 		pi := &d.ports[port]
 		if !pi.used {
+			if framed[port] {
+				d.unlistedPlayer(port, chars[port])
+			}
 			continue
 		}
 		pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: externalName(pi.ext), Fields: portFields[port]}
@@ -58,6 +62,57 @@ func (d *decoder) players() {
 		d.portOf = append(d.portOf, port)
 		d.r.Players = append(d.r.Players, pl)
 	}
+}
+
+// framePorts tells which ports have frame updates and, per port, the
+// internal characters its post-frame updates name, in the order they first
+// appear. Multi-Man Melee's enemies have frame updates on ports that Game
+// Start leaves empty, and slippi-js reads their frames like any player's.
+// A header-only listing looks at the first events only.
+func (d *decoder) framePorts() (framed [4]bool, chars [4][]int) {
+	limit := -1
+	if d.opt.HeaderOnly {
+		limit = 1024
+	}
+	var seen [4][256]bool
+	for p, k := d.from, 0; p < d.stop && k != limit; k++ {
+		c := d.data[p]
+		n := 1 + int(d.size[c])
+		if d.size[c] < 0 || p+n > d.stop {
+			break
+		}
+		if (c == cmdPre || c == cmdPost) && n > 7 && d.data[p+5] < 4 && d.data[p+6] == 0 {
+			port := d.data[p+5]
+			framed[port] = true
+			if ch := d.data[p+7]; c == cmdPost && !seen[port][ch] {
+				seen[port][ch] = true
+				chars[port] = append(chars[port], int(ch))
+			}
+		}
+		p += n
+	}
+	return framed, chars
+}
+
+// unlistedPlayer adds a player for a port that only frame updates name
+// (Multi-Man Melee's enemies): the characters are the ones its post-frame
+// updates give, one after another as each enemy is knocked out.
+func (d *decoder) unlistedPlayer(port int, chars []int) {
+	var names []string
+	for _, c := range chars {
+		if n := internalName(c); n != "" {
+			names = append(names, n)
+		} else {
+			names = append(names, fmt.Sprintf("character %d", c))
+		}
+	}
+	pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: strings.Join(names, " / "),
+		Fields: []model.Field{{Key: "source", Label: "Source",
+			Value: "frame updates only: Game Start leaves this port empty (Multi-Man Melee enemies)"}}}
+	d.ports[port].ext = -1 // Game Start's character for the port is not theirs
+	d.playerOf[port] = len(d.r.Players)
+	d.portOf = append(d.portOf, port)
+	d.r.Players = append(d.r.Players, pl)
 }
 
 // firstInternal is the internal character of the port's first
@@ -116,8 +171,14 @@ func (d *decoder) gameEnd() *model.Field {
 		// A game left with L+R+A+Start: whoever quit did not win; in a
 		// 1v1 the other player did (the placements say nothing useful).
 		d.r.Players[d.playerOf[lras]].Result = "LRAS"
-		if len(d.r.Players) == 2 {
-			d.r.Players[1-d.playerOf[lras]].Result = "1st"
+		var listed []int // Game Start's players, not Multi-Man Melee's enemies
+		for port := 0; port < 4; port++ {
+			if d.ports[port].used && port != lras {
+				listed = append(listed, port)
+			}
+		}
+		if len(listed) == 1 && d.ports[lras].used && d.playerOf[listed[0]] >= 0 {
+			d.r.Players[d.playerOf[listed[0]]].Result = "1st"
 		}
 	} else if d.version >= ver(3, 13, 0) && n >= 7 {
 		for port := 0; port < 4; port++ {
