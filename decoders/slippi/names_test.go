@@ -155,3 +155,33 @@ func TestEmptyMetadataObjects(t *testing.T) {
 	eq(t, "names as JSON", string(b), "{}")
 	eq(t, "names as text", f.Text(), "{}")
 }
+
+// TestAbsentPlayerStatus: EXPECTED.md (slippi-js doubles.spec) has P1 of
+// doubles.slp absent 7755..7782 (out of stocks, then back on a teammate's
+// stock at 7783) and absent after 8236 to the last frame (eliminated). The
+// state stays not present, as slippi-js has no frame there, and says why.
+func TestAbsentPlayerStatus(t *testing.T) {
+	r := load(t, sjs+"slp__doubles.slp")
+	p1 := playerByPort(t, r, "P1")
+	for _, c := range []struct {
+		frame  int64
+		status string
+	}{
+		{7754, ""},
+		{7755, "out of stocks"},
+		{7782, "out of stocks"},
+		{7783, ""},
+		{8236, ""},
+		{8237, "eliminated"},
+		{8742, "eliminated"},
+	} {
+		st := r.PlayerState(frameIndex(r, c.frame), p1)
+		eq(t, "present at "+strconv.FormatInt(c.frame, 10), st.Present, c.status == "")
+		status, _ := model.Find(st.Brief, "status")
+		eq(t, "status at "+strconv.FormatInt(c.frame, 10), status.Text(), c.status)
+		if c.status != "" {
+			stocks, _ := model.Find(st.Brief, "stocksRemaining")
+			eq(t, "stocks at "+strconv.FormatInt(c.frame, 10), stocks.Value, int64(0))
+		}
+	}
+}

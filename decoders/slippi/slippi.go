@@ -168,6 +168,7 @@ type decoder struct {
 	itemStart, itemCount   []int32 // kept copy's items: itemOffs[itemStart[f]:+itemCount[f]]
 	itemOffs               []int32
 	fodL, fodR             []float32 // Fountain of Dreams side platform heights per frame
+	gaps                   [4][]gap  // per port, the frames without an update (state.go)
 	resentFrames           int       // superseded copies of frames
 	resentPre              int       // superseded pre-frame updates
 	rollbackCount          int       // slippi-js's count
