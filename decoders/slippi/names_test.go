@@ -144,9 +144,9 @@ func TestModesOfCorpusFiles(t *testing.T) {
 }
 
 // TestEmptyMetadataObjects: slippi-js shows an empty metadata object as {}
-// (items.slp: players.0.names); JSON output must write {} too, not null.
+// (geckoCodes.slp: players.0.names); JSON output must write {} too, not null.
 func TestEmptyMetadataObjects(t *testing.T) {
-	r := load(t, peppi+"tests__data__items.slp")
+	r := load(t, sjs+"slp__geckoCodes.slp") // in testdata/samples
 	f := get(t, r.Header, "metadata", "players", "0", "names")
 	b, err := json.Marshal(f.Value)
 	if err != nil {
