@@ -189,7 +189,8 @@ func (v *view) timeline(r *model.Replay) {
 	}
 	times := v.times
 	r.Timeline = model.Timeline{
-		Count: count, First: 0, Rate: rate, Unit: "frame",
+		// A frame is one headset sample, labelled by its song time.
+		Count: count, First: 0, Rate: rate, Unit: "sample",
 		LabelOf: func(i int) string {
 			if i < 0 || i >= len(times) {
 				return ""
@@ -249,14 +250,17 @@ func (v *view) frameDiag() {
 
 func (v *view) player() model.Player {
 	in := &v.d.info
-	p := model.Player{Slot: "P1", Name: in.PlayerName, Code: in.PlayerID}
+	// Beat Saber has no characters: the player is named first and the
+	// hardware played on follows in the code's place; the platform's player
+	// id (a BeatLeader or Steam number) stays in the fields.
+	p := model.Player{Slot: "P1", Name: in.PlayerName}
 	switch {
 	case in.HMD != "" && in.Controller != "":
-		p.Character = in.HMD + " / " + shortController(in.Controller)
+		p.Code = in.HMD + " / " + shortController(in.Controller)
 	case in.HMD != "":
-		p.Character = in.HMD
+		p.Code = in.HMD
 	default:
-		p.Character = in.Platform
+		p.Code = in.Platform
 	}
 	for _, k := range []string{"playerID", "playerName", "platform", "trackingSytem", "hmd", "controller", "leftHanded", "height"} {
 		if f, ok := model.Find(in.fields, k); ok {

@@ -242,10 +242,14 @@ type build struct {
 func (b *build) players() {
 	b.human = -1
 	for i, rc := range b.s.racers {
+		// The file names no person, so a racer is named by its pilot, as
+		// the race shows it; human or CPU is in the fields.
 		p := model.Player{Slot: fmt.Sprintf("P%d", i+1), Fields: rc.fields}
-		p.Name = "CPU"
+		p.Name = pilotName(rc.machine)
+		if rc.custom {
+			p.Name = pilotName(rc.pilot)
+		}
 		if rc.human {
-			p.Name = "Human"
 			if b.human < 0 {
 				b.human = i
 				if b.s.hasTotal {

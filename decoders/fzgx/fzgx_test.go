@@ -212,8 +212,12 @@ func checkExpected(t *testing.T, data []byte) {
 	if !hasDiag(r, model.Info, "GP difficulty") {
 		t.Error("no info about the GP difficulty in Time Attack")
 	}
-	if len(r.Players) != 1 || r.Players[0].Character != "Blue Falcon" || r.Players[0].Name != "Human" {
+	// EXPECTED.md: racer 0 is human, machine 6 = Blue Falcon, whose pilot
+	// (spec: the pilot shares the machine's id) is Captain Falcon.
+	if len(r.Players) != 1 || r.Players[0].Character != "Blue Falcon" || r.Players[0].Name != "Captain Falcon" {
 		t.Errorf("players %+v", r.Players)
+	} else if h, _ := model.Find(r.Players[0].Fields, "isHuman"); h.Name != "Human" {
+		t.Errorf("racer 0 human flag %+v", h)
 	}
 }
 

@@ -204,10 +204,10 @@ func TestGrandPrix30Racers(t *testing.T) {
 	if r.Mode != "Grand Prix (Master)" || r.Title != "Casino Palace: Split Oval" || len(r.Players) != 30 {
 		t.Fatalf("mode %q title %q players %d", r.Mode, r.Title, len(r.Players))
 	}
-	if p := r.Players[7]; p.Name != "Human" || p.Character != "Rainbow Phoenix" || p.Result == "" {
+	if p := r.Players[7]; p.Name != "Phoenix" || p.Character != "Rainbow Phoenix" || p.Result == "" || field(t, p.Fields, "isHuman").Name != "Human" {
 		t.Errorf("human %+v", p)
 	}
-	if p := r.Players[3]; p.Name != "CPU" || p.Character != "Iron Tiger" {
+	if p := r.Players[3]; p.Name != "Baba" || p.Character != "Iron Tiger" || field(t, p.Fields, "isHuman").Name != "CPU" {
 		t.Errorf("cpu %+v", p)
 	}
 	if st := r.PlayerState(250, 7); field(t, st.Fields, "replayElementAccel").Value != int64(100) {

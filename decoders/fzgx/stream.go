@@ -149,7 +149,8 @@ type racer struct {
 	cmSpan   model.Span
 	fields   []model.Field
 	span     model.Span
-	original bool // custom machine built from parts
+	original bool  // custom machine built from parts
+	pilot    int64 // pilot id of a custom machine (Custom Machine Data), -1 none
 }
 
 // stream is the decoded bitstream.
@@ -394,7 +395,7 @@ func decodeStream(data []byte, base int64, headerOnly bool, diag func(model.Diag
 
 func readRacer(r *reader, racerType int64, idx int) racer {
 	start := r.Pos()
-	rc := racer{parts: [3]int64{-1, -1, -1}}
+	rc := racer{parts: [3]int64{-1, -1, -1}, pilot: -1}
 	h, hv := r.one(fieldSpec{"isHuman", "Human 1, CPU 0", kInt, 1})
 	rc.human = hv == 1
 	h = named(h, map[bool]string{true: "Human", false: "CPU"}[rc.human])
@@ -457,7 +458,12 @@ func readCustom(r *reader, rc *racer) model.Field {
 		}
 		rc.parts[k] = id
 	}
-	tail[0].Name = fmt.Sprintf("pilot %d (%s)", v[0]>>24, machineName(int64(v[0]>>24)))
+	rc.pilot = int64(v[0] >> 24)
+	if n := pilotName(rc.pilot); n != "" {
+		tail[0].Name = n
+	} else {
+		tail[0].Name = fmt.Sprintf("pilot %d", rc.pilot)
+	}
 	for _, idx := range []int{2, 4, 6} {
 		c := v[idx]
 		tail[idx].Name = fmt.Sprintf("RGB #%02x%02x%02x", c>>24, c>>16&0xff, c>>8&0xff)

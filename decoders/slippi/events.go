@@ -229,6 +229,7 @@ func (d *decoder) events() {
 	}
 
 	d.marks()
+	d.findGaps()
 	if fods > 0 {
 		d.fodHeights()
 	}

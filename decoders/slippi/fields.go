@@ -585,16 +585,17 @@ func nameOf(n namer, v int64, ctx nameCtx) string {
 	case nTurnip:
 		return pick(v, "smile", "T eyes", "line eyes", "circle eyes", "upward curve", "wink", "dot eyes", "stitch face")
 	case nScene:
-		switch v {
-		case 2:
-			return "VS"
-		case 8:
-			return "online"
-		}
+		return sceneName(int(v))
 	}
 	return ""
 }
 
+// endMethodName names how a game ended. Before 2.0.0 Slippi wrote its own
+// two values; from 2.0.0 the byte is Melee's match result, whose values
+// past the spec's three are named in bkacjios/m-overlay source/melee.lua
+// (MATCH_* constants): single-player modes end with a stage clear, a
+// failure, a new record or a "game clear" (Home-Run Contest and
+// Multi-Man Melee write 9).
 func endMethodName(v int64, version uint32) string {
 	if version < v200 {
 		switch v {
@@ -605,13 +606,5 @@ func endMethodName(v int64, version uint32) string {
 		}
 		return ""
 	}
-	switch v {
-	case 1:
-		return "TIME!"
-	case 2:
-		return "GAME!"
-	case 7:
-		return "No Contest"
-	}
-	return ""
+	return pick(v, "Unresolved", "TIME!", "GAME!", "Stage Clear", "Stage Failure", "Stage Clear", "New Record", "No Contest", "Retry", "Game Clear")
 }

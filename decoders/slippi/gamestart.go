@@ -29,8 +29,12 @@ func sjis(b []byte) string {
 	return halfWidth(string(out))
 }
 
+// halfWidth converts text the way slippi-js's toHalfwidth does for names
+// and codes: full-width ASCII (U+FF01..U+FF5E) and the ideographic space
+// to their half-width forms, and the right single and double quotation
+// marks Melee's keyboard writes (U+2019, U+201D) to ' and ".
 func halfWidth(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r == 0x3000 || (r >= 0xFF01 && r <= 0xFF5E) }) {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r == 0x3000 || r == 0x2019 || r == 0x201D || (r >= 0xFF01 && r <= 0xFF5E) }) {
 		return s
 	}
 	var sb strings.Builder
@@ -38,6 +42,10 @@ func halfWidth(s string) string {
 		switch {
 		case r == 0x3000:
 			sb.WriteByte(' ')
+		case r == 0x2019:
+			sb.WriteByte('\'')
+		case r == 0x201D:
+			sb.WriteByte('"')
 		case r >= 0xFF01 && r <= 0xFF5E:
 			sb.WriteRune(r - 0xFEE0)
 		default:

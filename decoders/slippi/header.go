@@ -25,9 +25,13 @@ func (d *decoder) players() {
 			}
 		}
 	}
+	framed, chars := d.framePorts()
 	for port := 0; port < 4; port++ {
 		pi := &d.ports[port]
 		if !pi.used {
+			if framed[port] {
+				d.unlistedPlayer(port, chars[port])
+			}
 			continue
 		}
 		pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: externalName(pi.ext), Fields: portFields[port]}
@@ -43,7 +47,7 @@ func (d *decoder) players() {
 		}
 		for _, s := range []string{pi.display, pi.nametag, d.meta.netplay[port]} {
 			if validName(s) {
-				pl.Name = s
+				pl.Name = halfWidth(s)
 				break
 			}
 		}
@@ -58,6 +62,57 @@ func (d *decoder) players() {
 		d.portOf = append(d.portOf, port)
 		d.r.Players = append(d.r.Players, pl)
 	}
+}
+
+// framePorts tells which ports have frame updates and, per port, the
+// internal characters its post-frame updates name, in the order they first
+// appear. Multi-Man Melee's enemies have frame updates on ports that Game
+// Start leaves empty, and slippi-js reads their frames like any player's.
+// A header-only listing looks at the first events only.
+func (d *decoder) framePorts() (framed [4]bool, chars [4][]int) {
+	limit := -1
+	if d.opt.HeaderOnly {
+		limit = 1024
+	}
+	var seen [4][256]bool
+	for p, k := d.from, 0; p < d.stop && k != limit; k++ {
+		c := d.data[p]
+		n := 1 + int(d.size[c])
+		if d.size[c] < 0 || p+n > d.stop {
+			break
+		}
+		if (c == cmdPre || c == cmdPost) && n > 7 && d.data[p+5] < 4 && d.data[p+6] == 0 {
+			port := d.data[p+5]
+			framed[port] = true
+			if ch := d.data[p+7]; c == cmdPost && !seen[port][ch] {
+				seen[port][ch] = true
+				chars[port] = append(chars[port], int(ch))
+			}
+		}
+		p += n
+	}
+	return framed, chars
+}
+
+// unlistedPlayer adds a player for a port that only frame updates name
+// (Multi-Man Melee's enemies): the characters are the ones its post-frame
+// updates give, one after another as each enemy is knocked out.
+func (d *decoder) unlistedPlayer(port int, chars []int) {
+	var names []string
+	for _, c := range chars {
+		if n := internalName(c); n != "" {
+			names = append(names, n)
+		} else {
+			names = append(names, fmt.Sprintf("character %d", c))
+		}
+	}
+	pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: strings.Join(names, " / "),
+		Fields: []model.Field{{Key: "source", Label: "Source",
+			Value: "frame updates only: Game Start leaves this port empty (Multi-Man Melee enemies)"}}}
+	d.ports[port].ext = -1 // Game Start's character for the port is not theirs
+	d.playerOf[port] = len(d.r.Players)
+	d.portOf = append(d.portOf, port)
+	d.r.Players = append(d.r.Players, pl)
 }
 
 // firstInternal is the internal character of the port's first
@@ -116,8 +171,14 @@ func (d *decoder) gameEnd() *model.Field {
 		// A game left with L+R+A+Start: whoever quit did not win; in a
 		// 1v1 the other player did (the placements say nothing useful).
 		d.r.Players[d.playerOf[lras]].Result = "LRAS"
-		if len(d.r.Players) == 2 {
-			d.r.Players[1-d.playerOf[lras]].Result = "1st"
+		var listed []int // Game Start's players, not Multi-Man Melee's enemies
+		for port := 0; port < 4; port++ {
+			if d.ports[port].used && port != lras {
+				listed = append(listed, port)
+			}
+		}
+		if len(listed) == 1 && d.ports[lras].used && d.playerOf[listed[0]] >= 0 {
+			d.r.Players[d.playerOf[listed[0]]].Result = "1st"
 		}
 	} else if d.version >= ver(3, 13, 0) && n >= 7 {
 		for port := 0; port < 4; port++ {
@@ -222,56 +283,69 @@ func rawName(n int64) string {
 }
 
 // mode names how the game was played: online ranked/unranked/direct with
-// the game number, VS, or a single-player mode.
+// the game number, VS, training, or a single-player mode. From 3.7.0 the
+// major scene says it; older files leave the stage and Game Bitfield 2 to
+// tell the single-player modes apart.
 func (d *decoder) mode() string {
 	if d.startOff < 0 {
 		return ""
 	}
 	ev := d.data[d.startOff : d.startOff+1+int(d.size[cmdStart])]
-	major, hasScene := -1, false
 	if d.version >= v370 && len(ev) > 0x1A4 {
-		major, hasScene = int(ev[0x1A4]), true
-	}
-	if major == 8 {
-		m := "online"
-		if d.version >= ver(3, 14, 0) && len(ev) >= 0x2F9 {
-			id := cstring(ev[0x2BE : 0x2BE+51])
-			if strings.HasPrefix(id, "mode.") {
-				kind := strings.TrimPrefix(id, "mode.")
-				if i := strings.IndexByte(kind, '-'); i >= 0 {
-					kind = kind[:i]
-				}
-				m += " " + kind
-			}
-			if g := binary.BigEndian.Uint32(ev[0x2F1:]); g > 0 {
-				m += fmt.Sprintf(" g%d", g)
-			}
-			if t := binary.BigEndian.Uint32(ev[0x2F5:]); t > 0 {
-				m += fmt.Sprintf(" tiebreak %d", t)
-			}
+		major := int(ev[0x1A4])
+		if major == 8 {
+			return d.onlineMode(ev)
 		}
-		return m
+		if m := sceneName(major); m != "" {
+			return m
+		}
+		return fmt.Sprintf("scene %d", major)
+	}
+	stage := -1
+	if len(ev) > 0x14 {
+		stage = int(binary.BigEndian.Uint16(ev[0x13:]))
+	}
+	switch {
+	case stage >= 33 && stage <= 58:
+		return sceneName(15) // target test
+	case stage == 84:
+		return sceneName(32) // home-run contest
+	case stage == 285:
+		return "multi-man melee"
+	case stage >= 202 && stage <= 272:
+		return sceneName(43) // event match
 	}
 	if len(ev) > 6 {
 		switch b := ev[6]; {
 		case b&0x08 != 0:
-			return "home-run contest"
+			return sceneName(43) // event match (home-run has stage 84)
 		case b&0x02 != 0:
-			return "break the targets"
-		}
-	}
-	if hasScene {
-		switch major {
-		case 2:
-		case 0x1C:
-			return "training"
-		case 0x20:
-			return "home-run contest"
-		default:
-			return fmt.Sprintf("scene %d", major)
+			return sceneName(15)
 		}
 	}
 	return "vs"
+}
+
+// onlineMode is "online" with the match kind and game number (3.14+).
+func (d *decoder) onlineMode(ev []byte) string {
+	m := "online"
+	if d.version >= ver(3, 14, 0) && len(ev) >= 0x2F9 {
+		id := cstring(ev[0x2BE : 0x2BE+51])
+		if strings.HasPrefix(id, "mode.") {
+			kind := strings.TrimPrefix(id, "mode.")
+			if i := strings.IndexByte(kind, '-'); i >= 0 {
+				kind = kind[:i]
+			}
+			m += " " + kind
+		}
+		if g := binary.BigEndian.Uint32(ev[0x2F1:]); g > 0 {
+			m += fmt.Sprintf(" g%d", g)
+		}
+		if t := binary.BigEndian.Uint32(ev[0x2F5:]); t > 0 {
+			m += fmt.Sprintf(" tiebreak %d", t)
+		}
+	}
+	return m
 }
 
 // geckoField summarises the reassembled gecko list.

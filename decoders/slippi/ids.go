@@ -19,6 +19,7 @@ type tables struct {
 	colors        map[int][]string // external character id -> costume names
 	internal      map[int]string   // internal character id -> name
 	stages        map[int]string
+	scenes        map[int]string // major scene -> mode
 	items         map[int]string
 	moves         map[int]string
 	common        map[int]string            // action states shared by all characters
@@ -36,7 +37,7 @@ func names() *tables {
 	tablesOnce.Do(func() {
 		t := &tables{
 			external: map[int]string{}, externalShort: map[int]string{}, colors: map[int][]string{},
-			internal: map[int]string{}, stages: map[int]string{}, items: map[int]string{},
+			internal: map[int]string{}, stages: map[int]string{}, scenes: map[int]string{}, items: map[int]string{},
 			moves: map[int]string{}, common: map[int]string{}, special: map[string]map[int]string{},
 		}
 		rows("melee-characters.tsv", func(f []string) {
@@ -57,6 +58,7 @@ func names() *tables {
 		}
 		simple("melee-characters-internal.tsv", t.internal)
 		simple("melee-stages.tsv", t.stages)
+		simple("melee-major-scenes.tsv", t.scenes)
 		simple("melee-items.tsv", t.items)
 		simple("melee-moves.tsv", t.moves)
 		rows("melee-action-states.tsv", func(f []string) {
@@ -134,6 +136,9 @@ func internalName(id int) string {
 }
 
 func stageName(id int) string { return names().stages[id] }
+
+// sceneName is the mode a major scene id stands for ("training").
+func sceneName(id int) string { return names().scenes[id] }
 
 func itemName(id int) string { return names().items[id] }
 

@@ -168,6 +168,7 @@ type decoder struct {
 	itemStart, itemCount   []int32 // kept copy's items: itemOffs[itemStart[f]:+itemCount[f]]
 	itemOffs               []int32
 	fodL, fodR             []float32 // Fountain of Dreams side platform heights per frame
+	gaps                   [4][]gap  // per port, the frames without an update (state.go)
 	resentFrames           int       // superseded copies of frames
 	resentPre              int       // superseded pre-frame updates
 	rollbackCount          int       // slippi-js's count
@@ -563,14 +564,33 @@ func ubjsonField(key, label string, v *ubjson.Value, keyOff int64) model.Field {
 	case ubjson.Bytes:
 		f.Value = v.Raw
 	case ubjson.Array:
+		if len(v.Items) == 0 {
+			f.Value = emptyArray
+		}
 		for i := range v.Items {
 			it := &v.Items[i]
 			f.Fields = append(f.Fields, ubjsonField(fmt.Sprint(i), fmt.Sprint(i), it, it.Off))
 		}
 	case ubjson.Object:
+		if len(v.Keys) == 0 {
+			f.Value = emptyObject
+		}
 		for i, k := range v.Keys {
 			f.Fields = append(f.Fields, ubjsonField(k, k, &v.Vals[i], v.KeyOffs[i]))
 		}
 	}
 	return f
 }
+
+// emptyContainer is the value of an empty metadata object or array, so that
+// JSON output writes {} or [] as slippi-js shows them (not null, which a
+// field without value or members would be) and people read "{}".
+type emptyContainer string
+
+const (
+	emptyObject emptyContainer = "{}"
+	emptyArray  emptyContainer = "[]"
+)
+
+func (e emptyContainer) String() string               { return string(e) }
+func (e emptyContainer) MarshalJSON() ([]byte, error) { return []byte(e), nil }

@@ -919,6 +919,18 @@ func TestEveryCorpusFile(t *testing.T) {
 // realtimeTest.slp: the header and Event Payloads (0x1d bytes) give no
 // settings, Game Start (0x1a3 more) gives stage 8, and three frames of 0xe8
 // bytes each give frames -123..-121.
+//
+// EXPECTED.md says "latest frame -122": that is slippi-js's
+// getLatestFrame(), which without a Game End returns the frame before the
+// newest one it has (slpParser: `gameEnd ? frameIndex : frameIndex - 1`,
+// a shortcut its own test marks "Eventually this should be -121"). The
+// bytes hold the newest frame whole: 0xe8 = 2 pre-frame updates of 64
+// bytes and 2 post-frame updates of 52 (this 2.0.1 file's Event Payloads),
+// the cut falls after frame -121's second post-frame update and the next
+// byte starts frame -120. slippi-js 9.1.2 on the same prefix agrees: 3
+// frames (getFrames) and getStats().lastFrame -121, beside getLatestFrame()
+// -122. So the timeline ends at -121, with both players' pre and post there,
+// and EXPECTED.md's -122 is the shortcut, not the last frame of the data.
 func TestRealtimeIncremental(t *testing.T) {
 	b, err := os.ReadFile(corpus.File(t, "slp", sjs+"slp__realtimeTest.slp"))
 	if err != nil {
@@ -934,9 +946,21 @@ func TestRealtimeIncremental(t *testing.T) {
 	r, _ = Decode(b[:0x1d+0x1a3], model.DecodeOptions{})
 	eq(t, "stage", get(t, r.Header, "gameStart", "stage").Value, int64(8))
 	eq(t, "frame events", len(r.Events), 2)
-	r, _ = Decode(b[:0x1d+0x1a3+3*0xe8], model.DecodeOptions{})
+	cut := 0x1d + 0x1a3 + 3*0xe8
+	eq(t, "event after the cut", b[cut], byte(cmdPre))
+	eq(t, "its frame", int32(be32(b[cut+1:])), int32(-120))
+	r, _ = Decode(b[:cut], model.DecodeOptions{})
 	eq(t, "frames", r.Timeline.Count, 3)
 	eq(t, "last frame", r.Timeline.Number(r.Timeline.Count-1), int64(-121))
+	for p := range r.Players {
+		st := r.PlayerState(r.Timeline.Count-1, p)
+		for _, kind := range []string{"pre", "post"} {
+			f, ok := lookup(st.Fields, kind, "frameNumber")
+			if !ok || f.Value != int64(-121) {
+				t.Errorf("%s: no %s-frame update at -121", r.Players[p].Slot, kind)
+			}
+		}
+	}
 	if !r.Partial {
 		t.Error("a cut file is not partial")
 	}

@@ -3,6 +3,7 @@ package slippi
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -52,6 +53,78 @@ func (d *decoder) frameFields(pre, post []int32, i, char int) []model.Field {
 	return out
 }
 
+// gap is a run of frames in which a port has no update: before a
+// Multi-Man Melee enemy comes on, between enemies, while a doubles player
+// who lost the last stock waits to take a teammate's, after elimination.
+type gap struct {
+	from, to int32 // frame indexes, inclusive
+	stocks   int16 // stocks in the post-frame update before the gap, -1 none
+	char     int16 // internal character of that update, -1 none
+	last     bool  // no update follows
+}
+
+// findGaps records each port's gaps once, so that a state at any frame
+// finds its gap by binary search.
+func (d *decoder) findGaps() {
+	postLen := 1 + int(d.size[cmdPost])
+	for _, port := range d.portOf {
+		var gs []gap
+		stocks, char := int16(-1), int16(-1)
+		start := -1
+		for fi := 0; fi <= d.count; fi++ {
+			has := fi < d.count && (d.pre[fi*4+port] != 0 || d.post[fi*4+port] != 0)
+			if !has && fi < d.count {
+				if start < 0 {
+					start = fi
+				}
+				continue
+			}
+			if start >= 0 {
+				gs = append(gs, gap{from: int32(start), to: int32(fi - 1), stocks: stocks, char: char, last: fi == d.count})
+				start = -1
+			}
+			if fi < d.count {
+				if off := int(d.post[fi*4+port]); off > 0 && postLen > 0x21 {
+					stocks, char = int16(d.data[off+0x21]), int16(d.data[off+7])
+				}
+			}
+		}
+		d.gaps[port] = gs
+	}
+}
+
+// absent is the state of a player without an update at the frame: not
+// present, with a brief that says why (eliminated, out of stocks, not on
+// stage) rather than nothing.
+func (d *decoder) absent(fi, port int) model.PlayerState {
+	gs := d.gaps[port]
+	k := sort.Search(len(gs), func(k int) bool { return int(gs[k].to) >= fi })
+	if k == len(gs) || int(gs[k].from) > fi {
+		return model.PlayerState{}
+	}
+	g := gs[k]
+	var status string
+	switch {
+	case g.stocks < 0:
+		status = "not on stage yet"
+	case g.stocks == 0 && g.last:
+		status = "eliminated"
+	case g.stocks == 0:
+		status = "out of stocks"
+	default:
+		status = "not on stage"
+	}
+	var b []model.Field
+	if g.char >= 0 {
+		b = append(b, model.Field{Key: "character", Label: "Character", Value: int64(g.char), Name: internalName(int(g.char))})
+	}
+	if g.stocks >= 0 {
+		b = append(b, model.Field{Key: "stocksRemaining", Label: "Stocks", Value: int64(g.stocks)})
+	}
+	b = append(b, model.Field{Key: "status", Label: "Status", Value: status})
+	return model.PlayerState{Brief: b}
+}
+
 // state is Replay.State: the kept copy of the port's pre- and post-frame
 // updates at the frame, decoded from the file's bytes.
 func (d *decoder) state(fi, pl int) model.PlayerState {
@@ -61,7 +134,7 @@ func (d *decoder) state(fi, pl int) model.PlayerState {
 	port := d.portOf[pl]
 	i := fi*4 + port
 	if d.pre[i] == 0 && d.post[i] == 0 {
-		return model.PlayerState{}
+		return d.absent(fi, port)
 	}
 	char := d.charAt(fi, port, false)
 	st := model.PlayerState{Present: true, Fields: d.frameFields(d.pre, d.post, i, char)}

@@ -307,7 +307,7 @@ func TestGeneratedRecordings(t *testing.T) {
 	for name, check := range files {
 		t.Run(strings.TrimSuffix(name, ".teehistorian"), func(t *testing.T) {
 			r := decodeOK(t, sample(t, name))
-			if r.Result != "finished" || r.Partial || len(r.Diagnostics) != 0 {
+			if r.Result != resultComplete || r.Partial || len(r.Diagnostics) != 0 {
 				t.Errorf("result %q partial %v diagnostics %v", r.Result, r.Partial, r.Diagnostics)
 			}
 			if r.Version != "2.4" || r.Mode != "TestDDraceNetwork" {
@@ -338,7 +338,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		r, err := Decode(data, model.DecodeOptions{})
-		if err != nil || r.Result != "finished" || r.Problems() != 0 {
+		if err != nil || r.Result != resultComplete || r.Problems() != 0 {
 			t.Errorf("%s: %v %v", filepath.Base(p), err, r)
 		}
 	}

@@ -88,7 +88,7 @@ func TestMessages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := decodeOK(t, file(testHeader, tt.body))
-			if r.Result != "finished" || r.Problems() != 0 {
+			if r.Result != resultComplete || r.Problems() != 0 {
 				t.Errorf("result %q diagnostics %v", r.Result, r.Diagnostics)
 			}
 			es := events(r, tt.kind)
@@ -176,7 +176,7 @@ func TestHeaderProblems(t *testing.T) {
 	}
 	// bad JSON: diagnostic, the stream is still read
 	r = decodeOK(t, file(`{"version":"2","map_name":`, msg(idJoin, 1, idFinish)))
-	if hasDiag(r, "not valid JSON") == nil || len(events(r, "join")) != 1 || r.Result != "finished" {
+	if hasDiag(r, "not valid JSON") == nil || len(events(r, "join")) != 1 || r.Result != resultComplete {
 		t.Errorf("bad JSON: %v %v", r.Diagnostics, r.Events)
 	}
 	r = decodeOK(t, file(`{"version":"3"}`, msg(idFinish)))
@@ -205,7 +205,7 @@ func TestTickSkipCap(t *testing.T) {
 func TestHeaderOnly(t *testing.T) {
 	data := sample(t, "two_players_chat_kill_spec_rcon_vote_dummy.teehistorian")
 	r, err := Decode(data, model.DecodeOptions{HeaderOnly: true})
-	if err != nil || r.Title != "dm1" || r.Result != "finished" || len(r.Players) != 3 || r.Players[1].Name != "bob" || r.Duration == 0 {
+	if err != nil || r.Title != "dm1" || r.Result != resultComplete || len(r.Players) != 3 || r.Players[1].Name != "bob" || r.Duration == 0 {
 		t.Fatalf("%v %+v", err, r)
 	}
 	if len(r.Events) != 0 || r.State != nil {

@@ -756,11 +756,14 @@ func (d *decoder) finish() {
 	r.Timeline.Count = int(d.lastTick) + 1
 	r.Timeline.First = 0
 	r.Duration = time.Duration(d.lastTick) * time.Second / tickRate
+	// The result is the recording's, not a race's: FINISH closes the log
+	// when the server stops or changes map ("finished" is what a player
+	// who reached the finish line is).
 	switch {
 	case d.finished:
-		r.Result = "finished"
+		r.Result = resultComplete
 	case r.Result == "":
-		r.Result = "ends without FINISH"
+		r.Result = "recording cut off (no FINISH)"
 	}
 	// players: every client id seen, in id order
 	index := [maxClients]int{}
@@ -790,6 +793,22 @@ func (d *decoder) finish() {
 	r.Finish()
 }
 
+// resultComplete is the result of a recording that ends with FINISH.
+const resultComplete = "recording complete"
+
+// teamName names a DDRace team as players call it: team 0 is everyone
+// not in a team (TEAM_FLOCK in DDNet's teamscore.h) and the last, 64, is
+// the super team (TEAM_SUPER) that collides with everyone.
+func teamName(team int32) string {
+	switch team {
+	case 0:
+		return ""
+	case 64:
+		return "super team"
+	}
+	return fmt.Sprintf("team %d", team)
+}
+
 func (d *decoder) player(cid int32) model.Player {
 	s := &d.slots[cid]
 	p := model.Player{Slot: fmt.Sprintf("client %d", cid), Name: strings.Join(s.names, " / ")}
@@ -804,7 +823,7 @@ func (d *decoder) player(cid int32) model.Player {
 		}
 	}
 	if last.teamKnown {
-		p.Team = fmt.Sprintf("team %d", last.team)
+		p.Team = teamName(last.team)
 	}
 	if s.finishes > 0 {
 		p.Result = "finished"

@@ -346,7 +346,7 @@ func TestWriterVectors(t *testing.T) {
 			}
 			r := decodeOK(t, file(testHeader, body))
 			finished := strings.Contains(v.calls, "Finish();")
-			if finished != (r.Result == "finished") || finished == r.Partial {
+			if finished != (r.Result == resultComplete) || finished == r.Partial {
 				t.Errorf("result %q partial %v; writer calls Finish: %v", r.Result, r.Partial, finished)
 			}
 			for _, d := range r.Diagnostics {
