@@ -92,6 +92,9 @@ type StatRow struct {
 type Analysis struct {
 	Moments []Moment // in frame order
 	Stats   Stats
+	// Charts are series the game code derives (accuracy over time, APM),
+	// drawn in the chart lane beside the decoder's own Replay.Charts.
+	Charts []Chart
 }
 
 // Analysis returns the replay's moments and stats, computing them on the
