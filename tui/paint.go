@@ -47,7 +47,8 @@ type paints struct {
 	barDone, barRest, barHead, chartMark               paint
 	hexOff, hexSpan, hexCur, hexProb, hexSkip, hexZero paint
 	playing, paused                                    paint
-	players                                            [5]paint
+	rule, status, helpKey, helpDesc, helpSep           paint
+	players, trails                                    [theme.Players]paint
 }
 
 func newPaints(t *theme.Theme) *paints {
@@ -61,9 +62,12 @@ func newPaints(t *theme.Theme) *paints {
 		hexOff:    paintOf(t.HexOffset), hexSpan: paintOf(t.HexSpan), hexCur: paintOf(t.HexCursor),
 		hexProb: paintOf(t.HexProblem), hexSkip: paintOf(t.HexSkipped), hexZero: paintOf(t.HexZero),
 		playing: paintOf(t.Playing), paused: paintOf(t.Paused),
+		rule: paintOf(t.Rule), status: paintOf(t.Status),
+		helpKey: paintOf(t.HelpKey), helpDesc: paintOf(t.HelpDesc), helpSep: paintOf(t.HelpSep),
 	}
 	for i := range p.players {
 		p.players[i] = paintOf(t.Player(i))
+		p.trails[i] = paintOf(t.PlayerTrail(i))
 	}
 	return p
 }
@@ -76,6 +80,18 @@ func (p *paints) player(i int) paint {
 		return p.players[i]
 	default:
 		return p.players[len(p.players)-1]
+	}
+}
+
+// trail is the quieter paint of a player's recent positions.
+func (p *paints) trail(i int) paint {
+	switch {
+	case i < 0:
+		return p.dim
+	case i < len(p.trails):
+		return p.trails[i]
+	default:
+		return p.trails[len(p.trails)-1]
 	}
 }
 
