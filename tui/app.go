@@ -173,8 +173,11 @@ func (a *app) open(s source) tea.Cmd {
 		}}
 		r, err := decoders.Decode(data, s.path, opt)
 		if r == nil {
+			// the sentence names the file: `rewind FILE` prints it alone
 			if err == nil {
 				err = fmt.Errorf("%s: nothing decoded", s.path)
+			} else if !strings.Contains(err.Error(), s.path) {
+				err = fmt.Errorf("%s: %w", s.path, err)
 			}
 			return loadedMsg{id: ls.id, err: err}
 		}

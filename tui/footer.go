@@ -149,7 +149,14 @@ func (v *replayView) footerKeys() (string, []key.Binding) {
 	case paneHeader:
 		keys = append(keys, hint("↑↓", "field"), hint("enter", "show bytes"), tab, frames)
 	}
-	add(len(v.r.Diagnostics) > 0 && v.focus != paneProblems, hint("e", "problem"))
+	if len(v.r.Diagnostics) > 0 && v.focus != paneProblems {
+		// a file with notes only: e walks the notes
+		if v.r.Problems() > 0 {
+			keys = append(keys, hint("e", "problem"))
+		} else {
+			keys = append(keys, hint("e", "note"))
+		}
+	}
 	add(len(v.p.stats) > 0, hint("s", "stats"))
 	return name, keys
 }

@@ -50,7 +50,7 @@ func newReplayKeys() replayKeys {
 		Play:        b([]string{" "}, "space", "play"),
 		Slower:      b([]string{"<"}, "<", "slower"),
 		Faster:      b([]string{">"}, ">", "faster"),
-		Search:      b([]string{"/"}, "/", "search (kind: player: terms filter)"),
+		Search:      b([]string{"/"}, "/", "search; kind: player: filter"),
 		NextMatch:   b([]string{"n"}, "n", "next match"),
 		PrevMatch:   b([]string{"N"}, "N", "prev match"),
 		NextProblem: b([]string{"e"}, "e", "next problem"),
@@ -77,13 +77,14 @@ func hint(k, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc))
 }
 
-// FullHelp is the `?` screen, in columns: moving in time, lists and
-// search, panes, and what the keys do in the inspector.
+// FullHelp is the `?` screen, in columns: moving in time, what happened,
+// finding, panes (the inspector's own keys are inspectorHelp).
 func (k replayKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Left, k.Right, k.SecBack, k.SecFwd, k.PageBack, k.PageFwd, k.Home, k.End, k.Goto, k.Play, k.Slower, k.Faster},
-		{k.Moments, k.NextMoment, k.PrevMom, k.Filter, k.Search, k.NextMatch, k.PrevMatch, k.NextProblem, k.PrevProb, k.Stats},
-		{k.Focus, k.FocusBack, k.Up, k.Down, k.Enter, k.Stage, k.Scenes, k.Back, k.Help, k.Quit},
+		{k.Left, k.Right, k.SecBack, k.SecFwd, k.PageBack, k.PageFwd, k.Home, k.End},
+		{k.Goto, k.Play, k.Slower, k.Faster, k.Moments, k.NextMoment, k.PrevMom, k.Stats},
+		{k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.NextProblem, k.PrevProb, k.Back},
+		{k.Focus, k.FocusBack, k.Up, k.Down, k.Enter, k.Stage, k.Scenes, k.Help, k.Quit},
 	}
 }
 

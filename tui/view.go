@@ -221,15 +221,15 @@ func (v *replayView) rightPane(w, h int) []string {
 // The whole screen, so every key is readable even at 80x24.
 func (v *replayView) helpScreen() []string {
 	groups := append(v.keys.FullHelp(), inspectorHelp())
-	var text []string
-	if v.w >= 130 {
-		text = strings.Split(v.help.FullHelpView(groups), "\n")
-	} else {
-		text = strings.Split(v.help.FullHelpView(groups[:2]), "\n")
+	// all the columns side by side when they fit, else in two rows
+	text := strings.Split(v.help.FullHelpView(groups), "\n")
+	if width(text[0]) > v.w-1 {
+		text = strings.Split(v.help.FullHelpView(groups[:3]), "\n")
 		text = append(text, "")
-		text = append(text, strings.Split(v.help.FullHelpView(groups[2:]), "\n")...)
+		text = append(text, strings.Split(v.help.FullHelpView(groups[3:]), "\n")...)
 	}
-	text = append(text, "", v.legend())
+	text = append(text, "")
+	text = append(text, wrap(v.legend(), max(v.w-1, 10))...)
 	return v.pane("keys · ? or esc closes · q quits", true, v.w, v.h-1, text)
 }
 
