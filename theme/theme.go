@@ -79,9 +79,8 @@ type Theme struct {
 	Prompt   lipgloss.Style
 	Hint     lipgloss.Style // a text field's placeholder
 
-	players [8]lipgloss.Style
-	trails  [8]lipgloss.Style
-	fills   [8]lipgloss.Style
+	players [Players]lipgloss.Style
+	trails  [Players]lipgloss.Style
 }
 
 // colours is one palette's colour values, as lipgloss colour strings.
@@ -103,13 +102,13 @@ var palettes = [...]colours{
 		grey: "245", faint: "240", strong: "15", spanBg: "238", titleFg: "0", titleBg: "14",
 		// Melee's port colours first (P1 red, P2 blue, P3 yellow, P4 green);
 		// xterm's own bright blue (12) is too dark to read on black
-		players:  [8]string{"9", "75", "11", "10", "13", "14", "208", "141"},
+		players:  [Players]string{"9", "75", "11", "10", "13", "14", "208", "141"},
 		progress: [2]string{"14", "240"},
 	},
 	Light: {
 		red: "160", blue: "25", yellow: "94", green: "28", magenta: "127", cyan: "30",
 		grey: "240", faint: "244", strong: "0", spanBg: "153", titleFg: "15", titleBg: "30",
-		players:  [8]string{"160", "25", "94", "28", "127", "30", "166", "91"},
+		players:  [Players]string{"160", "25", "94", "28", "127", "30", "166", "91"},
 		progress: [2]string{"30", "250"},
 	},
 }
@@ -233,10 +232,6 @@ func For(pal Palette, noColor bool) *Theme {
 		if pal == Light && !noColor {
 			t.trails[i] = fg(s(), col)
 		}
-		t.fills[i] = bg(s(), col)
-		if noColor {
-			t.fills[i] = s().Reverse(true)
-		}
 	}
 	return t
 }
@@ -248,42 +243,19 @@ const Players = 8
 // Player is the style of player index p (0 = P1): Melee's port colours for
 // the first four, four more after them, then the last one shared; p < 0
 // (no player) gets plain text.
-func (t *Theme) Player(p int) lipgloss.Style {
-	switch {
-	case p < 0:
-		return t.Text
-	case p < len(t.players):
-		return t.players[p]
-	default:
-		return t.players[len(t.players)-1]
-	}
-}
+func (t *Theme) Player(p int) lipgloss.Style { return ofPlayer(t.players, p, t.Text) }
 
 // PlayerTrail is the quieter style of a player's recent positions in the
 // stage view; p < 0 gets Dim.
-func (t *Theme) PlayerTrail(p int) lipgloss.Style {
-	switch {
-	case p < 0:
-		return t.Dim
-	case p < len(t.trails):
-		return t.trails[p]
-	default:
-		return t.trails[len(t.trails)-1]
-	}
-}
+func (t *Theme) PlayerTrail(p int) lipgloss.Style { return ofPlayer(t.trails, p, t.Dim) }
 
-// PlayerFill is a player's colour as a background: a player's range (a
-// combo) on the timeline. Reverse video under NO_COLOR; p < 0 gets
-// Notable.
-func (t *Theme) PlayerFill(p int) lipgloss.Style {
-	switch {
-	case p < 0:
-		return t.Notable
-	case p < len(t.fills):
-		return t.fills[p]
-	default:
-		return t.fills[len(t.fills)-1]
+// ofPlayer picks player p's style, the last one for players past it, none
+// for p < 0.
+func ofPlayer(styles [Players]lipgloss.Style, p int, none lipgloss.Style) lipgloss.Style {
+	if p < 0 {
+		return none
 	}
+	return styles[min(p, len(styles)-1)]
 }
 
 // Severity picks the style for a diagnostic severity (0 info, 1 warning, 2 error).

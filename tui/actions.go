@@ -523,33 +523,22 @@ func (v *replayView) scrollPane(p paneID, d int) {
 	}
 	switch p {
 	case paneEvents:
+		step, cur, what := v.stepEvent, v.ev, "event"
 		if v.list == listMoments {
-			if v.mom < 0 {
-				v.status = "no moments shown"
-				return
-			}
-			moved := false
-			for ; d != 0; d -= sign(d) {
-				if !v.stepMoment(sign(d)) {
-					break
-				}
-				moved = true
-			}
-			edge(moved, "moment")
-			return
+			step, cur, what = v.stepMoment, v.mom, "moment"
 		}
-		if v.ev < 0 {
-			v.status = "no events shown"
+		if cur < 0 {
+			v.status = "no " + what + "s shown"
 			return
 		}
 		moved := false
 		for ; d != 0; d -= sign(d) {
-			if !v.stepEvent(sign(d)) {
+			if !step(sign(d)) {
 				break
 			}
 			moved = true
 		}
-		edge(moved, "event")
+		edge(moved, what)
 	case paneProblems:
 		if n := len(v.r.Diagnostics); n > 0 {
 			to := max(0, min(v.prob+d, n-1))

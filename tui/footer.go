@@ -13,7 +13,6 @@ func (v *replayView) footer() string {
 	if v.inputMode != inputNone {
 		return v.input.View(v.w)
 	}
-	name, keys := v.footerKeys()
 	if v.status != "" {
 		// the status, and the two keys that always work when they fit
 		st := v.paints.status.wrap(clean(v.status))
@@ -22,13 +21,33 @@ func (v *replayView) footer() string {
 		}
 		return fit(st, v.w)
 	}
-	sig := name + "\x00" + v.footSig(keys)
-	if v.footW == v.w && v.footKey == sig {
+	// the keys change with the state, not with the frame: lay them out
+	// again only when what they depend on changes
+	st := v.footState()
+	if v.footAt == st && v.footText != "" {
 		return v.footText
 	}
-	v.footW, v.footKey = v.w, sig
+	name, keys := v.footerKeys()
+	v.footAt = st
 	v.footText = fit(v.fitKeys(name, keys), v.w)
 	return v.footText
+}
+
+// footState is everything footerKeys reads.
+type footState struct {
+	w                                  int
+	focus, next                        paneID
+	list                               listMode
+	stage, help, choosing, stats, more bool
+	matches, filtered                  bool
+}
+
+func (v *replayView) footState() footState {
+	return footState{
+		w: v.w, focus: v.focus, next: v.nextFocus(1), list: v.list,
+		stage: v.stage, help: v.showHelp, choosing: v.chooser != nil, stats: v.showStats,
+		more: v.stage && v.moreScenesToShow(), matches: len(v.matches) > 0, filtered: v.curFilter().active(),
+	}
 }
 
 // fitKeys lays the footer out in the width: the pane's keys in order of
@@ -77,18 +96,6 @@ func (v *replayView) keyText(keys []key.Binding) string {
 			b.WriteString(" ")
 			b.WriteString(p.helpDesc.wrap(h.Desc))
 		}
-	}
-	return b.String()
-}
-
-func (v *replayView) footSig(keys []key.Binding) string {
-	var b strings.Builder
-	for _, k := range keys {
-		h := k.Help()
-		b.WriteString(h.Key)
-		b.WriteByte(1)
-		b.WriteString(h.Desc)
-		b.WriteByte(2)
 	}
 	return b.String()
 }

@@ -278,14 +278,7 @@ func (v *replayView) chooserPane(w, h int) []string {
 		what = "moments"
 	}
 	title := "filter " + what + " · space ticks · enter applies · esc cancels"
-	if rows > 0 {
-		if c.cur < c.top {
-			c.top = c.cur
-		}
-		if c.cur >= c.top+rows {
-			c.top = c.cur - rows + 1
-		}
-	}
+	c.top = scrollTo(c.cur, c.top, rows)
 	v.hits.chooseTop = c.top
 	nameW := 4
 	for _, it := range c.items {

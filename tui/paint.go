@@ -72,27 +72,18 @@ func newPaints(t *theme.Theme) *paints {
 	return p
 }
 
-func (p *paints) player(i int) paint {
-	switch {
-	case i < 0:
-		return p.plain
-	case i < len(p.players):
-		return p.players[i]
-	default:
-		return p.players[len(p.players)-1]
-	}
-}
+func (p *paints) player(i int) paint { return playerPaint(&p.players, i, p.plain) }
 
 // trail is the quieter paint of a player's recent positions.
-func (p *paints) trail(i int) paint {
-	switch {
-	case i < 0:
-		return p.dim
-	case i < len(p.trails):
-		return p.trails[i]
-	default:
-		return p.trails[len(p.trails)-1]
+func (p *paints) trail(i int) paint { return playerPaint(&p.trails, i, p.dim) }
+
+// playerPaint picks player i's paint, the last one for players past it,
+// none for i < 0.
+func playerPaint(ps *[theme.Players]paint, i int, none paint) paint {
+	if i < 0 {
+		return none
 	}
+	return ps[min(i, len(ps)-1)]
 }
 
 func (p *paints) severity(s int) paint {

@@ -127,8 +127,7 @@ type replayView struct {
 	fieldWhat string // names the field the inspector highlights
 	status    string
 	paints    *paints
-	footW     int
-	footKey   string
+	footAt    footState // what the footer was laid out for
 	footText  string
 	fieldAt   fieldCache // the fields of the event under the byte cursor
 	barCache  barCache

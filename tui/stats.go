@@ -33,14 +33,7 @@ func (v *replayView) statsPane(w, h int) []string {
 	rows := h - 1
 	n := len(c.lines)
 	v.statCur = max(0, min(v.statCur, n-1))
-	if rows > 0 {
-		if v.statCur < v.statTop {
-			v.statTop = v.statCur
-		}
-		if v.statCur >= v.statTop+rows {
-			v.statTop = v.statCur - rows + 1
-		}
-	}
+	v.statTop = scrollTo(v.statCur, v.statTop, rows)
 	v.hits.statTop = v.statTop
 	var out []string
 	for i := v.statTop; i < n && len(out) < rows; i++ {

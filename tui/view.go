@@ -295,14 +295,7 @@ func (v *replayView) headerPane(w, h int) []string {
 	// the fields scroll under the summary; the cursor shows when focused
 	rows := h - 1 - len(lines)
 	focused := v.focus == paneHeader
-	if rows > 0 {
-		if v.headCur < v.headTop {
-			v.headTop = v.headCur
-		}
-		if v.headCur >= v.headTop+rows {
-			v.headTop = v.headCur - rows + 1
-		}
-	}
+	v.headTop = scrollTo(v.headCur, v.headTop, rows)
 	v.hits.headFirst = len(lines)
 	v.hits.headTop = v.headTop
 	for i := v.headTop; i < len(v.header) && i < v.headTop+max(rows, 0); i++ {
@@ -442,14 +435,7 @@ func (v *replayView) problemsPane(w, h int) []string {
 		}
 		title += fmt.Sprintf(", %s bytes", thousands(v.p.skipLen))
 	}
-	if rows > 0 {
-		if v.prob < v.probTop {
-			v.probTop = v.prob
-		}
-		if v.prob >= v.probTop+rows {
-			v.probTop = v.prob - rows + 1
-		}
-	}
+	v.probTop = scrollTo(v.prob, v.probTop, rows)
 	var lines []string
 	v.hits.probTop = v.probTop
 	for i := v.probTop; i < len(r.Diagnostics) && len(lines) < rows; i++ {
