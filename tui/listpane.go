@@ -50,7 +50,7 @@ func (v *replayView) listTitle(name string, cur int, l *rowList, total int) stri
 		}
 	}
 	if f := v.curFilter(); f.active() {
-		t += " · only " + f.describe(v.r)
+		t += " · " + f.describe(v.r)
 	}
 	return t
 }

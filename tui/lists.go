@@ -76,35 +76,50 @@ func (f filter) keepPlayer(p int) bool {
 	return f.players[p]
 }
 
-// describe says what the filter keeps, for the list's title.
+// describe says what the filter keeps, for the list's title: "only
+// stock" when it keeps few kinds, "without gecko,frame" when it drops few.
 func (f filter) describe(r *model.Replay) string {
 	var parts []string
+	say := func(on, off []string) {
+		if len(on) <= len(off) {
+			parts = append(parts, "only "+list3(on))
+		} else {
+			parts = append(parts, "without "+list3(off))
+		}
+	}
 	if f.kinds != nil {
-		var ks []string
-		for k, on := range f.kinds {
-			if on {
-				ks = append(ks, k)
+		var on, off []string
+		for k, keep := range f.kinds {
+			if keep {
+				on = append(on, k)
+			} else {
+				off = append(off, k)
 			}
 		}
-		sort.Strings(ks)
-		if len(ks) > 3 {
-			ks = append(ks[:3], fmt.Sprintf("+%d", len(ks)-3))
-		}
-		parts = append(parts, strings.Join(ks, ","))
+		sort.Strings(on)
+		sort.Strings(off)
+		say(on, off)
 	}
 	if f.players != nil {
-		var ps []string
+		var on, off []string
 		for p := -1; p < len(r.Players); p++ {
 			if f.players[p] {
-				ps = append(ps, playerSlot(r, p))
+				on = append(on, playerSlot(r, p))
+			} else {
+				off = append(off, playerSlot(r, p))
 			}
 		}
-		if len(ps) > 3 {
-			ps = append(ps[:3], fmt.Sprintf("+%d", len(ps)-3))
-		}
-		parts = append(parts, strings.Join(ps, ","))
+		say(on, off)
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, " · ")
+}
+
+// list3 joins names with commas, the fourth and later counted.
+func list3(names []string) string {
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("+%d", len(names)-3))
+	}
+	return strings.Join(names, ",")
 }
 
 // playerSlot names a player by slot ("P1"), "no player" for -1.
