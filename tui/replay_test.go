@@ -402,6 +402,16 @@ func TestClicks(t *testing.T) {
 				t.Errorf("%v: click on a problem: focus %v diag %d frame %d", sz, v.focus, v.diag, v.frame)
 			}
 		}
+		// the chart lane seeks like the timeline, over its plot's width
+		// (the header's focus gave it more rows: the places moved)
+		g = v.regions(v.layout())
+		if g.charts.h > 0 {
+			x0, cw := v.chartX()
+			click(x0+cw/2, g.charts.y)
+			if want := (cw / 2) * (v.count() - 1) / (cw - 1); v.frame != want {
+				t.Errorf("%v: click on the chart: frame %d, want %d", sz, v.frame, want)
+			}
+		}
 		checkScreen(t, v.View(), sz[0], sz[1])
 	}
 }
