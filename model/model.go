@@ -370,6 +370,10 @@ type Point struct {
 	Player int    // index into Players, -1 when none
 	Kind   string // "player", "item", "head", "hand", "checkpoint", "unit"
 	Label  string
+	// FacingX, FacingY is the way the thing faces, as a direction in the
+	// scene's coordinates (only the direction counts); both zero when the
+	// format does not say. Slippi: (1, 0) facing right, (-1, 0) left.
+	FacingX, FacingY float64
 }
 
 // Chart is a small plot over the whole timeline.

@@ -5,6 +5,7 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,24 +27,45 @@ import (
 type Config struct {
 	Paths   []string // files or directories given on the command line; empty = the samples
 	Samples fs.FS    // the built-in sample library (subdirectories per format)
+	// Theme is "light", "dark" or "auto"; empty reads REWIND_THEME, and
+	// auto (the default) asks the terminal for its background, tmux too.
+	Theme string
+	// Input and Output replace the terminal (tests run the program
+	// headless with them; the screen is then 80x24); nil is the terminal.
+	Input  io.Reader
+	Output io.Writer
 }
 
 // Run runs the program on the alternate screen with mouse cell motion.
 func Run(cfg Config) error {
-	th := theme.FromEnv()
+	th, err := theme.Load(cfg.Theme)
+	if err != nil {
+		return err
+	}
 	if th.NoColor {
 		// lipgloss would drop reverse and bold too under NO_COLOR; the theme
 		// already has no colours, so keep the attributes that show the cursor
 		lipgloss.SetColorProfile(termenv.ANSI)
 	}
-	// Ask the terminal for its background now: lipgloss would otherwise ask
-	// on the first adaptive colour, from inside the running program, where
-	// Bubble Tea is reading the answer as keys.
-	lipgloss.HasDarkBackground()
+	// The palette is decided (theme.Load asked the terminal before the
+	// program reads keys, where the answer would arrive as key presses):
+	// tell lipgloss, so nothing asks again from inside the program.
+	lipgloss.SetHasDarkBackground(th.Palette == theme.Dark)
 	a := newApp(cfg, th)
-	p := tea.NewProgram(a, tea.WithAltScreen(), tea.WithMouseCellMotion())
-	_, err := p.Run()
-	if err != nil {
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithMouseCellMotion()}
+	if cfg.Input != nil {
+		opts = append(opts, tea.WithInput(cfg.Input))
+	}
+	if cfg.Output != nil {
+		opts = append(opts, tea.WithOutput(cfg.Output))
+	}
+	p := tea.NewProgram(a, opts...)
+	if cfg.Output != nil {
+		// a writer that is no terminal reports no size: draw at 80x24
+		// until (if it is one after all) the terminal says otherwise
+		go p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	}
+	if _, err := p.Run(); err != nil {
 		return err
 	}
 	return a.err
@@ -151,8 +173,11 @@ func (a *app) open(s source) tea.Cmd {
 		}}
 		r, err := decoders.Decode(data, s.path, opt)
 		if r == nil {
+			// the sentence names the file: `rewind FILE` prints it alone
 			if err == nil {
 				err = fmt.Errorf("%s: nothing decoded", s.path)
+			} else if !strings.Contains(err.Error(), s.path) {
+				err = fmt.Errorf("%s: %w", s.path, err)
 			}
 			return loadedMsg{id: ls.id, err: err}
 		}

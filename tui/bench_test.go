@@ -25,7 +25,7 @@ func BenchmarkView(b *testing.B) {
 		{"frame20000_expanded", 20000, []string{"enter"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			v.stage = false
+			v.stage, v.focus = false, paneEvents // the stage case leaves the focus on its pane
 			v.seek(c.frame)
 			press(v, c.keys...)
 			_ = v.View()

@@ -26,10 +26,14 @@ func newLineInput(th *theme.Theme, prompt string) lineInput {
 	m.Cursor.Style = th.Cursor
 	m.Cursor.SetMode(cursor.CursorStatic)
 	m.CharLimit = maxInput
+	m.PlaceholderStyle = th.Hint
 	return lineInput{m: m}
 }
 
 func (t *lineInput) SetPrompt(p string) { t.m.Prompt = p }
+
+// SetPlaceholder is the hint shown, dimmed, while the field is empty.
+func (t *lineInput) SetPlaceholder(s string) { t.m.Placeholder = s }
 
 func (t *lineInput) SetValue(s string) {
 	t.m.SetValue(s)

@@ -59,6 +59,7 @@ func (v *replayView) inspectorPane(w, h int) []string {
 	}
 	rows -= status
 	rows = max(rows, 0)
+	v.hexRows = rows
 	v.cur = max(0, min(v.cur, int64(len(data))-1))
 	rowOf := func(off int64) int64 { return off / bpr * bpr }
 	if v.hexTop < 0 {
@@ -181,18 +182,74 @@ func (v *replayView) inspectorPane(w, h int) []string {
 		lines = append(lines, "")
 	}
 	if status > 0 {
+		// under the dump: the event that owns the byte under the cursor,
+		// the field of it the byte belongs to, then the problem or the
+		// selection; a problem's sentence wins over the field when the
+		// pane has room for two lines only
 		lines = append(lines, v.ownerLine())
 		text, pt := v.detail()
-		wrapped := wrap(text, max(w-1, 10))
-		if len(wrapped) > status-1 {
-			wrapped = wrapped[:status-1]
-			wrapped[len(wrapped)-1] += " …" // fit() cuts what is left over
+		room := status - 1
+		if v.diag < 0 || room >= 2 {
+			lines = append(lines, v.fieldLine())
+			room--
 		}
-		for _, l := range wrapped {
-			lines = append(lines, pt.wrap(l))
+		if room > 0 && text != "" {
+			wrapped := wrap(text, max(w-1, 10))
+			if len(wrapped) > room {
+				wrapped = wrapped[:room]
+				wrapped[len(wrapped)-1] += " …" // fit() cuts what is left over
+			}
+			for _, l := range wrapped {
+				lines = append(lines, pt.wrap(l))
+			}
 		}
 	}
 	return v.pane(title, focused, w, h, lines)
+}
+
+// fieldCache is one event's fields, flattened, for the field line.
+type fieldCache struct {
+	ev    int
+	lines []treeLine
+}
+
+// fieldLine names the field of the owning event that the byte under the
+// cursor belongs to (the smallest span that holds it), whether or not the
+// event is expanded.
+func (v *replayView) fieldLine() string {
+	p := v.paints
+	e := v.r.EventAt(v.stream, v.cur)
+	if e < 0 {
+		return ""
+	}
+	c := &v.fieldAt
+	if c.lines == nil || c.ev != e {
+		c.ev, c.lines = e, flattenFields(v.r.EventFields(e), 2000)
+	}
+	best := -1
+	for i, t := range c.lines {
+		if t.span.Len > 0 && t.span.Contains(v.stream, v.cur) && (best < 0 || t.span.Len < c.lines[best].span.Len) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return p.dim.wrap(fmt.Sprintf("field: none of #%d's %d fields holds this byte", e+1, len(c.lines)))
+	}
+	t := c.lines[best]
+	// the path from the top of the tree: a group's label before the field's
+	path := t.label
+	for i, d := best-1, t.depth; i >= 0 && d > 0; i-- {
+		if c.lines[i].depth < d {
+			path = c.lines[i].label + " › " + path
+			d = c.lines[i].depth
+		}
+	}
+	val := t.text
+	if t.raw != "" && t.raw != t.text {
+		val += " (" + t.raw + ")"
+	}
+	where := fmt.Sprintf("%#x+%d", t.span.Off, t.span.Len)
+	return p.label.wrap("field ") + path + " = " + val + "  " + p.dim.wrap(where)
 }
 
 // ownerLine tells which event owns the byte under the cursor.

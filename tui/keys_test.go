@@ -56,9 +56,14 @@ func TestKeys(t *testing.T) {
 				t.Error("still playing")
 			}
 		}},
-		{"] faster", []string{"]", "]"}, speedIs(4)},
-		{"[ slower", []string{"[", "[", "[", "[", "["}, speedIs(1.0 / 8)},
-		{"] capped at 8x", []string{"]", "]", "]", "]", "]"}, speedIs(8)},
+		{"> faster", []string{">", ">"}, speedIs(4)},
+		{"< slower", []string{"<", "<", "<", "<", "<"}, speedIs(1.0 / 8)},
+		{"> capped at 8x, and says so", []string{">", ">", ">", ">", ">"}, func(t *testing.T, v *replayView, cmd tea.Cmd) {
+			speedIs(8)(t, v, cmd)
+			if !strings.Contains(v.status, "fastest") {
+				t.Errorf("status %q", v.status)
+			}
+		}},
 		{"/ search and n", append(append([]string{"/"}, split("lost")...), "enter"), func(t *testing.T, v *replayView, _ tea.Cmd) {
 			if len(v.matches) == 0 {
 				t.Fatal("no matches")
@@ -180,11 +185,22 @@ func TestKeys(t *testing.T) {
 				t.Error("no full help")
 			}
 		}},
-		{"? then a key closes", []string{"?", "x"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
+		{"? then another key keeps it open", []string{"?", "x", "right"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
+			if !v.showHelp || v.frame != start {
+				t.Errorf("help open %v, frame %d", v.showHelp, v.frame)
+			}
+		}},
+		{"? then esc closes, as its title says", []string{"?", "esc"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
+			if v.showHelp || !strings.Contains(ansi.Strip(strings.Join(func() []string { v.showHelp = true; defer func() { v.showHelp = false }(); return v.helpScreen() }(), "\n")), "? or esc closes · q quits") {
+				t.Error("help still open, or its title does not say how to close it")
+			}
+		}},
+		{"? then ? closes", []string{"?", "?"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
 			if v.showHelp {
 				t.Error("help still open")
 			}
 		}},
+		{"? then q quits", []string{"?", "q"}, quits},
 		{"q quits", []string{"q"}, quits},
 		{"ctrl+c quits", []string{"ctrl+c"}, quits},
 		{"ctrl+c quits while typing", []string{"g", "ctrl+c"}, quits},
@@ -272,10 +288,10 @@ func TestMouse(t *testing.T) {
 	if v.ev != ev+3 {
 		t.Errorf("wheel: event %d, want %d", v.ev, ev+3)
 	}
-	v.focus = paneProblems
-	v.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	g := v.regions(v.layout())
+	v.Update(tea.MouseMsg{X: g.problems.x + 2, Y: g.problems.y + 1, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
 	if v.prob != 2 {
-		t.Errorf("wheel in problems: %d", v.prob)
+		t.Errorf("wheel over the problems: %d", v.prob)
 	}
 }
 
@@ -297,7 +313,7 @@ func TestPlayback(t *testing.T) {
 	if v.frame < 219 || v.frame > 221 {
 		t.Errorf("after 120 ticks at 60/s: frame %d, want 220", v.frame)
 	}
-	press(v, "]")
+	press(v, ">")
 	f := v.frame
 	t1 := t0.Add(121 * step)
 	for i := 0; i <= 60; i++ {

@@ -47,7 +47,8 @@ type paints struct {
 	barDone, barRest, barHead, chartMark               paint
 	hexOff, hexSpan, hexCur, hexProb, hexSkip, hexZero paint
 	playing, paused                                    paint
-	players                                            [5]paint
+	rule, status, helpKey, helpDesc, helpSep           paint
+	players, trails                                    [theme.Players]paint
 }
 
 func newPaints(t *theme.Theme) *paints {
@@ -61,22 +62,28 @@ func newPaints(t *theme.Theme) *paints {
 		hexOff:    paintOf(t.HexOffset), hexSpan: paintOf(t.HexSpan), hexCur: paintOf(t.HexCursor),
 		hexProb: paintOf(t.HexProblem), hexSkip: paintOf(t.HexSkipped), hexZero: paintOf(t.HexZero),
 		playing: paintOf(t.Playing), paused: paintOf(t.Paused),
+		rule: paintOf(t.Rule), status: paintOf(t.Status),
+		helpKey: paintOf(t.HelpKey), helpDesc: paintOf(t.HelpDesc), helpSep: paintOf(t.HelpSep),
 	}
 	for i := range p.players {
 		p.players[i] = paintOf(t.Player(i))
+		p.trails[i] = paintOf(t.PlayerTrail(i))
 	}
 	return p
 }
 
-func (p *paints) player(i int) paint {
-	switch {
-	case i < 0:
-		return p.plain
-	case i < len(p.players):
-		return p.players[i]
-	default:
-		return p.players[len(p.players)-1]
+func (p *paints) player(i int) paint { return playerPaint(&p.players, i, p.plain) }
+
+// trail is the quieter paint of a player's recent positions.
+func (p *paints) trail(i int) paint { return playerPaint(&p.trails, i, p.dim) }
+
+// playerPaint picks player i's paint, the last one for players past it,
+// none for i < 0.
+func playerPaint(ps *[theme.Players]paint, i int, none paint) paint {
+	if i < 0 {
+		return none
 	}
+	return ps[min(i, len(ps)-1)]
 }
 
 func (p *paints) severity(s int) paint {

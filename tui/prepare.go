@@ -29,6 +29,16 @@ type prepared struct {
 	skips    []model.Span // the skipped ranges, by stream and offset
 	labelW   int          // width of the widest frame label
 
+	kinds     []kindCount // the events' kinds in order of first appearance
+	evKind    []uint16    // per event: its kind's index in kinds
+	evPlayers map[int]int // events per player, -1 for events of no player
+
+	// the game analysis (model.Analysis): moments in frame order, their
+	// marks for the timeline, and the stats tables
+	moments []model.Moment
+	momMark []momentMark
+	stats   []model.StatTable
+
 	searchOnce sync.Once
 	search     []string // per event: player label + summary, for `/`
 	players    []string // per player: what `/` matches
@@ -123,7 +133,33 @@ func prepare(r *model.Replay) *prepared {
 	if len(r.Events) > 0 {
 		r.EventAt("", 0)
 	}
+	p.kinds, p.evKind = internKinds(r.Events)
+	p.evPlayers = map[int]int{}
+	for i := range r.Events {
+		p.evPlayers[max(r.Events[i].Player, -1)]++
+	}
+	// the analysis runs here, off the UI goroutine, once: a format's game
+	// code may walk every frame
+	a := r.Analysis()
+	p.moments = a.Moments
+	if !sort.SliceIsSorted(p.moments, func(i, j int) bool { return p.moments[i].Frame < p.moments[j].Frame }) {
+		p.moments = append([]model.Moment(nil), p.moments...)
+		sort.SliceStable(p.moments, func(i, j int) bool { return p.moments[i].Frame < p.moments[j].Frame })
+	}
+	p.stats = a.Stats.Tables
+	for _, m := range p.moments {
+		end := max(m.End, m.Frame)
+		p.momMark = append(p.momMark, momentMark{at: pos(m.Frame), end: pos(end), kind: m.Kind, player: m.Player, ranged: end > m.Frame})
+	}
 	return p
+}
+
+// momentMark is a moment's place on the timeline, 0..1.
+type momentMark struct {
+	at, end float64
+	kind    model.MomentKind
+	player  int
+	ranged  bool
 }
 
 func dedupe(xs []float64) []float64 {

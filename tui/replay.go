@@ -3,14 +3,10 @@ package tui
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/sahilm/fuzzy"
 
 	"rewind/model"
 	"rewind/theme"
@@ -38,7 +34,7 @@ const (
 	inputOffset
 )
 
-// speeds are the playback rates `[` and `]` step through.
+// speeds are the playback rates `<` and `>` step through.
 var speeds = []float64{1.0 / 8, 1.0 / 4, 1.0 / 2, 1, 2, 4, 8}
 
 const normalSpeed = 3
@@ -50,9 +46,11 @@ type tickMsg struct {
 	t  time.Time
 }
 
-// searchDoneMsg carries the events a `/` query matched, in event order.
+// searchDoneMsg carries the rows a `/` query matched (events or moments,
+// as list says), in order.
 type searchDoneMsg struct {
 	query   string
+	list    listMode
 	matches []int
 }
 
@@ -71,15 +69,30 @@ type replayView struct {
 	canBack bool // opened from the browser: esc returns there
 
 	frame    int
-	ev       int // event cursor, -1 when the replay has no events
-	evTop    int
+	ev       int // event cursor, -1 when no event is shown
+	evTop    int // the first row of the events list shown (a position in evs)
 	expanded map[int][]treeLine
 	evField  int // the line of the selected event's expanded fields under the cursor, -1 the event itself
+
+	list      listMode // moments or raw events in the list pane
+	evs, moms rowList  // the events and moments the filters keep
+	evFilter  filter
+	momFilter filter
+	mom       int          // moment cursor, -1 when no moment is shown
+	momOpen   map[int]bool // moments expanded to their fields
+	momTop    int          // the first moment row shown (a position in moms)
+	chooser   *chooser
+	showStats bool
+	statTop   int
+	statCur   int
+	statCache *statLines
 
 	focus     paneID
 	stage     bool
 	scenePage int // which scenes the stage view shows when they do not all fit
+	sceneN    int // scenes at the frame, as the stage view last drew them
 	showHelp  bool
+	hits      hitRows // what each row of the list panes shows, for clicks
 
 	playing   bool
 	speed     int
@@ -90,9 +103,12 @@ type replayView struct {
 
 	input     lineInput
 	inputMode inputMode
-	query     string
-	matches   []int
-	match     int // index into matches, -1 before the first n
+	query     string   // the search the matches are for
+	lastQuery string   // the last `/` typed, the prompt's placeholder and ↑
+	matches   []int    // rows of the list shown that match, ascending
+	allMatch  []int    // every row that matches, before the filter
+	matchList listMode // the list the matches are rows of
+	match     int      // index into matches, -1 before the first n
 	searching bool
 
 	prob, probTop int
@@ -100,6 +116,7 @@ type replayView struct {
 	stream    string // the inspector's stream ("" = the file)
 	cur       int64  // byte cursor
 	hexTop    int64  // first offset shown
+	hexRows   int    // rows of bytes the inspector last drew
 	diag      int    // diagnostic the inspector shows, -1 none
 	follow    bool   // the inspector follows the selected event
 	header    []treeLine
@@ -110,8 +127,9 @@ type replayView struct {
 	fieldWhat string // names the field the inspector highlights
 	status    string
 	paints    *paints
-	helpW     int
-	helpText  string
+	footAt    footState // what the footer was laid out for
+	footText  string
+	fieldAt   fieldCache // the fields of the event under the byte cursor
 	barCache  barCache
 	tl        *model.Timeline // the replay's timeline, with frame time when it has no time of its own
 	noTime    bool            // the replay gives no game time: frames stand in for it
@@ -135,7 +153,7 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 	v := &replayView{
 		r: r, p: p, th: th, keys: newReplayKeys(), help: help.New(),
 		expanded: map[int][]treeLine{}, evField: -1, speed: normalSpeed, diag: -1, follow: true, match: -1,
-		paints: newPaints(th),
+		paints: newPaints(th), mom: -1,
 	}
 	v.help.Styles.ShortKey = th.HelpKey
 	v.help.Styles.ShortDesc = th.HelpDesc
@@ -150,10 +168,16 @@ func newReplayView(r *model.Replay, p *prepared, th *theme.Theme) *replayView {
 	for _, pl := range r.Players {
 		v.stocks = append(v.stocks, startStocks(pl.Fields))
 	}
-	v.ev = -1
-	if len(r.Events) > 0 {
-		v.ev = 0
+	v.evs = rowList{n: len(r.Events)}
+	v.moms = rowList{n: len(p.moments)}
+	// the moments are what a player opens a replay for; a file with errors
+	// is opened to be debugged, and starts on the records
+	if len(p.moments) > 0 {
+		if w, ok := r.Worst(); !ok || w < model.Error {
+			v.list = listMoments
+		}
 	}
+	v.ev = -1
 	v.syncEvent()
 	return v
 }
@@ -221,7 +245,7 @@ func playTimeline(t *model.Timeline) (*model.Timeline, bool) {
 // count is the number of frames; the view works with 0 too.
 func (v *replayView) count() int { return v.tl.Count }
 
-// seek moves to frame f (clamped) and brings the event cursor along.
+// seek moves to frame f (clamped) and brings the list cursors along.
 func (v *replayView) seek(f int) {
 	f = v.tl.Clamp(f)
 	v.frame = f
@@ -229,26 +253,41 @@ func (v *replayView) seek(f int) {
 	v.syncEvent()
 }
 
-// syncEvent puts the event cursor on the first event at or after the frame
-// (the last event when none follows) and scrolls it into view with some
-// events of earlier frames above it.
+// listRows is how many rows of events or moments the list pane shows.
+func (v *replayView) listRows() int { return max(v.layout().evH-1, 0) }
+
+// syncEvent puts the event cursor on the first shown event at or after the
+// frame (the last one when none follows) and scrolls it into view with
+// some events of earlier frames above it; the moment cursor follows too.
 func (v *replayView) syncEvent() {
-	n := len(v.r.Events)
+	defer v.syncMoment()
+	n := v.evs.len()
 	if n == 0 {
 		v.ev = -1
 		return
 	}
-	i := v.r.FirstEventAtOrAfter(v.frame)
-	if i >= n {
-		i = n - 1
-	}
-	v.ev = i
+	pos := min(v.evs.pos(v.r.FirstEventAtOrAfter(v.frame)), n-1)
+	v.ev = v.evs.at(pos)
 	v.evField = -1
-	h := v.layout().evH - 1
-	v.evTop = max(0, i-max(h/3, 0))
+	v.evTop = max(0, pos-max(v.listRows()/3, 0))
 	if v.follow {
 		v.inspectEvent()
 	}
+}
+
+// syncMoment puts the moment cursor on the last shown moment at or before
+// the frame (what has just happened), the first one when none has yet.
+func (v *replayView) syncMoment() {
+	n := v.moms.len()
+	if n == 0 {
+		v.mom = -1
+		return
+	}
+	ms := v.p.moments
+	pos := sort.Search(n, func(k int) bool { return ms[v.moms.at(k)].Frame > v.frame }) - 1
+	pos = max(pos, 0)
+	v.mom = v.moms.at(pos)
+	v.momTop = max(0, pos-max(v.listRows()/3, 0))
 }
 
 // inspectEvent points the inspector at the selected event's bytes.
@@ -301,14 +340,15 @@ func (v *replayView) Update(msg tea.Msg) tea.Cmd {
 	case tickMsg:
 		return v.onTick(msg)
 	case searchDoneMsg:
-		if msg.query != v.query {
+		if msg.query != v.query || msg.list != v.matchList {
 			return nil
 		}
 		v.searching = false
-		v.matches = msg.matches
+		v.allMatch = msg.matches
+		v.refilterMatches()
 		v.match = -1
 		if len(v.matches) == 0 {
-			v.status = fmt.Sprintf("no match for %q", v.query)
+			v.status = v.noMatchText()
 			return nil
 		}
 		v.nextMatch(1)
@@ -321,368 +361,56 @@ func (v *replayView) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (v *replayView) onKey(msg tea.KeyMsg) tea.Cmd {
-	k := v.keys
-	if key.Matches(msg, k.ForceQuit) {
-		return tea.Quit
-	}
-	if v.inputMode != inputNone {
-		return v.onInputKey(msg)
-	}
-	if v.showHelp {
-		// any key closes the full help; q still quits
-		v.showHelp = false
-		if key.Matches(msg, k.Quit) {
-			return tea.Quit
-		}
-		return nil
-	}
-	v.status = ""
-	if v.focus == paneInspector && !v.stage {
-		if cmd, ok := v.onInspectorKey(msg); ok {
-			return cmd
-		}
-	}
-	switch {
-	case key.Matches(msg, k.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.Left):
-		v.seek(v.frame - 1)
-	case key.Matches(msg, k.Right):
-		v.seek(v.frame + 1)
-	case key.Matches(msg, k.SecBack):
-		v.timeStep(-time.Second)
-	case key.Matches(msg, k.SecFwd):
-		v.timeStep(time.Second)
-	case key.Matches(msg, k.PageBack):
-		v.timeStep(-10 * time.Second)
-	case key.Matches(msg, k.PageFwd):
-		v.timeStep(10 * time.Second)
-	case key.Matches(msg, k.Home):
-		v.seek(0)
-	case key.Matches(msg, k.End):
-		v.seek(v.count() - 1)
-	case key.Matches(msg, k.Up):
-		v.scroll(-1)
-	case key.Matches(msg, k.Down):
-		v.scroll(1)
-	case key.Matches(msg, k.Goto):
-		return v.startInput(inputGoto, "go to frame or m:ss.cc: ")
-	case key.Matches(msg, k.Search):
-		return v.startInput(inputSearch, "/")
-	case key.Matches(msg, k.Play):
-		return v.togglePlay()
-	case key.Matches(msg, k.Slower):
-		v.speed = max(v.speed-1, 0)
-		return v.restartTicks()
-	case key.Matches(msg, k.Faster):
-		v.speed = min(v.speed+1, len(speeds)-1)
-		return v.restartTicks()
-	case key.Matches(msg, k.NextMatch):
-		v.nextMatch(1)
-	case key.Matches(msg, k.PrevMatch):
-		v.nextMatch(-1)
-	case key.Matches(msg, k.NextProblem):
-		v.nextProblem(1)
-	case key.Matches(msg, k.PrevProb):
-		v.nextProblem(-1)
-	case key.Matches(msg, k.Focus):
-		v.cycleFocus(1)
-	case key.Matches(msg, k.FocusBack):
-		v.cycleFocus(-1)
-	case key.Matches(msg, k.Enter):
-		v.enter()
-	case key.Matches(msg, k.Stage):
-		v.stage = !v.stage
-		if v.stage {
-			v.focus = paneInspector
-		}
-	case key.Matches(msg, k.Scenes):
-		if !v.stage {
-			v.stage, v.focus = true, paneInspector
-		} else if len(v.r.SceneAt(v.frame)) <= 1 {
-			v.status = "one scene: nothing more to show"
-		} else {
-			v.scenePage++
-		}
-	case key.Matches(msg, k.Help):
-		v.showHelp = true
-	case key.Matches(msg, k.Back):
-		switch {
-		case len(v.matches) > 0 || v.query != "":
-			v.matches, v.query, v.match = nil, "", -1
-		case v.canBack:
-			v.playing = false
-			return func() tea.Msg { return backMsg{} }
-		}
-	}
-	return nil
-}
-
-// onInspectorKey moves the byte cursor while the inspector has the focus.
-func (v *replayView) onInspectorKey(msg tea.KeyMsg) (tea.Cmd, bool) {
-	data := v.r.Bytes(v.stream)
-	bpr := int64(v.bytesPerRow(v.layout().inspW))
-	move := func(d int64) {
-		v.follow = false
-		v.cur = max(0, min(v.cur+d, int64(len(data))-1))
-	}
-	switch msg.String() {
-	case "left", "h":
-		move(-1)
-	case "right", "l":
-		move(1)
-	case "up", "k":
-		move(-bpr)
-	case "down", "j":
-		move(bpr)
-	case "pgup":
-		move(-bpr * int64(max(v.layout().inspH-3, 1)))
-	case "pgdown":
-		move(bpr * int64(max(v.layout().inspH-3, 1)))
-	case "g":
-		return v.startInput(inputOffset, "go to offset (0x.. or decimal): "), true
-	case "enter":
-		if e := v.r.EventAt(v.stream, v.cur); e >= 0 {
-			v.ev = e
-			v.evField = -1
-			v.frame = v.r.Events[e].Frame
-			v.clock = v.tl.Time(v.frame)
-			v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
-		} else {
-			v.status = fmt.Sprintf("no event owns %#x", v.cur)
-		}
-	default:
-		return nil, false
-	}
-	return nil, true
-}
-
-func (v *replayView) startInput(m inputMode, prompt string) tea.Cmd {
-	v.inputMode = m
-	v.input.SetPrompt(prompt)
-	v.input.SetValue("")
-	if m == inputSearch {
-		v.input.SetValue(v.query)
-	}
-	v.input.Focus()
-	return nil
-}
-
-func (v *replayView) onInputKey(msg tea.KeyMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc":
-		v.inputMode = inputNone
-		v.input.Blur()
-		return nil
-	case "enter":
-		m, s := v.inputMode, strings.TrimSpace(v.input.Value())
-		v.inputMode = inputNone
-		v.input.Blur()
-		switch m {
-		case inputGoto:
-			v.gotoText(s)
-		case inputOffset:
-			v.gotoOffset(s)
-		case inputSearch:
-			return v.search(s)
-		}
-		return nil
-	}
-	return v.input.Update(msg)
-}
-
-// gotoText understands a frame number as the format counts ("-123",
-// "1234") or a game time ("1:23.45", "83.5s", "1:02:03").
-func (v *replayView) gotoText(s string) {
-	if s == "" {
-		return
-	}
-	tl := v.tl
-	if d, ok := parseTime(s); ok {
-		v.seek(tl.At(d))
-		return
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		v.status = fmt.Sprintf("not a frame or a time: %q", s)
-		return
-	}
-	v.seek(tl.Index(n))
-}
-
-// parseTime reads m:ss(.cc), h:mm:ss(.cc) or a number of seconds with an s.
-func parseTime(s string) (time.Duration, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var secs float64
-	switch {
-	case strings.HasSuffix(s, "s"):
-		f, err := strconv.ParseFloat(strings.TrimSuffix(s, "s"), 64)
-		if err != nil {
-			return 0, false
-		}
-		secs = f
-	case strings.Contains(s, ":"):
-		parts := strings.Split(s, ":")
-		if len(parts) > 3 {
-			return 0, false
-		}
-		for i, p := range parts {
-			f, err := strconv.ParseFloat(p, 64)
-			if err != nil || f < 0 || (i < len(parts)-1 && strings.Contains(p, ".")) {
-				return 0, false
-			}
-			secs = secs*60 + f
-		}
-	default:
-		return 0, false
-	}
-	if secs > 1e7 {
-		return 0, false
-	}
-	d := time.Duration(secs * float64(time.Second))
-	if neg {
-		d = -d
-	}
-	return d, true
-}
-
-func (v *replayView) gotoOffset(s string) {
-	var n int64
-	var err error
-	if strings.HasPrefix(strings.ToLower(s), "0x") {
-		n, err = strconv.ParseInt(s[2:], 16, 64)
-	} else {
-		n, err = strconv.ParseInt(s, 10, 64)
-	}
-	if err != nil || n < 0 {
-		v.status = fmt.Sprintf("not an offset: %q", s)
-		return
-	}
-	data := v.r.Bytes(v.stream)
-	if n >= int64(len(data)) {
-		v.status = fmt.Sprintf("offset %#x is past the end (%#x)", n, len(data))
-		n = max(int64(len(data))-1, 0)
-	}
-	v.follow = false
-	v.focus = paneInspector
-	v.stage = false
-	v.cur = n
-	v.hexTop = -1
-}
-
-// search runs the fuzzy match in a command: it is proportional to the
-// number of events, so it must not hold up the key press.
-func (v *replayView) search(q string) tea.Cmd {
-	v.query = q
-	v.matches, v.match = nil, -1
-	if q == "" {
-		return nil
-	}
-	v.searching = true
-	r, p := v.r, v.p
-	return func() tea.Msg { return searchDoneMsg{query: q, matches: searchEvents(r, p, q)} }
-}
-
-// searchEvents returns, in event order, the events whose text (player,
-// kind, flag, summary) matches q and every event of a player whose name,
-// character or code matches. Letters of a word scattered over a long
-// summary fuzzily match almost every event, so when some events or players
-// hold the query as typed, those (the fuzzy matcher's best) are the
-// answer; only when none does is every fuzzy match.
-func searchEvents(r *model.Replay, p *prepared, q string) []int {
-	texts, players := p.searchText(r)
-	lq := strings.ToLower(q)
-	var evs, pls []int
-	for i, s := range texts {
-		if strings.Contains(strings.ToLower(s), lq) {
-			evs = append(evs, i)
-		}
-	}
-	for i, s := range players {
-		if strings.Contains(strings.ToLower(s), lq) {
-			pls = append(pls, i)
-		}
-	}
-	if len(evs) == 0 && len(pls) == 0 {
-		for _, m := range fuzzy.Find(q, texts) {
-			evs = append(evs, m.Index)
-		}
-		for _, m := range fuzzy.Find(q, players) {
-			pls = append(pls, m.Index)
-		}
-	}
-	if len(pls) > 0 {
-		of := make(map[int]bool, len(pls))
-		for _, i := range pls {
-			of[i] = true
-		}
-		for i := range r.Events {
-			if of[r.Events[i].Player] {
-				evs = append(evs, i)
-			}
-		}
-	}
-	sort.Ints(evs)
-	out := evs[:0]
-	for i, e := range evs {
-		if i == 0 || e != evs[i-1] {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// nextMatch moves to the next (d=1) or previous match after the current frame's event.
-func (v *replayView) nextMatch(d int) {
-	if len(v.matches) == 0 {
-		if v.query != "" && !v.searching {
-			v.status = fmt.Sprintf("no match for %q", v.query)
-		}
-		return
-	}
-	cur := v.ev
-	var i int
-	if d > 0 {
-		i = sort.SearchInts(v.matches, cur+1)
-		if v.match < 0 {
-			i = sort.SearchInts(v.matches, cur)
-		}
-		if i >= len(v.matches) {
-			i = 0
-		}
-	} else {
-		i = sort.SearchInts(v.matches, cur) - 1
-		if i < 0 {
-			i = len(v.matches) - 1
-		}
-	}
-	v.match = i
-	v.selectEvent(v.matches[i])
-}
-
-// selectEvent puts the cursor on event e and the frame on its frame.
+// selectEvent puts the cursor on event e and the frame on its frame. An
+// event the filter hides clears the filter, so the cursor is never on a
+// row that is not drawn.
 func (v *replayView) selectEvent(e int) {
 	if e < 0 || e >= len(v.r.Events) {
 		return
+	}
+	if !v.evs.shown(e) {
+		v.evFilter = filter{}
+		v.applyEvents()
+		v.refilterMatches()
+		v.status = fmt.Sprintf("the filter hid #%d: cleared", e+1)
 	}
 	v.frame = v.r.Events[e].Frame
 	v.clock = v.tl.Time(v.frame)
 	v.ev = e
 	v.evField = -1
-	v.evTop = max(0, e-max((v.layout().evH-1)/3, 0))
+	v.evTop = max(0, v.evs.pos(e)-max(v.listRows()/3, 0))
 	v.follow = true
 	v.inspectEvent()
+	v.syncMoment()
 }
 
-// nextProblem moves the problem cursor to the next warning or error and
-// jumps to it; a file whose diagnostics are all notes walks the notes.
+// selectMoment puts the cursor on moment i and the frame on its start; the
+// inspector shows the bytes that record it when one record does.
+func (v *replayView) selectMoment(i int) {
+	if i < 0 || i >= len(v.p.moments) {
+		return
+	}
+	m := &v.p.moments[i]
+	v.follow = true
+	v.seek(m.Frame)
+	v.mom = i
+	v.momTop = max(0, v.moms.pos(i)-max(v.listRows()/3, 0))
+	if sp := m.Span; sp.Len > 0 {
+		v.diag = -1
+		v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
+		v.field, v.useField = sp, true
+		v.fieldWhat = "moment " + clean(string(m.Kind))
+	}
+}
+
+// nextProblem moves the problem cursor to the next warning or error, jumps
+// to it and gives the problems pane the focus, so the next enter acts on
+// the problem; a file whose diagnostics are all notes walks the notes.
 func (v *replayView) nextProblem(d int) {
 	ds := v.r.Diagnostics
 	n := len(ds)
 	if n == 0 {
-		v.status = "no problems"
+		v.status = "no problems: the decoder found nothing wrong in this file"
 		return
 	}
 	floor := model.Warning
@@ -697,6 +425,7 @@ func (v *replayView) nextProblem(d int) {
 		i = ((i+d)%n + n) % n
 		if ds[i].Severity >= floor {
 			v.jumpProblem(i)
+			v.focus = paneProblems
 			return
 		}
 	}
@@ -731,7 +460,8 @@ func (v *replayView) focusOrder() []paneID {
 	return append(order, paneInspector, paneHeader)
 }
 
-func (v *replayView) cycleFocus(d int) {
+// nextFocus is the pane tab (d=1) or shift+tab (d=-1) moves to.
+func (v *replayView) nextFocus(d int) paneID {
 	order := v.focusOrder()
 	at := 0
 	for i, p := range order {
@@ -739,75 +469,84 @@ func (v *replayView) cycleFocus(d int) {
 			at = i
 		}
 	}
-	v.focus = order[((at+d)%len(order)+len(order))%len(order)]
-	if v.focus == paneEvents {
+	return order[((at+d)%len(order)+len(order))%len(order)]
+}
+
+func (v *replayView) cycleFocus(d int) { v.setFocus(v.nextFocus(d)) }
+
+func (v *replayView) setFocus(p paneID) {
+	v.focus = p
+	if p == paneEvents {
 		v.follow = true
 	}
 }
 
-// scroll moves the cursor of the focused pane by d rows.
-func (v *replayView) scroll(d int) {
-	switch v.focus {
+// paneName is what a pane is called in its title, the footer and tab's hint.
+func (v *replayView) paneName(p paneID) string {
+	switch p {
 	case paneEvents:
-		if v.ev < 0 {
-			return
+		if v.list == listMoments {
+			return "moments"
 		}
-		for ; d > 0; d-- {
-			v.stepEvent(1)
-		}
-		for ; d < 0; d++ {
-			v.stepEvent(-1)
-		}
-	case paneProblems:
-		if n := len(v.r.Diagnostics); n > 0 {
-			v.prob = max(0, min(v.prob+d, n-1))
-		}
+		return "events"
 	case paneInspector:
 		if v.stage {
-			return
+			return "stage"
 		}
-		data := v.r.Bytes(v.stream)
-		bpr := int64(v.bytesPerRow(v.layout().inspW))
-		v.follow = false
-		v.cur = max(0, min(v.cur+int64(d)*bpr, int64(len(data))-1))
-	case paneHeader:
-		v.headCur = max(0, min(v.headCur+d, len(v.header)-1))
 	}
+	return p.String()
 }
 
 // stepEvent moves the event cursor one line: through the fields of an
 // expanded event as through a tree, else from event to event.
-func (v *replayView) stepEvent(d int) {
-	n := len(v.r.Events)
+func (v *replayView) stepEvent(d int) bool {
+	n := v.evs.len()
 	if v.ev < 0 || n == 0 {
-		return
+		return false
 	}
 	e, f := v.ev, v.evField
+	pos := v.evs.pos(e)
 	switch {
 	case d > 0 && f+1 < len(v.expanded[e]):
 		f++
 	case d > 0:
-		e, f = min(e+1, n-1), -1
-		if e == v.ev {
-			return
+		if pos+1 >= n {
+			return false
 		}
+		e, f = v.evs.at(pos+1), -1
 	case f >= 0:
 		f--
-	case e > 0:
-		e--
+	case pos > 0:
+		e = v.evs.at(pos - 1)
 		f = len(v.expanded[e]) - 1
 	default:
-		return
+		return false
 	}
 	v.ev, v.evField = e, f
 	v.frame = v.r.Events[e].Frame
 	v.clock = v.tl.Time(v.frame)
 	v.follow = true
+	v.syncMoment()
 	if f >= 0 {
 		v.showEventField()
 	} else {
 		v.inspectEvent()
 	}
+	return true
+}
+
+// stepMoment moves the moment cursor one row and the frame to the moment.
+func (v *replayView) stepMoment(d int) bool {
+	n := v.moms.len()
+	if v.mom < 0 || n == 0 {
+		return false
+	}
+	pos := v.moms.pos(v.mom) + d
+	if pos < 0 || pos >= n {
+		return false
+	}
+	v.selectMoment(v.moms.at(pos))
+	return true
 }
 
 // showEventField points the inspector at the selected field of an
@@ -829,40 +568,9 @@ func (v *replayView) showEventField() {
 	v.fieldWhat = fmt.Sprintf("#%d %s", v.ev+1, lines[v.evField].label)
 }
 
-// enter expands or folds the selected event, or jumps to the selected problem.
-func (v *replayView) enter() {
-	switch v.focus {
-	case paneProblems:
-		v.jumpProblem(v.prob)
-	case paneHeader:
-		// show the bytes the header field came from
-		if v.headCur < len(v.header) {
-			sp := v.header[v.headCur].span
-			if sp.Len == 0 && sp.Off == 0 && sp.Stream == "" {
-				v.status = "this field has no bytes of its own"
-				return
-			}
-			v.follow, v.diag, v.stage = false, -1, false
-			v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
-			v.field, v.useField = sp, true
-			v.fieldWhat = "header " + v.header[v.headCur].label
-		}
-	case paneEvents:
-		if v.ev < 0 {
-			return
-		}
-		if _, ok := v.expanded[v.ev]; ok && v.evField >= 0 {
-			v.showEventField()
-		} else if ok {
-			delete(v.expanded, v.ev)
-		} else {
-			v.expanded[v.ev] = fieldTree(v.r.EventFields(v.ev))
-		}
-	}
-}
-
 func (v *replayView) togglePlay() tea.Cmd {
 	if v.count() <= 1 {
+		v.status = "one frame: nothing to play"
 		return nil
 	}
 	v.playing = !v.playing
@@ -932,23 +640,4 @@ func (v *replayView) onTick(m tickMsg) tea.Cmd {
 		return nil
 	}
 	return tick(v.tickID, v.tickEvery)
-}
-
-func (v *replayView) onMouse(m tea.MouseMsg) tea.Cmd {
-	l := v.layout()
-	switch {
-	case m.Button == tea.MouseButtonWheelUp && m.Action == tea.MouseActionPress:
-		v.scroll(-3)
-	case m.Button == tea.MouseButtonWheelDown && m.Action == tea.MouseActionPress:
-		v.scroll(3)
-	case m.Button == tea.MouseButtonLeft && (m.Action == tea.MouseActionPress || m.Action == tea.MouseActionMotion):
-		if m.Y == l.barY && v.count() > 0 && v.w > 1 {
-			x := max(0, min(m.X, v.w-1))
-			v.seek(int(int64(x) * int64(v.count()-1) / int64(max(v.w-1, 1))))
-			if v.playing {
-				v.lastTick = time.Time{}
-			}
-		}
-	}
-	return nil
 }

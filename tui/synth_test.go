@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"sort"
 	"time"
 
 	"rewind/model"
@@ -108,3 +109,40 @@ func synth(frames int) *model.Replay {
 func percent(f, p int) int { return (f/7 + p*37) % 150 }
 
 func newTestTheme() *theme.Theme { return theme.New(false) }
+
+// synthGame is synth with a game analysis, as a format's game code would
+// give it: P1 loses a stock at every notable event's frame (300, 900, ...),
+// P2 combos P1 for a second before each, a structure is built at 0:10
+// (no player), and two tables: players side by side, and a build order
+// whose rows point at frames.
+func synthGame(frames int) *model.Replay {
+	r := synth(frames)
+	r.Analyze = func() *model.Analysis {
+		a := &model.Analysis{}
+		for f := 300; f < frames; f += 600 {
+			a.Moments = append(a.Moments,
+				model.Moment{Kind: model.MomentCombo, Frame: f - 60, End: f - 1, Player: 1, Other: 0, Summary: "Marth combos Fox: 4 hits, 38%"},
+				model.Moment{Kind: model.MomentStock, Frame: f, End: f, Player: 0, Other: 1, Summary: "Fox lost a stock to Marth's forward smash",
+					Span:   model.Span{Off: r.Events[2*f].Span.Off, Len: 8},
+					Fields: []model.Field{{Key: "move", Label: "Move", Value: int64(10), Name: "forward smash"}}})
+			if f == 900 {
+				a.Moments = append(a.Moments, model.Moment{Kind: model.MomentBuild, Frame: 723, End: 723, Player: -1, Other: -1, Summary: "Barracks"})
+			}
+		}
+		// the build sits between the combo and the stock at 900: keep frame order
+		sort.SliceStable(a.Moments, func(i, j int) bool { return a.Moments[i].Frame < a.Moments[j].Frame })
+		cell := func(v int64) model.Field { return model.Field{Value: v} }
+		a.Stats.Tables = []model.StatTable{
+			{Key: "overall", Title: "Overall", Player: -1, Columns: []string{"P1 Fox", "P2 Marth"}, Rows: []model.StatRow{
+				{Key: "killCount", Label: "Kills", Frame: -1, Cells: []model.Field{cell(0), cell(4)}},
+				{Key: "totalDamage", Label: "Total damage", Frame: -1, Cells: []model.Field{{Value: 211.5}, {Value: 480.25}}},
+			}},
+			{Key: "buildOrder", Title: "Build order (P2 Marth)", Player: 1, Columns: []string{"time", "what"}, Rows: []model.StatRow{
+				{Key: "b1", Label: "1", Frame: 723, Cells: []model.Field{{Value: "0:10.00"}, {Value: "Barracks"}}},
+				{Key: "b2", Label: "2", Frame: 1500, Cells: []model.Field{{Value: "0:22.95"}, {Value: "Factory"}}},
+			}},
+		}
+		return a
+	}
+	return r
+}

@@ -94,6 +94,21 @@ func narrow(r rune) bool {
 	return false
 }
 
+// scrollTo is the first row to show so that row cur is among the rows
+// shown from it: top moved as little as possible.
+func scrollTo(cur, top, rows int) int {
+	if rows <= 0 {
+		return top
+	}
+	if cur < top {
+		top = cur
+	}
+	if cur >= top+rows {
+		top = cur - rows + 1
+	}
+	return max(top, 0)
+}
+
 // block turns lines into exactly h lines of exactly w cells.
 func block(lines []string, w, h int) []string {
 	out := make([]string, h)

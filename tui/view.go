@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 
@@ -84,21 +83,21 @@ func (v *replayView) layout() layout {
 		}
 		return l
 	}
-	// narrow: the events pane, and under it the focused one of the others
+	// narrow: the list pane and under it the inspector (or the stage); the
+	// problems pane, when focused, takes the list's place, so the problem
+	// and the bytes it points at are on the screen together
 	l.evW, l.inspW = w, w
-	other := paneInspector
-	if v.focus == paneProblems {
-		other = paneProblems
-	}
 	if l.botH >= 12 {
 		l.stacked = true
-		l.showEv = true
-		l.evH = l.botH / 2
-		rest := l.botH - l.evH
-		if other == paneProblems {
-			l.showProb, l.probH = true, rest
+		l.showInsp = true
+		if v.focus == paneProblems {
+			l.showProb = true
+			l.probH = max(3, min(len(v.r.Diagnostics)+1, l.botH/3))
+			l.inspH = l.botH - l.probH
 		} else {
-			l.showInsp, l.inspH = true, rest
+			l.showEv = true
+			l.evH = l.botH / 2
+			l.inspH = l.botH - l.evH
 		}
 		return l
 	}
@@ -113,6 +112,51 @@ func (v *replayView) layout() layout {
 	return l
 }
 
+// rect is a pane's place on the screen, in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) has(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// regions are the panes' places for a layout, as View draws them.
+type regions struct {
+	header, players, bar, charts, list, problems, right, stats rect
+}
+
+func (v *replayView) regions(l layout) regions {
+	var g regions
+	if l.wide {
+		g.header = rect{0, 0, l.hdrW, l.topH}
+		g.players = rect{l.hdrW + 1, 0, l.plW, l.topH}
+	} else {
+		g.header = rect{0, 0, v.w, l.hdrH}
+		g.players = rect{0, l.hdrH, v.w, l.plH}
+	}
+	g.bar = rect{0, l.barY, v.w, 1}
+	g.charts = rect{0, l.barY + 2, v.w, l.chartN}
+	g.stats = rect{0, l.botY, v.w, l.botH}
+	if l.wide {
+		g.list = rect{0, l.botY, l.evW, l.evH}
+		if l.showProb {
+			g.problems = rect{0, l.botY + l.evH, l.evW, l.probH}
+		}
+		g.right = rect{l.evW + 1, l.botY, l.inspW, l.inspH}
+		return g
+	}
+	y := l.botY
+	if l.showEv {
+		g.list = rect{0, y, v.w, l.evH}
+		y += l.evH
+	}
+	if l.showProb {
+		g.problems = rect{0, y, v.w, l.probH}
+		y += l.probH
+	}
+	if l.showInsp {
+		g.right = rect{0, y, v.w, l.inspH}
+	}
+	return g
+}
+
 // View draws the replay view. It touches only what is on screen.
 func (v *replayView) View() string {
 	if v.w <= 0 || v.h <= 0 {
@@ -121,18 +165,8 @@ func (v *replayView) View() string {
 	l := v.layout()
 	var lines []string
 	if v.showHelp {
-		// the whole screen: every key must be readable even at 80x24
-		groups := append(v.keys.FullHelp(), inspectorHelp())
-		var text []string
-		if v.w >= 130 {
-			text = strings.Split(v.help.FullHelpView(groups), "\n")
-		} else {
-			text = strings.Split(v.help.FullHelpView(groups[:3]), "\n")
-			text = append(text, "")
-			text = append(text, strings.Split(v.help.FullHelpView(groups[3:]), "\n")...)
-		}
-		lines = v.pane("keys · any key closes", true, v.w, v.h-1, text)
-		return strings.Join(append(lines, v.helpLine()), "\n")
+		lines = v.helpScreen()
+		return strings.Join(append(lines, v.footer()), "\n")
 	}
 	if l.wide {
 		lines = append(lines, hjoin(v.sep(), v.headerPane(l.hdrW, l.topH), v.playersPane(l.plW, l.topH))...)
@@ -144,16 +178,19 @@ func (v *replayView) View() string {
 	tl[1] = fit(tl[1], v.w)
 	lines = append(lines, tl...)
 	lines = append(lines, v.chartLane(v.w, l.chartN)...)
-	if l.wide {
+	switch {
+	case v.showStats:
+		lines = append(lines, v.statsPane(v.w, l.botH)...)
+	case l.wide:
 		var left []string
-		left = append(left, v.eventsPane(l.evW, l.evH)...)
+		left = append(left, v.listPane(l.evW, l.evH)...)
 		if l.showProb {
 			left = append(left, v.problemsPane(l.evW, l.probH)...)
 		}
 		lines = append(lines, hjoin(v.sep(), left, v.rightPane(l.inspW, l.inspH))...)
-	} else {
+	default:
 		if l.showEv {
-			lines = append(lines, v.eventsPane(l.evW, l.evH)...)
+			lines = append(lines, v.listPane(l.evW, l.evH)...)
 		}
 		if l.showProb {
 			lines = append(lines, v.problemsPane(v.w, l.probH)...)
@@ -162,7 +199,7 @@ func (v *replayView) View() string {
 			lines = append(lines, v.rightPane(v.w, l.inspH)...)
 		}
 	}
-	lines = append(lines, v.helpLine())
+	lines = append(lines, v.footer())
 	// every line is already cut to the width; only the count needs fixing
 	blank := strings.Repeat(" ", v.w)
 	for len(lines) < v.h {
@@ -171,7 +208,7 @@ func (v *replayView) View() string {
 	return strings.Join(lines[:v.h], "\n")
 }
 
-func (v *replayView) sep() string { return v.paints.dim.wrap("│") }
+func (v *replayView) sep() string { return v.paints.rule.wrap("│") }
 
 func (v *replayView) rightPane(w, h int) []string {
 	if v.stage {
@@ -180,18 +217,45 @@ func (v *replayView) rightPane(w, h int) []string {
 	return v.inspectorPane(w, h)
 }
 
-func (v *replayView) helpLine() string {
-	switch {
-	case v.inputMode != inputNone:
-		return v.input.View(v.w)
-	case v.status != "":
-		return fit(v.paints.warn.wrap(clean(v.status)), v.w)
+// helpScreen is `?`: every key, in columns, with the timeline's marks.
+// The whole screen, so every key is readable even at 80x24.
+func (v *replayView) helpScreen() []string {
+	groups := append(v.keys.FullHelp(), inspectorHelp())
+	// all the columns side by side when they fit, else in two rows
+	text := strings.Split(v.help.FullHelpView(groups), "\n")
+	if width(text[0]) > v.w-1 {
+		text = strings.Split(v.help.FullHelpView(groups[:3]), "\n")
+		text = append(text, "")
+		text = append(text, strings.Split(v.help.FullHelpView(groups[3:]), "\n")...)
 	}
-	// the key map does not change: draw the line once per width
-	if v.helpW != v.w {
-		v.helpW, v.helpText = v.w, fit(v.help.ShortHelpView(v.keys.ShortHelp()), v.w)
+	text = append(text, "")
+	text = append(text, wrap(v.legend(), max(v.w-1, 10))...)
+	return v.pane("keys · ? or esc closes · q quits", true, v.w, v.h-1, text)
+}
+
+// legend names the timeline's marks this replay has.
+func (v *replayView) legend() string {
+	p := v.paints
+	parts := []string{p.barHead.wrap("●") + " now"}
+	seen := map[model.MomentKind]bool{}
+	for _, m := range v.p.momMark {
+		if seen[m.kind] {
+			continue
+		}
+		seen[m.kind] = true
+		if m.ranged {
+			parts = append(parts, p.player(m.player).wrap("━")+" "+clean(string(m.kind)))
+		} else {
+			parts = append(parts, p.notable.wrap(string(momentGlyph(m.kind)))+" "+clean(string(m.kind)))
+		}
 	}
-	return v.helpText
+	if len(v.p.moments) == 0 && len(v.p.notable) > 0 {
+		parts = append(parts, p.notable.wrap("◆")+" notable event")
+	}
+	if len(v.p.problems) > 0 {
+		parts = append(parts, p.err.wrap("!")+" problem")
+	}
+	return p.label.wrap("timeline: ") + strings.Join(parts, "  ")
 }
 
 // headerPane: the summary values, then the header fields as a tree.
@@ -231,14 +295,9 @@ func (v *replayView) headerPane(w, h int) []string {
 	// the fields scroll under the summary; the cursor shows when focused
 	rows := h - 1 - len(lines)
 	focused := v.focus == paneHeader
-	if rows > 0 {
-		if v.headCur < v.headTop {
-			v.headTop = v.headCur
-		}
-		if v.headCur >= v.headTop+rows {
-			v.headTop = v.headCur - rows + 1
-		}
-	}
+	v.headTop = scrollTo(v.headCur, v.headTop, rows)
+	v.hits.headFirst = len(lines)
+	v.hits.headTop = v.headTop
 	for i := v.headTop; i < len(v.header) && i < v.headTop+max(rows, 0); i++ {
 		if focused && i == v.headCur {
 			lines = append(lines, p.cursor.wrap(fit("> "+ansi.Strip(v.treeText(v.header[i], 0)), w-1)))
@@ -306,6 +365,9 @@ func (v *replayView) playersPane(w, h int) []string {
 		// the name; the character and the first state fields stay
 		lineWidth := func() int {
 			n := ansi.StringWidth(pl.Slot) + 1
+			if v.r.Scenes != nil {
+				n += 2
+			}
 			if len(who) > 0 {
 				n += width(" " + strings.Join(who, " "))
 			}
@@ -330,6 +392,10 @@ func (v *replayView) playersPane(w, h int) []string {
 			state.WriteString("  " + t)
 		}
 		var b strings.Builder
+		if v.r.Scenes != nil {
+			// the player's mark in the stage view
+			b.WriteString(p.player(i).wrap(string(playerGlyph(i, false))) + " ")
+		}
 		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
 		if len(who) > 0 {
 			b.WriteString(" " + strings.Join(who, " "))
@@ -345,331 +411,6 @@ func (v *replayView) playersPane(w, h int) []string {
 		lines = append(lines, p.dim.wrap("no players"))
 	}
 	return v.pane("players", false, w, h, lines)
-}
-
-// barCache holds the timeline's marks for one width.
-type barCache struct {
-	w     int
-	marks []byte // 0 none, 1 notable, 2 problem
-	chart [][]float64
-}
-
-func (v *replayView) marks(w int) []byte {
-	c := &v.barCache
-	if c.w == w && c.marks != nil {
-		return c.marks
-	}
-	c.w, c.chart = w, nil
-	c.marks = make([]byte, w)
-	col := func(x float64) int { return min(max(int(math.Round(x*float64(w-1))), 0), w-1) }
-	for _, x := range v.p.notable {
-		c.marks[col(x)] = 1
-	}
-	for _, x := range v.p.problems {
-		c.marks[col(x)] = 2
-	}
-	return c.marks
-}
-
-// timeline: the position bar with ticks, then the frame, time and play state.
-func (v *replayView) timeline(w int) []string {
-	p := v.paints
-	tl := v.tl
-	n := tl.Count
-	head := 0
-	if n > 1 {
-		head = int(int64(v.frame) * int64(w-1) / int64(n-1))
-	}
-	marks := v.marks(w)
-	var b strings.Builder
-	var run strings.Builder
-	runPaint := p.plain
-	flush := func() {
-		runPaint.write(&b, run.String())
-		run.Reset()
-	}
-	for x := 0; x < w; x++ {
-		ch, pt := "─", p.barRest
-		if x < head {
-			ch, pt = "━", p.barDone
-		}
-		switch marks[x] {
-		case 1:
-			ch, pt = "◆", p.notable
-		case 2:
-			ch, pt = "!", p.err
-		}
-		if x == head {
-			ch, pt = "●", p.barHead
-		}
-		if pt != runPaint {
-			flush()
-			runPaint = pt
-		}
-		run.WriteString(ch)
-	}
-	flush()
-	// status line
-	unit := tl.Unit
-	if unit == "" {
-		unit = "frame"
-	}
-	var s []string
-	if n == 0 {
-		s = append(s, "no frames")
-	} else {
-		cur, last := clean(tl.Label(v.frame)), clean(tl.Label(n-1))
-		if strings.HasPrefix(cur, unit) {
-			s = append(s, cur+" / "+last) // the label names the unit itself ("loop 1234")
-		} else {
-			s = append(s, fmt.Sprintf("%s %s / %s", unit, cur, last))
-		}
-		// a label that is already the game time (song times) is not repeated
-		if v.noTime {
-			s = append(s, p.dim.wrap(fmt.Sprintf("no game time: 1 s = %d %ss", framesPerSecond, unit)))
-		} else if t := model.FormatDuration(tl.Time(v.frame)); !strings.HasPrefix(cur, t) {
-			s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
-		}
-	}
-	sp := speedText(speeds[v.speed])
-	if v.playing {
-		s = append(s, p.playing.wrap("▶ "+sp))
-	} else {
-		s = append(s, p.paused.wrap("❚❚ "+sp))
-	}
-	// problems are warnings and errors; info diagnostics are notes
-	if np := v.r.Problems(); np > 0 {
-		t := fmt.Sprintf("! %d problem", np)
-		if np != 1 {
-			t += "s"
-		}
-		s = append(s, p.err.wrap(t))
-	} else if nn := len(v.r.Diagnostics); nn > 0 {
-		t := fmt.Sprintf("%d note", nn)
-		if nn != 1 {
-			t += "s"
-		}
-		s = append(s, t)
-	}
-	switch {
-	case v.searching:
-		s = append(s, "searching…")
-	case len(v.matches) > 0:
-		m := "-"
-		if v.match >= 0 {
-			m = thousands(int64(v.match + 1))
-		}
-		s = append(s, p.match.wrap(fmt.Sprintf("match %s/%s", m, thousands(int64(len(v.matches))))))
-	}
-	return []string{b.String(), " " + strings.Join(s, "   ")}
-}
-
-func speedText(s float64) string {
-	if s < 1 {
-		return fmt.Sprintf("×1/%d", int(math.Round(1/s)))
-	}
-	return fmt.Sprintf("×%d", int(s))
-}
-
-var sparks = []rune("▁▂▃▄▅▆▇█")
-
-// chartLane: one sparkline per series over the whole game, the current
-// frame's column marked.
-func (v *replayView) chartLane(w, n int) []string {
-	if n <= 0 {
-		return nil
-	}
-	p := v.paints
-	labels := v.chartLabels()
-	// labels get what they need up to a sixth of the width, 14 cells at least
-	labelW := 0
-	for _, l := range labels {
-		labelW = max(labelW, width(l))
-	}
-	labelW = min(labelW, max(14, w/6))
-	cw := w - labelW - 1
-	if cw < 4 {
-		return block(nil, w, n)
-	}
-	c := &v.barCache
-	v.marks(w) // resets the cache on a width change
-	if c.chart == nil {
-		for _, ch := range v.p.charts {
-			for _, s := range ch.series {
-				c.chart = append(c.chart, pool(s.vals, cw))
-			}
-		}
-	}
-	head := 0
-	if cnt := v.count(); cnt > 1 {
-		head = int(int64(v.frame) * int64(cw-1) / int64(cnt-1))
-	}
-	var out []string
-	k := 0
-	for _, ch := range v.p.charts {
-		for _, s := range ch.series {
-			if len(out) >= n {
-				return out
-			}
-			vals := c.chart[k]
-			k++
-			var b strings.Builder
-			b.WriteString(p.player(s.player).wrap(fit(labels[k-1], labelW)))
-			b.WriteByte(' ')
-			var line []rune
-			// the pooled values may be fewer than the columns: stretch them
-			for x := 0; x < cw; x++ {
-				r := ' '
-				if len(vals) > 0 {
-					val := vals[x*len(vals)/cw]
-					if val == val && ch.hi > ch.lo {
-						lvl := int((val - ch.lo) / (ch.hi - ch.lo) * float64(len(sparks)-1))
-						r = sparks[min(max(lvl, 0), len(sparks)-1)]
-					} else if val == val {
-						r = sparks[0]
-					}
-				}
-				line = append(line, r)
-			}
-			head = min(head, len(line)-1)
-			pc := p.player(s.player)
-			pc.write(&b, string(line[:head]))
-			p.chartMark.write(&b, string(line[head]))
-			pc.write(&b, string(line[head+1:]))
-			out = append(out, b.String())
-		}
-	}
-	return out
-}
-
-// chartLabels names each series of the chart lane once per replay:
-// "P1 percent", the slot being enough to name a player's series.
-func (v *replayView) chartLabels() []string {
-	if v.chartLbl != nil {
-		return v.chartLbl
-	}
-	v.chartLbl = []string{}
-	for _, ch := range v.p.charts {
-		for _, s := range ch.series {
-			label := s.label
-			if s.player >= 0 && s.player < len(v.r.Players) && v.r.Players[s.player].Slot != "" {
-				label = v.r.Players[s.player].Slot
-			}
-			if !strings.Contains(strings.ToLower(label), strings.ToLower(ch.title)) {
-				label = strings.TrimSpace(label + " " + ch.title)
-			}
-			v.chartLbl = append(v.chartLbl, clean(label))
-		}
-	}
-	return v.chartLbl
-}
-
-// eventsPane: events around the current frame, the cursor on the selected
-// one, expanded events as indented trees.
-func (v *replayView) eventsPane(w, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	r := v.r
-	p := v.paints
-	rows := h - 1
-	title := fmt.Sprintf("events %s", thousands(int64(len(r.Events))))
-	if v.ev >= 0 {
-		title = fmt.Sprintf("events %s/%s", thousands(int64(v.ev+1)), thousands(int64(len(r.Events))))
-	}
-	if len(r.Events) == 0 {
-		return v.pane(title, v.focus == paneEvents, w, h, []string{p.dim.wrap("no events")})
-	}
-	v.scrollEvents(rows)
-	slotW := 2
-	for _, pl := range r.Players {
-		slotW = max(slotW, min(ansi.StringWidth(pl.Slot), 9))
-	}
-	var lines []string
-	for i := v.evTop; i < len(r.Events) && len(lines) < rows; i++ {
-		ev := &r.Events[i]
-		mark := []rune("  ")
-		if i == v.ev {
-			mark[0] = '>'
-		}
-		if _, ok := v.expanded[i]; ok {
-			mark[1] = '▾'
-		}
-		slot := ""
-		if ev.Player >= 0 && ev.Player < len(r.Players) {
-			slot = clean(r.Players[ev.Player].Slot)
-		}
-		label := clean(frameLabel(&r.Timeline, ev.Frame))
-		plain := fmt.Sprintf("%s%*s  ", string(mark), v.p.labelW, label)
-		var b strings.Builder
-		rest := fmt.Sprintf("  %-8s ", cut(clean(ev.Kind), 8))
-		sum := clean(r.EventSummary(i))
-		flag := ""
-		if ev.Flag != "" && !strings.Contains(sum, ev.Flag) {
-			flag = "[" + clean(ev.Flag) + "] "
-		}
-		switch {
-		case i == v.ev && v.evField < 0:
-			line := fit(plain+fmt.Sprintf("%-*s", slotW, slot)+rest+flag+sum, w-1)
-			b.WriteString(p.cursor.wrap(line))
-		case ev.Frame != v.frame:
-			// events of other frames are context: dimmed
-			b.WriteString(p.dim.wrap(plain))
-			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
-			b.WriteString(p.dim.wrap(rest))
-			p.flag.write(&b, flag)
-			b.WriteString(p.dim.wrap(sum))
-		default:
-			b.WriteString(plain)
-			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
-			b.WriteString(rest)
-			p.flag.write(&b, flag)
-			b.WriteString(sum)
-		}
-		lines = append(lines, b.String())
-		for j, t := range v.expanded[i] {
-			if len(lines) >= rows {
-				break
-			}
-			if i == v.ev && j == v.evField {
-				lines = append(lines, p.cursor.wrap(fit(ansi.Strip(v.treeText(t, 3)), w-1)))
-				continue
-			}
-			lines = append(lines, v.treeText(t, 3))
-		}
-	}
-	return v.pane(title, v.focus == paneEvents, w, h, lines)
-}
-
-// scrollEvents keeps the cursor inside the rows shown, counting the lines
-// of expanded events between the top and the cursor (at most rows of them).
-func (v *replayView) scrollEvents(rows int) {
-	if rows <= 0 || v.ev < 0 {
-		return
-	}
-	if v.evTop > v.ev {
-		v.evTop = v.ev
-	}
-	if v.ev-v.evTop >= rows {
-		v.evTop = v.ev - rows + 1
-	}
-	// near the end, fill the pane rather than leave blank rows below
-	v.evTop = min(v.evTop, max(len(v.r.Events)-rows, 0))
-	for v.evTop < v.ev && v.linesBetween(v.evTop, v.ev)+max(v.evField+1, 0) > rows {
-		v.evTop++
-	}
-	v.evTop = max(v.evTop, 0)
-}
-
-func (v *replayView) linesBetween(a, b int) int {
-	n := 0
-	for i := a; i <= b; i++ {
-		n++
-		if i < b {
-			n += len(v.expanded[i])
-		}
-	}
-	return n
 }
 
 // problemsPane: the diagnostics, the skipped ranges counted in the title.
@@ -694,15 +435,9 @@ func (v *replayView) problemsPane(w, h int) []string {
 		}
 		title += fmt.Sprintf(", %s bytes", thousands(v.p.skipLen))
 	}
-	if rows > 0 {
-		if v.prob < v.probTop {
-			v.probTop = v.prob
-		}
-		if v.prob >= v.probTop+rows {
-			v.probTop = v.prob - rows + 1
-		}
-	}
+	v.probTop = scrollTo(v.prob, v.probTop, rows)
 	var lines []string
+	v.hits.probTop = v.probTop
 	for i := v.probTop; i < len(r.Diagnostics) && len(lines) < rows; i++ {
 		d := r.Diagnostics[i]
 		mark := "  "

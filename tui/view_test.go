@@ -19,7 +19,10 @@ import (
 
 func TestMain(m *testing.M) {
 	// golden files hold plain text: pin the profile so no colour leaks in
+	// (TestGoldenReal pins 256 colours for its own)
 	lipgloss.SetColorProfile(termenv.Ascii)
+	// dates print the same in every zone
+	time.Local = time.UTC
 	os.Exit(m.Run())
 }
 

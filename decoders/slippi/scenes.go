@@ -52,11 +52,11 @@ func (d *decoder) scenes(fi int) []model.Scene {
 	for pl, port := range d.portOf {
 		i := fi*4 + port
 		if x, y, ok := d.position(d.pre, d.post, i); ok {
-			sc.Points = append(sc.Points, model.Point{X: x, Y: y, Player: pl, Kind: "player", Label: d.r.Players[pl].Label()})
+			sc.Points = append(sc.Points, model.Point{X: x, Y: y, Player: pl, Kind: "player", Label: d.r.Players[pl].Label(), FacingX: d.facing(d.pre, d.post, i)})
 		}
 		if d.fpre != nil {
 			if x, y, ok := d.position(d.fpre, d.fpost, i); ok {
-				sc.Points = append(sc.Points, model.Point{X: x, Y: y, Player: pl, Kind: "player", Label: d.r.Players[pl].Slot + " Nana"})
+				sc.Points = append(sc.Points, model.Point{X: x, Y: y, Player: pl, Kind: "player", Label: d.r.Players[pl].Slot + " Nana", FacingX: d.facing(d.fpre, d.fpost, i)})
 			}
 		}
 	}
