@@ -117,12 +117,20 @@ func (v *replayView) timeline(w int) []string {
 		// a label that names the unit itself ("loop 1234") is said once:
 		// "loop 1234 / 15467"
 		cur := clean(tl.Label(v.frame))
-		s = append(s, fmt.Sprintf("%s %s / %s", unit, clean(frameLabel(tl, v.frame)), clean(frameLabel(tl, n-1))))
-		// a label that is already the game time (song times) is not repeated
-		if v.noTime {
-			s = append(s, p.dim.wrap(fmt.Sprintf("no game time: 1 s = %d %ss", framesPerSecond, unit)))
-		} else if t := model.FormatDuration(tl.Time(v.frame)); !strings.HasPrefix(cur, t) {
-			s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
+		t := model.FormatDuration(tl.Time(v.frame))
+		switch {
+		case !v.noTime && strings.HasPrefix(cur, t):
+			// the label is the game time (BSOR's song time): say it once,
+			// and count the frames by their unit ("sample 901 / 2,682")
+			s = append(s, cur+" / "+clean(tl.Label(n-1)),
+				fmt.Sprintf("%s %s / %s", unit, model.FormatCount(int64(v.frame+1)), model.FormatCount(int64(n))))
+		default:
+			s = append(s, fmt.Sprintf("%s %s / %s", unit, clean(frameLabel(tl, v.frame)), clean(frameLabel(tl, n-1))))
+			if v.noTime {
+				s = append(s, p.dim.wrap(fmt.Sprintf("no game time: 1 s = %d %ss", framesPerSecond, unit)))
+			} else {
+				s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
+			}
 		}
 	}
 	sp := speedText(speeds[v.speed])

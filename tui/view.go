@@ -403,7 +403,12 @@ func (v *replayView) playersPane(w, h int) []string {
 		b.WriteString(state.String())
 		line := b.String()
 		if !st.Present && r.State != nil {
-			line = p.dim.wrap(ansi.Strip(line) + "  (absent)")
+			// dimmed; "(absent)" only when the decoder gives no reason
+			// of its own ("eliminated", "not on stage yet")
+			if len(st.Brief) == 0 {
+				line = ansi.Strip(line) + "  (absent)"
+			}
+			line = p.dim.wrap(ansi.Strip(line))
 		}
 		lines = append(lines, line)
 	}
