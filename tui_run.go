@@ -1,7 +1,39 @@
 package main
 
-import "rewind/tui"
+import (
+	"fmt"
+	"os"
+	"strings"
 
-func runTUI(paths []string) error {
-	return tui.Run(tui.Config{Paths: paths, Samples: samples()})
+	"rewind/tui"
+)
+
+// cmdRoot is rewind without a command: the TUI on the paths (the built-in
+// samples without one), or `info` when standard output is not a terminal.
+func cmdRoot(c *command, args []string) int {
+	c.about = rootAbout()
+	showVersion := c.flags.Bool("version", false, "print the version and exit")
+	paths, code, ok := c.parse(args)
+	if !ok {
+		return code
+	}
+	if *showVersion {
+		fmt.Fprintln(c.stdout, versionLine())
+		return 0
+	}
+	// a word that is neither a command nor a file is a mistyped command
+	if len(paths) > 0 && !strings.ContainsAny(paths[0], `./\`) {
+		if _, err := os.Lstat(paths[0]); err != nil {
+			return c.errorf("%s is neither a command nor a file; the commands are %s (rewind --help)", paths[0], commandNames())
+		}
+	}
+	if c.stdout != os.Stdout || !isTerminal(os.Stdout) {
+		code, _ := runCommand("info", append([]string{"--"}, paths...), c.stdout, c.stderr)
+		return code
+	}
+	if err := tui.Run(tui.Config{Paths: paths, Samples: samples()}); err != nil {
+		fmt.Fprintln(c.stderr, "rewind:", err)
+		return 1
+	}
+	return 0
 }
