@@ -19,7 +19,7 @@ const dumpAbout = `Write one replay as NDJSON, one JSON object per line:
   {"type":"moment",...}      one per moment of the game (a stock lost, a unit
                              trained, a miss), for formats that find them
   {"type":"frame",...}       one per frame: every player's full state and the
-                             frame's events, each with its byte offset and length
+                             frame's events, each with its offset and length
   {"type":"diagnostic",...}  one per problem the decoder found
 Keys are lowerCamelCase, named after the spec's field names; an id keeps its
 number and gets its name beside it (actionStateId and actionStateIdName).
@@ -37,7 +37,7 @@ const dumpNotes = `Exit status: 0 clean, 1 the replay has problems (the dump is 
 // cmdDump writes a replay as NDJSON (see dumpAbout).
 func cmdDump(c *command, args []string) int {
 	c.about, c.notes = dumpAbout, dumpNotes
-	frames := c.flags.String("frames", "", "only these frames: `A..B`, frame numbers or times, e.g. -123..0, 0:05..1:05.5, 100..")
+	frames := c.flags.String("frames", "", "frames `A..B` by number or time, e.g. -123..0 or 0:05..1:05.5")
 	asJSON := c.flags.Bool("json", true, "write NDJSON (the only output form; --json=false is refused)")
 	paths, code, ok := c.parse(args)
 	if !ok {

@@ -43,9 +43,9 @@ type infoJSON struct {
 }
 
 const infoAbout = `Print a summary of each replay: format and version, date, stage or map or song,
-mode, duration, result, players, and how many problems the decoder found. Folders
-are walked for files with a replay's extension or magic bytes; with no argument,
-the built-in samples.
+mode, duration, result, players, and how many problems the decoder found.
+Folders are walked for files with a replay's extension or magic bytes; with no
+argument, the built-in samples.
 
 Dates are shown in the zone the file records (teehistorian's start_time offset),
 or UTC when the file stores UTC (Slippi, BSOR, StarCraft II): never in this

@@ -50,9 +50,15 @@ func unprivileged(t *testing.T) func(*exec.Cmd) {
 	if os.Geteuid() != 0 {
 		return nil
 	}
-	return func(c *exec.Cmd) {
+	as := func(c *exec.Cmd) {
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534, Groups: []uint32{}}}
 	}
+	probe := exec.Command(bin, "--version")
+	as(probe)
+	if err := probe.Run(); err != nil {
+		t.Skipf("running as root, and cannot run the binary as nobody to test permissions: %v", err)
+	}
+	return as
 }
 
 // lock makes a path unreadable until the test ends.
