@@ -2,148 +2,202 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
-	"time"
 
-	"rewind/decoders"
 	"rewind/model"
 )
 
+const checkAbout = `Decode every replay under the paths on all cores and report what is wrong:
+one line per problem with its offset, then a table per format. Folders are
+walked (symlinks followed, loops reported) for files with a replay's extension
+or magic bytes; files named here are always taken. A path that cannot be read
+(missing, permission denied, a device or FIFO, a symlink loop) gets one line
+and the rest is still checked. On a terminal a progress line on stderr shows
+the file being decoded; piped, nothing but the report is written.
+`
+
+const checkNotes = `Output with --json: one object per file ({"type":"file",...}, with the same
+diagnostic fields as dump), then always a {"type":"summary",...} object.
+
+Exit status: 0 every replay clean, 1 problems found, 2 some path unreadable or
+no replay, no replay found at all, or the command line is wrong.
+`
+
 // checkResult is one file's outcome, also the JSON form of `check --json`.
 type checkResult struct {
-	Path        string            `json:"path"`
-	Format      model.Format      `json:"format,omitempty"`
-	Status      string            `json:"status"` // clean, problems, unreadable
-	Error       string            `json:"error,omitempty"`
-	Partial     bool              `json:"partial,omitempty"`
-	Diagnostics []checkDiagnostic `json:"diagnostics,omitempty"`
+	Type        string           `json:"type"` // "file"
+	Path        string           `json:"path"`
+	Size        *int64           `json:"size,omitempty"`
+	Format      model.Format     `json:"format,omitempty"`
+	Status      string           `json:"status"`           // clean, problems, unreadable, skipped
+	Reason      string           `json:"reason,omitempty"` // for unreadable: read, notReplay, refused
+	Error       string           `json:"error,omitempty"`
+	Partial     bool             `json:"partial,omitempty"`
+	Problems    int              `json:"problems"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics,omitempty"`
 }
 
-type checkDiagnostic struct {
-	Severity string `json:"severity"`
-	Stream   string `json:"stream,omitempty"`
-	Offset   int64  `json:"offset"`
-	Length   int64  `json:"length,omitempty"`
-	Skipped  bool   `json:"skipped,omitempty"`
-	Text     string `json:"text"`
+// tally counts one row of the summary.
+type tally struct {
+	Files      int `json:"files"`
+	Clean      int `json:"clean"`
+	Problems   int `json:"problems"`
+	Unreadable int `json:"unreadable"`
 }
 
-type formatTally struct{ Files, Clean, Problems, Unreadable int }
+func count(rows map[string]*tally, row, status string) {
+	if rows[row] == nil {
+		rows[row] = &tally{}
+	}
+	rows[row].add(status)
+}
+
+func (t *tally) add(status string) {
+	t.Files++
+	switch status {
+	case "clean":
+		t.Clean++
+	case "problems":
+		t.Problems++
+	default:
+		t.Unreadable++
+	}
+}
+
+// checkSummary is the last object of `check --json`.
+type checkSummary struct {
+	Type     string            `json:"type"` // "summary"
+	Total    tally             `json:"total"`
+	ByFormat map[string]*tally `json:"byFormat"` // format id, or notReplay, or unknown (could not be read)
+	Skipped  int               `json:"skipped"`  // devices, FIFOs and sockets met in folders, never opened
+	Exit     int               `json:"exit"`
+}
+
+// row is the summary row a result counts in: its format, "not a replay"
+// for a file no format claims, "unknown" for one that could not be read.
+func (r checkResult) row() (human, key string) {
+	switch {
+	case r.Format != "":
+		return string(r.Format), string(r.Format)
+	case r.Reason == failNotReplay:
+		return "not a replay", failNotReplay
+	}
+	return "unknown", "unknown"
+}
 
 // cmdCheck decodes every replay under the paths on all cores and reports
-// the problems. Exit 0 when every file is clean, 1 when some file has
-// problems, 2 when some file cannot be read at all.
-func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("check", "rewind check [--json] [--quiet] PATH...", stderr)
-	asJSON := fs.Bool("json", false, "write one JSON object per file, then a summary object (NDJSON)")
-	quiet := fs.Bool("quiet", false, "print only the summary")
-	paths, code, ok := parseFlags(fs, args)
+// the problems.
+func cmdCheck(c *command, args []string) int {
+	c.about, c.notes = checkAbout, checkNotes
+	asJSON := c.flags.Bool("json", false, "write one JSON object per file, then a summary object (NDJSON)")
+	quiet := c.flags.Bool("quiet", false, "print only the summary")
+	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
 	}
 	if len(paths) == 0 {
-		fs.Usage()
-		return 2
+		return c.errorf("name the files or folders to check, like rewind check ~/replays")
 	}
-	inputs, err := collect(paths)
-	if err != nil {
-		fmt.Fprintln(stderr, "rewind:", err)
-		return 2
-	}
-	progress := !*asJSON && stderr == io.Writer(os.Stderr) && isTerminal(os.Stderr)
-	results := checkAll(inputs, func(done int) {
-		if progress {
-			drawProgress(stderr, done, len(inputs))
+	prog := newProgress(c.stderr)
+	inputs := collect(paths, prog.found)
+
+	sum := checkSummary{Type: "summary", ByFormat: map[string]*tally{}}
+	rows := map[string]*tally{}
+	enc := json.NewEncoder(c.stdout)
+	checkAll(inputs, prog, func(res checkResult) {
+		if res.Status == "skipped" {
+			sum.Skipped++
+		} else {
+			human, key := res.row()
+			count(rows, human, res.Status)
+			count(sum.ByFormat, key, res.Status)
+			sum.Total.add(res.Status)
+		}
+		switch res.Status {
+		case "problems":
+			sum.Exit = max(sum.Exit, 1)
+		case "unreadable":
+			sum.Exit = 2
+		}
+		switch {
+		case *quiet:
+		case *asJSON:
+			prog.print(func() { enc.Encode(res) })
+		case res.Status != "clean":
+			prog.print(func() { writeCheckResult(c.stdout, res) })
 		}
 	})
-	if progress {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	prog.finish()
 
-	tallies := map[string]*formatTally{}
-	exit := 0
-	enc := json.NewEncoder(stdout)
-	for _, res := range results {
-		name := string(res.Format)
-		if name == "" {
-			name = "not a replay"
-		}
-		t := tallies[name]
-		if t == nil {
-			t = &formatTally{}
-			tallies[name] = t
-		}
-		t.Files++
-		switch res.Status {
-		case "clean":
-			t.Clean++
-		case "problems":
-			t.Problems++
-			exit = max(exit, 1)
-		default:
-			t.Unreadable++
-			exit = 2
-		}
-		if *asJSON {
-			enc.Encode(res)
-			continue
-		}
-		if *quiet || res.Status == "clean" {
-			continue
-		}
-		if res.Status == "unreadable" {
-			fmt.Fprintf(stdout, "%s: unreadable: %s\n", res.Path, res.Error)
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: %d problem%s%s\n", res.Path, countProblems(res), plural(countProblems(res)), partialNote(res))
-		for _, d := range res.Diagnostics {
-			if d.Severity == "info" {
-				continue
-			}
-			fmt.Fprintf(stdout, "  %-7s %s\n", d.Severity, d.Text)
-		}
+	if replays(inputs) == 0 {
+		sum.Exit = 2
 	}
-
-	names := make([]string, 0, len(tallies))
-	for n := range tallies {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	if *asJSON {
-		enc.Encode(map[string]any{"summary": tallies, "exit": exit})
-		return exit
+		enc.Encode(sum)
+	} else {
+		writeCheckTable(c.stdout, rows, sum)
 	}
-	fmt.Fprintf(stdout, "\n%-14s %7s %7s %9s %11s\n", "format", "files", "clean", "problems", "unreadable")
-	var total formatTally
-	for _, n := range names {
-		t := tallies[n]
-		fmt.Fprintf(stdout, "%-14s %7d %7d %9d %11d\n", n, t.Files, t.Clean, t.Problems, t.Unreadable)
-		total.Files += t.Files
-		total.Clean += t.Clean
-		total.Problems += t.Problems
-		total.Unreadable += t.Unreadable
+	if len(inputs) == sum.Skipped {
+		// nothing found, nothing unreadable: say so, or a CI job would pass while checking nothing
+		c.errorf("no replay found%s", under(paths))
 	}
-	if len(names) > 1 {
-		fmt.Fprintf(stdout, "%-14s %7d %7d %9d %11d\n", "all", total.Files, total.Clean, total.Problems, total.Unreadable)
-	}
-	return exit
+	return sum.Exit
 }
 
-func countProblems(r checkResult) int {
-	n := 0
-	for _, d := range r.Diagnostics {
-		if d.Severity != "info" {
-			n++
+// writeCheckResult prints the lines of a file that is not clean.
+func writeCheckResult(w io.Writer, res checkResult) {
+	switch res.Status {
+	case "unreadable", "skipped":
+		if res.Reason == failNotReplay {
+			fmt.Fprintf(w, "%s: %s\n", res.Path, res.Error)
+		} else {
+			fmt.Fprintf(w, "%s: %s: %s\n", res.Path, res.Status, res.Error)
+		}
+	default:
+		partial := ""
+		if res.Partial {
+			partial = " (partial replay)"
+		}
+		fmt.Fprintf(w, "%s: %d problem%s%s\n", res.Path, res.Problems, plural(res.Problems), partial)
+		for _, d := range res.Diagnostics {
+			if d.Severity != model.Info.String() {
+				fmt.Fprintf(w, "  %-7s %s\n", d.Severity, d.Text)
+			}
 		}
 	}
-	return n
+}
+
+// writeCheckTable prints the summary: one row per format, then all.
+func writeCheckTable(w io.Writer, rows map[string]*tally, sum checkSummary) {
+	names := make([]string, 0, len(rows))
+	for n := range rows {
+		names = append(names, n)
+	}
+	// formats by name, then the files that gave no format
+	sort.Slice(names, func(i, j int) bool {
+		oi, oj := names[i] == "not a replay" || names[i] == "unknown", names[j] == "not a replay" || names[j] == "unknown"
+		if oi != oj {
+			return oj
+		}
+		return names[i] < names[j]
+	})
+	line := func(name string, t tally) {
+		fmt.Fprintf(w, "%-14s %7d %7d %9d %11d\n", name, t.Files, t.Clean, t.Problems, t.Unreadable)
+	}
+	fmt.Fprintf(w, "\n%-14s %7s %7s %9s %11s\n", "format", "files", "clean", "problems", "unreadable")
+	for _, n := range names {
+		line(n, *rows[n])
+	}
+	if len(names) != 1 {
+		line("all", sum.Total)
+	}
+	if sum.Skipped > 0 {
+		fmt.Fprintf(w, "skipped %d special file%s (devices, FIFOs and sockets are never opened)\n", sum.Skipped, plural(sum.Skipped))
+	}
 }
 
 func plural(n int) string {
@@ -153,34 +207,37 @@ func plural(n int) string {
 	return "s"
 }
 
-func partialNote(r checkResult) string {
-	if r.Partial {
-		return " (partial replay)"
-	}
-	return ""
-}
-
-// checkAll decodes inputs with one worker per core and returns the results
-// in input order. Each file is read, decoded and dropped before the next,
-// so memory stays at a few files' worth.
-func checkAll(inputs []input, onDone func(done int)) []checkResult {
-	results := make([]checkResult, len(inputs))
+// checkAll decodes inputs with one worker per core and hands the results
+// to emit in input order, each as soon as it and every one before it are
+// done, so the report streams. Each file is read, decoded and dropped
+// before the next, so memory stays at a few files' worth.
+func checkAll(inputs []input, prog *progress, emit func(checkResult)) {
+	prog.begin(replays(inputs))
+	results := make([]*checkResult, len(inputs))
+	next := 0
+	var mu sync.Mutex
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	last := time.Time{}
 	for w := 0; w < runtime.NumCPU(); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = checkOne(inputs[i])
+				in := inputs[i]
+				if in.Err == nil {
+					prog.start(i, in.Name)
+				}
+				res := checkOne(in)
+				if in.Err == nil {
+					prog.done(i)
+				}
 				mu.Lock()
-				done++
-				if time.Since(last) > 50*time.Millisecond || done == len(inputs) {
-					last = time.Now()
-					onDone(done)
+				results[i] = &res
+				for next < len(results) && results[next] != nil {
+					r := *results[next]
+					results[next] = nil
+					next++
+					emit(r)
 				}
 				mu.Unlock()
 			}
@@ -191,49 +248,34 @@ func checkAll(inputs []input, onDone func(done int)) []checkResult {
 	}
 	close(jobs)
 	wg.Wait()
-	return results
 }
 
 func checkOne(in input) checkResult {
-	res := checkResult{Path: in.Name}
+	res := checkResult{Type: "file", Path: in.Name}
+	if in.Size >= 0 {
+		size := in.Size
+		res.Size = &size
+	}
 	r, err := decodeInput(in, model.DecodeOptions{})
 	if err != nil {
 		res.Status = "unreadable"
-		res.Error = err.Error()
-		res.Format = formatOf(err)
+		if in.Skipped {
+			res.Status = "skipped"
+		} else {
+			res.Reason, res.Format = failure(err)
+		}
+		res.Error = reason(in.Name, err)
 		return res
 	}
 	res.Format = r.Format
 	res.Partial = r.Partial
+	res.Problems = r.Problems()
 	res.Status = "clean"
-	if r.Problems() > 0 {
+	if res.Problems > 0 {
 		res.Status = "problems"
 	}
 	for _, d := range r.Diagnostics {
-		res.Diagnostics = append(res.Diagnostics, checkDiagnostic{
-			Severity: d.Severity.String(), Stream: d.Span.Stream, Offset: d.Span.Off,
-			Length: d.Span.Len, Skipped: d.Skipped, Text: d.String(),
-		})
+		res.Diagnostics = append(res.Diagnostics, diagnosticJSON(r, d))
 	}
 	return res
-}
-
-// formatOf names the format of a file that failed to decode, when the
-// error says which decoder refused it.
-func formatOf(err error) model.Format {
-	var de *decoders.Error
-	if errors.As(err, &de) {
-		return de.Format
-	}
-	return ""
-}
-
-// drawProgress draws a one-line progress bar on a terminal.
-func drawProgress(w io.Writer, done, total int) {
-	const width = 30
-	filled := 0
-	if total > 0 {
-		filled = done * width / total
-	}
-	fmt.Fprintf(w, "\r\033[Kchecking [%s%s] %d/%d", strings.Repeat("█", filled), strings.Repeat("░", width-filled), done, total)
 }

@@ -5,8 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -14,67 +14,194 @@ import (
 	"rewind/model"
 )
 
-// cmdDump writes a replay as NDJSON: one "replay" object (summary, header,
-// players), one "frame" object per frame in the range (every player's full
-// state and the frame's events), then one "diagnostic" object per problem.
-// Keys inside header, state and events are the decoder's field keys, named
-// after the spec's field names.
-func cmdDump(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("dump", "rewind dump [--frames A:B] [--json] FILE", stderr)
-	frames := fs.String("frames", "", "only frames A to B inclusive, in the format's own numbering (e.g. -123:0); either end may be empty")
-	fs.Bool("json", true, "write NDJSON (the only output form; accepted for clarity)")
-	paths, code, ok := parseFlags(fs, args)
+const dumpAbout = `Write one replay as NDJSON, one JSON object per line:
+  {"type":"replay",...}      the summary, the whole header, the players
+  {"type":"moment",...}      one per moment of the game (a stock lost, a unit
+                             trained, a miss), for formats that find them
+  {"type":"frame",...}       one per frame: every player's full state and the
+                             frame's events, each with its offset and length
+  {"type":"diagnostic",...}  one per problem the decoder found
+Keys are lowerCamelCase, named after the spec's field names; an id keeps its
+number and gets its name beside it (actionStateId and actionStateIdName).
+
+--frames takes frame numbers as the format counts them (Slippi starts at -123)
+or game times (m:ss, m:ss.cc, h:mm:ss or 12.5s): A..B is a range, inclusive,
+either end may be left out; a single value is one frame. A range outside the
+replay, reversed or empty is refused.
+`
+
+const dumpNotes = `Exit status: 0 clean, 1 the replay has problems (the dump is still complete),
+2 the file cannot be read or is no replay, or the command line is wrong.
+`
+
+// cmdDump writes a replay as NDJSON (see dumpAbout).
+func cmdDump(c *command, args []string) int {
+	c.about, c.notes = dumpAbout, dumpNotes
+	frames := c.flags.String("frames", "", "frames `A..B` by number or time, e.g. -123..0 or 0:05..1:05.5")
+	asJSON := c.flags.Bool("json", true, "write NDJSON (the only output form; --json=false is refused)")
+	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
 	}
-	if len(paths) != 1 {
-		fs.Usage()
-		return 2
+	if !*asJSON {
+		return c.errorf("writes only NDJSON; --json=false has no other form to give (rewind info prints a summary for people)")
 	}
-	r, err := decodeInput(fileInput(paths[0]), model.DecodeOptions{})
+	spec, err := parseFrames(*frames)
 	if err != nil {
-		fmt.Fprintf(stderr, "rewind: %s: %v\n", paths[0], err)
-		return 2
+		return c.errorf("--frames: %v", err)
+	}
+	switch len(paths) {
+	case 0:
+		return c.errorf("name one replay file to dump")
+	case 1:
+	default:
+		return c.errorf("dumps one replay file, and %d were given (rewind info summarises several)", len(paths))
+	}
+	inputs := collect(paths, nil)
+	if len(inputs) != 1 || inputs[0].Name != paths[0] {
+		return c.errorf("%s is a folder; dump takes one replay file", paths[0])
+	}
+	in := inputs[0] // a file, or a path that cannot be read: decodeInput says why
+	r, err := decodeInput(in, model.DecodeOptions{})
+	if err != nil {
+		return c.errorf("%s: %s", in.Name, reason(in.Name, err))
 	}
 	lo, hi := 0, r.Timeline.Count-1
 	if *frames != "" {
-		a, b, ok := strings.Cut(*frames, ":")
-		if !ok {
-			fmt.Fprintf(stderr, "rewind: --frames wants A:B, got %q\n", *frames)
-			return 2
-		}
-		if a != "" {
-			n, err := strconv.ParseInt(a, 10, 64)
-			if err != nil {
-				fmt.Fprintf(stderr, "rewind: --frames: %v\n", err)
-				return 2
-			}
-			lo = int(max(n-r.Timeline.First, 0))
-		}
-		if b != "" {
-			n, err := strconv.ParseInt(b, 10, 64)
-			if err != nil {
-				fmt.Fprintf(stderr, "rewind: --frames: %v\n", err)
-				return 2
-			}
-			hi = int(min(n-r.Timeline.First, int64(r.Timeline.Count-1)))
+		if lo, hi, err = spec.resolve(&r.Timeline); err != nil {
+			return c.errorf("--frames %s: %v", *frames, err)
 		}
 	}
-	w := bufio.NewWriterSize(stdout, 1<<16)
+	w := bufio.NewWriterSize(c.stdout, 1<<16)
 	defer w.Flush()
-	writeDump(w, r, lo, hi)
+	writeDump(w, in, r, lo, hi)
 	if r.Problems() > 0 {
 		return 1
 	}
 	return 0
 }
 
-func writeDump(w *bufio.Writer, r *model.Replay, lo, hi int) {
+// frameSpec is a parsed --frames: each end a frame number, a time, or
+// open.
+type frameSpec struct{ lo, hi framePoint }
+
+type framePoint struct {
+	set    bool
+	isTime bool
+	number int64
+	time   time.Duration
+	text   string
+}
+
+const rangeHint = "a range is A..B, like -123..0 or 0:05..1:05.5"
+
+// parseFrames reads --frames: A..B, ..B, A.., .. or a single A, where each
+// end is a frame number or a game time. Errors are one sentence.
+func parseFrames(s string) (frameSpec, error) {
+	var spec frameSpec
+	if s == "" {
+		return spec, nil
+	}
+	a, b, isRange := strings.Cut(s, "..")
+	var err error
+	if spec.lo, err = parsePoint(a, isRange); err != nil {
+		return spec, err
+	}
+	if !isRange {
+		spec.hi = spec.lo
+		return spec, nil
+	}
+	spec.hi, err = parsePoint(b, isRange)
+	return spec, err
+}
+
+func parsePoint(p string, inRange bool) (framePoint, error) {
+	if p == "" {
+		return framePoint{}, nil
+	}
+	pt := framePoint{set: true, text: p}
+	if n, err := strconv.ParseInt(p, 10, 64); err == nil {
+		pt.number = n
+		return pt, nil
+	}
+	d, err := model.ParseDuration(p)
+	if err != nil && strings.ContainsAny(p, ":s") {
+		if !inRange {
+			return pt, fmt.Errorf("%v; %s", err, rangeHint)
+		}
+		return pt, err
+	}
+	if err != nil {
+		return pt, fmt.Errorf("%q is neither a frame number nor a time (m:ss, h:mm:ss or 12.5s); %s", p, rangeHint)
+	}
+	pt.isTime, pt.time = true, d
+	return pt, nil
+}
+
+// resolve turns the spec into frame indices on a timeline. A time names the
+// frame on screen at that time; an end outside the replay, a reversed range
+// and a replay without frames are errors.
+func (s frameSpec) resolve(tl *model.Timeline) (lo, hi int, err error) {
+	if tl.Count == 0 {
+		return 0, 0, fmt.Errorf("the replay has no frames")
+	}
+	last := tl.Count - 1
+	lo, hi = 0, last
+	if s.lo.set {
+		if lo, err = s.lo.index(tl, true); err != nil {
+			return 0, 0, err
+		}
+	}
+	if s.hi.set {
+		if hi, err = s.hi.index(tl, false); err != nil {
+			return 0, 0, err
+		}
+	}
+	if lo > hi {
+		return 0, 0, fmt.Errorf("the range is reversed: %s comes after %s", s.lo.text, s.hi.text)
+	}
+	return lo, hi, nil
+}
+
+// index finds the point's frame. A time finds the frame on screen then;
+// when several frames share that time, a range's start takes the first of
+// them and its end the last.
+func (p framePoint) index(tl *model.Timeline, start bool) (int, error) {
+	last := tl.Count - 1
+	if !p.isTime {
+		if p.number < tl.First || p.number > tl.Number(last) {
+			return 0, fmt.Errorf("%s %d is outside the replay, which has %ss %d to %d", unitOf(tl), p.number, unitOf(tl), tl.First, tl.Number(last))
+		}
+		return int(p.number - tl.First), nil
+	}
+	first, end := tl.Time(0), tl.Time(last)
+	if tl.Rate > 0 {
+		end += time.Duration(float64(time.Second) / tl.Rate) // the last frame stays on screen one frame long
+	}
+	if p.time < first || p.time >= end && p.time != tl.Time(last) {
+		return 0, fmt.Errorf("%s is outside the replay, which runs from %s to %s", p.text, model.FormatDuration(first), model.FormatDuration(end))
+	}
+	i := sort.Search(tl.Count, func(i int) bool { return tl.Time(i) > p.time }) - 1
+	if start {
+		i = sort.Search(tl.Count, func(j int) bool { return tl.Time(j) >= tl.Time(i) })
+	}
+	return i, nil
+}
+
+// unitOf is what the timeline calls a frame.
+func unitOf(tl *model.Timeline) string {
+	if tl.Unit == "" {
+		return "frame"
+	}
+	return tl.Unit
+}
+
+func writeDump(w *bufio.Writer, in input, r *model.Replay, lo, hi int) {
 	j := &jsonWriter{w: w}
 	j.begin()
 	j.key("type")
 	j.str("replay")
-	s := summarize(r.Path, r, nil)
+	s := summarize(in, r, nil)
 	j.key("summary")
 	b, _ := json.Marshal(s)
 	w.Write(b)
@@ -105,20 +232,17 @@ func writeDump(w *bufio.Writer, r *model.Replay, lo, hi int) {
 	j.end()
 	w.WriteByte('\n')
 
+	for _, m := range r.Analysis().Moments {
+		if m.Frame <= hi && max(m.End, m.Frame) >= lo {
+			writeMoment(j, r, m)
+		}
+	}
+
 	for f := lo; f <= hi && f < r.Timeline.Count; f++ {
 		j.begin()
 		j.key("type")
 		j.str("frame")
-		j.key("index")
-		j.num(int64(f))
-		j.key("frame")
-		j.num(r.Timeline.Number(f))
-		if lbl := r.Timeline.Label(f); lbl != strconv.FormatInt(r.Timeline.Number(f), 10) {
-			j.key("label")
-			j.str(lbl)
-		}
-		j.key("time")
-		j.float(r.Timeline.Time(f).Seconds())
+		j.position(&r.Timeline, "", f)
 		j.key("players")
 		w.WriteByte('[')
 		for p := range r.Players {
@@ -149,10 +273,7 @@ func writeDump(w *bufio.Writer, r *model.Replay, lo, hi int) {
 			j.begin()
 			j.key("kind")
 			j.str(ev.Kind)
-			if ev.Player >= 0 {
-				j.key("player")
-				j.num(int64(ev.Player))
-			}
+			j.player("player", ev.Player)
 			j.key("summary")
 			j.str(r.EventSummary(i))
 			j.span(ev.Span)
@@ -176,33 +297,70 @@ func writeDump(w *bufio.Writer, r *model.Replay, lo, hi int) {
 	}
 
 	for _, d := range r.Diagnostics {
-		j.begin()
-		j.key("type")
-		j.str("diagnostic")
-		j.key("severity")
-		j.str(d.Severity.String())
-		j.key("source")
-		j.str(d.Source)
-		j.span(d.Span)
-		if d.Frame >= 0 && d.Frame < r.Timeline.Count {
-			j.key("frame")
-			j.num(r.Timeline.Number(d.Frame))
-		}
-		for _, kv := range [][2]string{{"subject", d.Subject}, {"message", d.Message}, {"expected", d.Expected}, {"found", d.Found}} {
-			if kv[1] != "" {
-				j.key(kv[0])
-				j.str(kv[1])
-			}
-		}
-		if d.Skipped {
-			j.key("skipped")
-			j.boolean(true)
-		}
-		j.key("text")
-		j.str(d.String())
-		j.end()
+		jd := diagnosticJSON(r, d)
+		jd.Type = "diagnostic"
+		b, _ := json.Marshal(jd)
+		w.Write(b)
 		w.WriteByte('\n')
 	}
+}
+
+// writeMoment writes one moment: where it happens on the timeline (index,
+// frame number, label, time, and the end for a range), whose it is, the
+// summary, the bytes that record it and its fields, keyed like an event's.
+func writeMoment(j *jsonWriter, r *model.Replay, m model.Moment) {
+	j.begin()
+	j.key("type")
+	j.str("moment")
+	j.key("kind")
+	j.str(string(m.Kind))
+	j.position(&r.Timeline, "", m.Frame)
+	if m.End > m.Frame {
+		j.position(&r.Timeline, "end", m.End)
+	}
+	j.player("player", m.Player)
+	j.player("other", m.Other)
+	j.key("summary")
+	j.str(m.Summary)
+	if m.Span != (model.Span{}) {
+		j.span(m.Span)
+	}
+	if len(m.Fields) > 0 {
+		j.key("fields")
+		j.fields(m.Fields)
+	}
+	j.end()
+	j.w.WriteByte('\n')
+}
+
+// jsonDiagnostic is a diagnostic as `dump` and `check --json` write it.
+type jsonDiagnostic struct {
+	Type     string `json:"type,omitempty"` // "diagnostic" in dump's stream; absent inside check's file object
+	Severity string `json:"severity"`
+	Source   string `json:"source"`
+	Stream   string `json:"stream,omitempty"`
+	Offset   int64  `json:"offset"`
+	Length   int64  `json:"length"`
+	Frame    *int64 `json:"frame,omitempty"` // the format's frame number it concerns
+	Subject  string `json:"subject,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Found    string `json:"found,omitempty"`
+	Skipped  bool   `json:"skipped,omitempty"`
+	Text     string `json:"text"`
+}
+
+func diagnosticJSON(r *model.Replay, d model.Diagnostic) jsonDiagnostic {
+	jd := jsonDiagnostic{
+		Severity: d.Severity.String(), Source: d.Source, Stream: d.Span.Stream, Offset: d.Span.Off,
+		Length: d.Span.Len, Subject: d.Subject, Message: d.Message, Expected: d.Expected,
+		Found: d.Found, Skipped: d.Skipped, Text: d.String(),
+	}
+	if d.Frame >= 0 && d.Frame < r.Timeline.Count {
+		n := r.Timeline.Number(d.Frame)
+		jd.Frame = &n
+	}
+	return jd
 }
 
 // jsonWriter writes JSON objects whose keys keep the decoder's order, which
@@ -248,6 +406,39 @@ func (j *jsonWriter) float(f float64) {
 		return
 	}
 	j.w.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+}
+
+// position writes where frame index i is on the timeline: index, frame
+// number, label (when it is not the number) and time in seconds, with the
+// keys prefixed ("endIndex") when prefix is set.
+func (j *jsonWriter) position(tl *model.Timeline, prefix string, i int) {
+	if i < 0 || i >= tl.Count {
+		return
+	}
+	key := func(k string) {
+		if prefix != "" {
+			k = prefix + strings.ToUpper(k[:1]) + k[1:]
+		}
+		j.key(k)
+	}
+	key("index")
+	j.num(int64(i))
+	key("frame")
+	j.num(tl.Number(i))
+	if lbl := tl.Label(i); lbl != strconv.FormatInt(tl.Number(i), 10) {
+		key("label")
+		j.str(lbl)
+	}
+	key("time")
+	j.float(tl.Time(i).Seconds())
+}
+
+// player writes a player index, unless it is -1 (none).
+func (j *jsonWriter) player(key string, p int) {
+	if p >= 0 {
+		j.key(key)
+		j.num(int64(p))
+	}
 }
 
 func (j *jsonWriter) span(s model.Span) {

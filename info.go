@@ -2,50 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"rewind/decoders"
 	"rewind/model"
 )
-
-// newFlags makes a flag set whose --help prints the command's usage.
-func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s\n\nFlags:\n", synopsis)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses flags anywhere among the arguments (Go's flag package
-// stops at the first file name otherwise). It returns the exit code to use
-// when parsing ended the command: 0 for --help, 2 for a mistake.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, int, bool) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if err == flag.ErrHelp {
-				return nil, 0, false
-			}
-			return nil, 2, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, 0, true
-		}
-		if args[0] == "--" {
-			return append(rest, args[1:]...), 0, true
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
-}
 
 type infoPlayer struct {
 	Slot      string `json:"slot"`
@@ -62,7 +25,7 @@ type infoJSON struct {
 	Format          model.Format `json:"format,omitempty"`
 	FormatName      string       `json:"formatName,omitempty"`
 	Version         string       `json:"version,omitempty"`
-	Size            int64        `json:"size"`
+	Size            *int64       `json:"size,omitempty"` // from the file system; absent when unknown
 	Start           *time.Time   `json:"start,omitempty"`
 	Title           string       `json:"title,omitempty"`
 	Mode            string       `json:"mode,omitempty"`
@@ -75,67 +38,88 @@ type infoJSON struct {
 	Problems        int          `json:"problems"`
 	Diagnostics     int          `json:"diagnostics"`
 	Error           string       `json:"error,omitempty"`
+	Reason          string       `json:"reason,omitempty"`  // why there is no replay: read, notReplay or refused
+	Skipped         bool         `json:"skipped,omitempty"` // a device, FIFO or socket in a folder, never opened
 }
 
-func cmdInfo(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("info", "rewind info [--json] [FILE|DIR ...]", stderr)
-	asJSON := fs.Bool("json", false, "write one JSON object per file (NDJSON)")
-	paths, code, ok := parseFlags(fs, args)
+const infoAbout = `Print a summary of each replay: format and version, date, stage or map or song,
+mode, duration, result, players, and how many problems the decoder found.
+Folders are walked for files with a replay's extension or magic bytes; with no
+argument, the built-in samples.
+
+Dates are shown in the zone the file records (teehistorian's start_time offset),
+or UTC when the file stores UTC (Slippi, BSOR, StarCraft II): never in this
+machine's zone, so the same file prints the same date everywhere.
+`
+
+const infoNotes = `Exit status: 0 when every file was read (problems are reported, not failed),
+2 when a path cannot be read or is no replay, no replay was found, or the
+command line is wrong.
+`
+
+func cmdInfo(c *command, args []string) int {
+	c.about, c.notes = infoAbout, infoNotes
+	asJSON := c.flags.Bool("json", false, "write one JSON object per file (NDJSON)")
+	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
 	}
-	inputs, err := collect(paths)
-	if err != nil {
-		fmt.Fprintln(stderr, "rewind:", err)
-		return 2
-	}
+	inputs := collect(paths, nil)
 	exit := 0
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(c.stdout)
 	for i, in := range inputs {
 		r, err := decodeInput(in, model.DecodeOptions{})
-		if err != nil {
-			exit = 2
-		} else if r.Problems() > 0 && exit == 0 {
-			exit = 1
+		if err != nil && !in.Skipped {
+			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
 		if *asJSON {
-			enc.Encode(summarize(in.Name, r, err))
+			enc.Encode(summarize(in, r, err))
 			continue
 		}
 		if i > 0 {
-			fmt.Fprintln(stdout)
+			fmt.Fprintln(c.stdout)
 		}
-		writeInfo(stdout, in.Name, r, err)
+		writeInfo(c.stdout, in, r, err)
 	}
-	// info reports; only an unreadable file makes it fail
-	if exit == 1 {
-		exit = 0
+	if replays(inputs) == 0 {
+		if exit == 0 { // nothing unreadable said why already
+			c.errorf("no replay found%s", under(paths))
+		}
+		return 2
 	}
 	return exit
 }
 
-func decodeInput(in input, opt model.DecodeOptions) (*model.Replay, error) {
-	data, err := in.Read()
-	if err != nil {
-		return nil, err
+// under names the paths a search went through, for "no replay found".
+func under(paths []string) string {
+	switch len(paths) {
+	case 0:
+		return " in the built-in samples"
+	case 1:
+		return " in " + paths[0]
 	}
-	r, err := decoders.Decode(data, in.Name, opt)
-	if r != nil {
-		r.Path = in.Name
-	}
-	return r, err
+	return fmt.Sprintf(" in the %d paths given", len(paths))
 }
 
-func summarize(path string, r *model.Replay, err error) infoJSON {
+func summarize(in input, r *model.Replay, err error) infoJSON {
+	j := infoJSON{Path: in.Name, Players: []infoPlayer{}}
+	if in.Size >= 0 {
+		size := in.Size
+		j.Size = &size
+	}
 	if err != nil {
-		return infoJSON{Path: path, Error: err.Error(), Players: []infoPlayer{}}
+		j.Error = reason(in.Name, err)
+		if in.Skipped {
+			j.Skipped = true
+		} else {
+			j.Reason, j.Format = failure(err)
+		}
+		return j
 	}
-	j := infoJSON{
-		Path: path, Format: r.Format, FormatName: r.FormatName, Version: r.Version, Size: r.Size,
-		Title: r.Title, Mode: r.Mode, DurationSeconds: r.Duration.Seconds(), Frames: r.Timeline.Count,
-		Rate: r.Timeline.Rate, Result: r.Result, Partial: r.Partial, Problems: r.Problems(),
-		Diagnostics: len(r.Diagnostics), Players: []infoPlayer{},
-	}
+	j.Format, j.FormatName, j.Version = r.Format, r.FormatName, r.Version
+	j.Title, j.Mode, j.Result, j.Partial = r.Title, r.Mode, r.Result, r.Partial
+	j.DurationSeconds, j.Frames, j.Rate = r.Duration.Seconds(), r.Timeline.Count, r.Timeline.Rate
+	j.Problems, j.Diagnostics = r.Problems(), len(r.Diagnostics)
 	if !r.Start.IsZero() {
 		t := r.Start
 		j.Start = &t
@@ -147,10 +131,16 @@ func summarize(path string, r *model.Replay, err error) infoJSON {
 }
 
 // writeInfo prints the human summary of one replay.
-func writeInfo(w io.Writer, path string, r *model.Replay, err error) {
-	fmt.Fprintln(w, path)
+func writeInfo(w io.Writer, in input, r *model.Replay, err error) {
+	fmt.Fprintln(w, in.Name)
 	if err != nil {
-		fmt.Fprintf(w, "  unreadable  %v\n", err)
+		label := "unreadable"
+		if in.Skipped {
+			label = "skipped"
+		} else if why, _ := failure(err); why != failRead {
+			label = "error"
+		}
+		fmt.Fprintf(w, "  %-10s  %s\n", label, reason(in.Name, err))
 		return
 	}
 	row := func(label, value string) {
@@ -160,7 +150,7 @@ func writeInfo(w io.Writer, path string, r *model.Replay, err error) {
 	}
 	row("format", strings.TrimSpace(r.FormatName+" "+r.Version))
 	if !r.Start.IsZero() {
-		row("date", r.Start.Format("2006-01-02 15:04:05 MST"))
+		row("date", formatDate(r.Start))
 	}
 	row(titleLabel(r.Format), r.Title)
 	row("mode", r.Mode)

@@ -1,94 +1,107 @@
 package main
 
 import (
+	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"rewind/decoders"
+	"rewind/library"
+	"rewind/model"
 )
 
-// input is one file to decode: from the disk or from the sample library.
+// input is one path a command was asked to read: a file to decode, or a
+// path that cannot be decoded, with the reason.
 type input struct {
-	Name string
-	Read func() ([]byte, error)
+	Name    string // as the person named it; samples/... for the built-in library
+	Size    int64  // bytes, from the file system; -1 when unknown
+	Err     error  // why the path cannot be read (unreadable or skipped)
+	Skipped bool   // a device, FIFO or socket met in a folder: listed, never opened
+	fsys    fs.FS  // the sample library; nil for the operating system's files
+	path    string // the path inside fsys
 }
 
-// replayExt reports whether a name has the extension of a known format.
-func replayExt(name string) bool {
-	ext := strings.ToLower(filepath.Ext(name))
-	for _, f := range decoders.Formats {
-		for _, e := range f.Exts {
-			if e == ext {
-				return true
-			}
+// collect turns command-line paths into inputs with library.Walk: files
+// named are taken as they are, folders are walked (symlinks followed, loops
+// reported) for files with a replay's extension or magic bytes, and every
+// path that cannot be read becomes an input with its Err, so one bad path
+// never hides the others. No path means the built-in samples. found, when
+// set, is called with the count so far, for a progress line.
+func collect(paths []string, found func(n int)) []input {
+	var out []input
+	add := func(e library.Entry) bool {
+		in := input{Name: e.Path, Size: e.Size, Err: e.Err, Skipped: e.Kind == library.Skipped, fsys: e.FS, path: e.Path}
+		if e.Kind == library.Unreadable && e.Size == 0 {
+			in.Size = -1
 		}
+		if e.FS != nil {
+			in.Name = "samples/" + e.Path
+		}
+		out = append(out, in)
+		if found != nil {
+			found(len(out))
+		}
+		return true
 	}
-	return false
-}
-
-// collect turns command-line paths into inputs. Files named explicitly are
-// always taken; inside directories only files that look like replays (by
-// extension or by magic bytes) are, so a README in an archive is not
-// reported as a broken replay. No path means the built-in samples.
-func collect(paths []string) ([]input, error) {
 	if len(paths) == 0 {
-		return sampleInputs(samples())
+		library.WalkFS(samples(), ".", add)
+	} else {
+		library.Walk(paths, add)
 	}
-	var out []input
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if !st.IsDir() {
-			out = append(out, fileInput(p))
-			continue
-		}
-		var found []string
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !d.Type().IsRegular() {
-				return nil
-			}
-			if replayExt(path) {
-				found = append(found, path)
-			} else if _, err := decoders.Sniff(path); err == nil {
-				found = append(found, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(found)
-		for _, f := range found {
-			out = append(out, fileInput(f))
-		}
-	}
-	return out, nil
+	return out
 }
 
-func fileInput(p string) input {
-	return input{Name: p, Read: func() ([]byte, error) { return os.ReadFile(p) }}
+// replays counts the inputs that are files to decode.
+func replays(inputs []input) int {
+	n := 0
+	for _, in := range inputs {
+		if in.Err == nil {
+			n++
+		}
+	}
+	return n
 }
 
-// sampleInputs lists the replays of the embedded sample library.
-func sampleInputs(fsys fs.FS) ([]input, error) {
-	var out []input
-	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
+// decodeInput decodes one input. Files on disk go through decoders.Open,
+// which reads only regular files and only as much as the replay needs.
+func decodeInput(in input, opt model.DecodeOptions) (*model.Replay, error) {
+	if in.Err != nil {
+		return nil, in.Err
+	}
+	if in.fsys == nil {
+		r, err := decoders.Open(in.Name, opt)
+		if r != nil {
+			r.Path = in.Name
 		}
-		if !replayExt(path) {
-			return nil
-		}
-		out = append(out, input{Name: "samples/" + path, Read: func() ([]byte, error) { return fs.ReadFile(fsys, path) }})
-		return nil
-	})
-	return out, err
+		return r, err
+	}
+	data, err := fs.ReadFile(in.fsys, in.path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := decoders.Decode(data, in.Name, opt)
+	if r != nil {
+		r.Path = in.Name
+	}
+	return r, err
+}
+
+// How a path failed to give a replay.
+const (
+	failRead      = "read"      // the path could not be read: missing, permission, a device, a loop
+	failNotReplay = "notReplay" // read, but no format claims the bytes
+	failRefused   = "refused"   // its format's decoder refused it
+)
+
+// failure says how err kept a replay from coming out of a path, and the
+// format when a decoder recognised the file.
+func failure(err error) (string, model.Format) {
+	var nr *decoders.NotReplayError
+	var de *decoders.Error
+	switch {
+	case errors.As(err, &de):
+		return failRefused, de.Format
+	case errors.As(err, &nr):
+		return failNotReplay, ""
+	}
+	return failRead, ""
 }

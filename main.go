@@ -2,22 +2,18 @@
 // BSOR (.bsor), DDNet teehistorian, F-Zero GX (.gci) and StarCraft II
 // (.SC2Replay) replays.
 //
-//	rewind [FILE|DIR ...]          open the browser or a replay (the built-in samples with no argument)
-//	rewind info [--json] FILE...   summary of each replay
-//	rewind dump [--frames A:B] --json FILE   NDJSON: replay, frames, diagnostics
-//	rewind check [--json] PATH...  find broken replays; exit 0 clean, 1 problems, 2 unreadable
-//
-// When standard output is not a terminal, rewind with no subcommand prints
-// `info` instead of starting the TUI.
+// Each command lives in its own file (info.go, dump.go, check.go, ...);
+// cli.go holds what they share (flags, help, version); inputs.go turns
+// paths into files to read; tui_run.go starts the TUI.
 package main
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // samples is the built-in sample library: small real replays of every format.
@@ -33,65 +29,80 @@ func samples() fs.FS {
 	return sub
 }
 
-const usage = `rewind: a terminal replay browser and debugger
-
-Usage:
-  rewind [FILE|DIR ...]                 open replays in the TUI (no argument: the built-in samples)
-  rewind info [--json] [FILE|DIR ...]   summary of each replay (no argument: the samples)
-  rewind dump [--frames A:B] [--json] FILE
-                                        NDJSON: the replay, one object per frame, one per diagnostic
-  rewind check [--json] PATH...         decode every replay under PATH and report problems;
-                                        exit 0 clean, 1 problems found, 2 unreadable
-  rewind help [COMMAND]                 this text, or a command's
-
-Formats (detected by content, not by name): Slippi .slp, BSOR .bsor, DDNet .teehistorian,
-F-Zero GX .gci, StarCraft II .SC2Replay.
-`
+// commands is the table of contents: every subcommand, its usage line and
+// what it does in a few words, in the order `rewind --help` lists them.
+var commands = []struct {
+	name, synopsis, summary string
+	run                     func(c *command, args []string) int
+}{
+	{"info", "rewind info [--json] [FILE|DIR ...]", "summary of each replay (no argument: the samples)", cmdInfo},
+	{"dump", "rewind dump [--frames A..B] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic", cmdDump},
+	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// errUsage marks a command-line mistake: exit code 2 with the usage text.
-var errUsage = errors.New("usage")
-
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		switch args[0] {
-		case "info":
-			return cmdInfo(args[1:], stdout, stderr)
-		case "dump":
-			return cmdDump(args[1:], stdout, stderr)
-		case "check":
-			return cmdCheck(args[1:], stdout, stderr)
-		case "help", "-h", "-help", "--help":
-			if len(args) > 1 {
-				return run([]string{args[1], "--help"}, stdout, stderr)
-			}
-			fmt.Fprint(stdout, usage)
-			return 0
-		case "--":
-			args = args[1:]
+		if args[0] == "help" {
+			return cmdHelp(args[1:], stdout, stderr)
+		}
+		if code, ok := runCommand(args[0], args[1:], stdout, stderr); ok {
+			return code
 		}
 	}
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' {
-			fmt.Fprintf(stderr, "rewind: unknown flag %s\n\n%s", a, usage)
-			return 2
-		}
-	}
-	if !isTerminal(os.Stdout) || stdout != io.Writer(os.Stdout) {
-		return cmdInfo(args, stdout, stderr)
-	}
-	if err := runTUI(args); err != nil {
-		fmt.Fprintln(stderr, "rewind:", err)
-		return 1
-	}
-	return 0
+	return cmdRoot(newCommand("", "rewind [FILE|DIR ...]", stdout, stderr), args)
 }
 
-// isTerminal reports whether f is a character device, without a dependency.
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+// runCommand runs the subcommand called name, if there is one.
+func runCommand(name string, args []string, stdout, stderr io.Writer) (int, bool) {
+	for _, cmd := range commands {
+		if name == cmd.name {
+			return cmd.run(newCommand(cmd.name, cmd.synopsis, stdout, stderr), args), true
+		}
+	}
+	return 0, false
+}
+
+// cmdHelp is `rewind help [COMMAND]`.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	root := newCommand("", "rewind [FILE|DIR ...]", stdout, stderr)
+	if len(args) == 0 {
+		return cmdRoot(root, []string{"--help"})
+	}
+	if code, ok := runCommand(args[0], []string{"--help"}, stdout, stderr); ok {
+		return code
+	}
+	return root.errorf("no command %q; the commands are %s", args[0], commandNames())
+}
+
+func commandNames() string {
+	var names []string
+	for _, cmd := range commands {
+		names = append(names, cmd.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// rootAbout is `rewind --help`: the commands, listed from the table.
+func rootAbout() string {
+	var b strings.Builder
+	b.WriteString("A terminal replay browser and debugger: open a replay, scrub it frame by frame,\nsee which bytes broke.\n\n")
+	b.WriteString("Commands:\n")
+	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"}}
+	for _, cmd := range commands {
+		rows = append(rows, [2]string{cmd.synopsis, cmd.summary})
+	}
+	rows = append(rows, [2]string{"rewind help [COMMAND]", "this text, or a command's"})
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %s\n      %s\n", r[0], r[1])
+	}
+	b.WriteString(`
+With standard output not a terminal, rewind without a command prints info.
+Formats are detected by content, not by name: Slippi .slp, BSOR .bsor, DDNet
+.teehistorian, F-Zero GX .gci, StarCraft II .SC2Replay.
+`)
+	return b.String()
 }

@@ -1,181 +1,201 @@
 package main
 
+// The CLI is tested through the real binary: TestMain builds it once, and
+// every test runs it as a person or a script would, with its exit status,
+// stdout and stderr checked. Dates are printed in the zone the file records,
+// but TZ is still pinned (to UTC) for every run so no test depends on the
+// machine; TestInfoUnderTimezones runs under other zones on purpose.
+
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"rewind/model"
 )
 
-func runCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return out.String(), errb.String(), code
+// bin is the rewind binary built by TestMain.
+var bin string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "rewind-cli-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// readable by everyone: some tests run the binary as an unprivileged user
+	os.Chmod(dir, 0o755)
+	bin = filepath.Join(dir, "rewind")
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		goTool = "go"
+	}
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building rewind: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// result is what one run of the binary gave.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runOpts changes how the binary is run.
+type runOpts struct {
+	dir string   // working folder; the package folder when empty
+	env []string // added to the environment (TZ=UTC is always set first)
+	cmd func(*exec.Cmd)
+}
+
+// rewind runs the binary with args and TZ=UTC.
+func rewind(t *testing.T, args ...string) result {
+	t.Helper()
+	return rewindWith(t, runOpts{}, args...)
+}
+
+func rewindWith(t *testing.T, o runOpts, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = o.dir
+	cmd.Env = append(append(os.Environ(), "TZ=UTC", "NO_COLOR=1"), o.env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if o.cmd != nil {
+		o.cmd(cmd)
+	}
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("rewind %v: %v", args, err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatalf("rewind %v: %v", args, err)
+		}
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("rewind %v: still running after 60 s (a hang)", args)
+	}
+	return result{out.String(), errb.String(), cmd.ProcessState.ExitCode()}
+}
+
+// want checks the exit status, then that stderr is exactly stderr (or, with
+// stderr "*", anything).
+func (r result) want(t *testing.T, what string, code int, stderr string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", what, r.code, code, r.stdout, r.stderr)
+	}
+	if stderr != "*" && r.stderr != stderr {
+		t.Errorf("%s: stderr\n  %q\nwant\n  %q", what, r.stderr, stderr)
+	}
+}
+
+const (
+	netplay = "testdata/samples/slippi/tests__data__netplay.slp"
+	corrupt = "testdata/samples/slippi/tests__data__corrupt.slp"
+	v312    = "testdata/samples/slippi/tests__data__v3.12.slp"
+)
 
 // sampleFiles lists the built-in samples on disk, so tests can name them.
 func sampleFiles(t *testing.T) []string {
 	t.Helper()
-	ins, err := sampleInputs(os.DirFS("testdata/samples"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, in := range ins {
-		out = append(out, filepath.Join("testdata/samples", strings.TrimPrefix(in.Name, "samples/")))
+	for _, in := range collect(nil, nil) {
+		out = append(out, filepath.Join("testdata", in.Name))
+	}
+	if len(out) < 20 {
+		t.Fatalf("only %d samples found", len(out))
 	}
 	return out
 }
 
-func TestHelpEverywhere(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"help"}, {"info", "--help"}, {"dump", "--help"}, {"check", "--help"}, {"help", "check"}} {
-		out, errOut, code := runCLI(t, args...)
-		if code != 0 {
-			t.Errorf("%v: exit %d", args, code)
-		}
-		if !strings.Contains(out+errOut, "Usage") && !strings.Contains(out+errOut, "rewind") {
-			t.Errorf("%v: no usage text: %q %q", args, out, errOut)
-		}
-	}
-}
-
-func TestNoTerminalPrintsInfoForSamples(t *testing.T) {
-	// With stdout not a terminal (a buffer), plain `rewind` prints info.
-	out, _, code := runCLI(t)
-	if code == 2 {
-		t.Fatalf("exit 2: a built-in sample is unreadable:\n%s", out)
-	}
-	for _, f := range sampleFiles(t) {
-		name := "samples/" + strings.TrimPrefix(filepath.ToSlash(f), "testdata/samples/")
-		if !strings.Contains(out, name) {
-			t.Errorf("info output does not mention %s", name)
-		}
-	}
-}
-
-func TestInfoJSON(t *testing.T) {
-	out, _, _ := runCLI(t, "info", "--json")
+// ndjson parses every line of out as a JSON object.
+func ndjson(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
 	sc := bufio.NewScanner(strings.NewReader(out))
-	n := 0
+	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var j infoJSON
-		if err := json.Unmarshal(sc.Bytes(), &j); err != nil {
-			t.Fatalf("line %d: %v", n+1, err)
+		var obj map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
+			t.Fatalf("line %d is not a JSON object: %v: %.200s", len(objs)+1, err, sc.Text())
 		}
-		if j.Error != "" {
-			t.Errorf("%s: %s", j.Path, j.Error)
-		}
-		n++
+		objs = append(objs, obj)
 	}
-	if n != len(sampleFiles(t)) {
-		t.Errorf("%d objects for %d samples", n, len(sampleFiles(t)))
+	return objs
+}
+
+var lowerCamel = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+
+// checkKeys fails for a key that is not lowerCamelCase, anywhere in v
+// except under the keys in data (whose keys are the decoder's own).
+func checkKeys(t *testing.T, where string, v any, data map[string]bool) {
+	t.Helper()
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if !lowerCamel.MatchString(k) {
+				t.Errorf("%s: key %q is not lowerCamelCase", where, k)
+			}
+			if !data[k] {
+				checkKeys(t, where+"."+k, e, data)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			checkKeys(t, where, e, data)
+		}
 	}
 }
 
-func TestCheckExitCodes(t *testing.T) {
-	dir := t.TempDir()
-	empty := filepath.Join(dir, "empty.slp")
-	if err := os.WriteFile(empty, nil, 0o644); err != nil {
-		t.Fatal(err)
+func readGolden(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "golden", name))
+	if err != nil && !*update {
+		t.Fatalf("%v (go test -run %s -update creates it)", err, t.Name())
 	}
-	out, _, code := runCLI(t, "check", empty)
-	if code != 2 {
-		t.Errorf("empty file: exit %d, want 2", code)
-	}
-	if !strings.Contains(out, "unreadable: not a replay although its name ends in .slp: an empty file") {
-		t.Errorf("empty file: output %q", out)
-	}
-	// a folder of non-replays has nothing to check and nothing wrong
-	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# notes\n"), 0o644)
-	os.Remove(empty)
-	if _, _, code := runCLI(t, "check", dir); code != 0 {
-		t.Errorf("folder without replays: exit %d, want 0", code)
-	}
-	if _, _, code := runCLI(t, "check", filepath.Join(dir, "missing.slp")); code != 2 {
-		t.Errorf("missing file: exit %d, want 2", code)
-	}
-}
-
-func TestCheckJSONSummary(t *testing.T) {
-	out, _, _ := runCLI(t, "check", "--json", "testdata/samples")
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var last struct {
-		Summary map[string]formatTally `json:"summary"`
-		Exit    int                    `json:"exit"`
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatalf("summary line: %v", err)
-	}
-	total := 0
-	for _, tl := range last.Summary {
-		total += tl.Files
-		if tl.Clean+tl.Problems+tl.Unreadable != tl.Files {
-			t.Errorf("tally does not add up: %+v", tl)
-		}
-	}
-	if total != len(lines)-1 {
-		t.Errorf("summary counts %d files, %d result lines", total, len(lines)-1)
-	}
-}
-
-func TestDumpNDJSON(t *testing.T) {
-	for _, f := range sampleFiles(t) {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			out, errOut, code := runCLI(t, "dump", "--json", "--frames", ":", f)
-			if code == 2 {
-				t.Skipf("unreadable: %s", errOut)
-			}
-			sc := bufio.NewScanner(strings.NewReader(out))
-			sc.Buffer(nil, 64<<20)
-			types := map[string]int{}
-			first := ""
-			for sc.Scan() {
-				var obj map[string]any
-				if err := json.Unmarshal(sc.Bytes(), &obj); err != nil {
-					t.Fatalf("invalid JSON line: %v: %.200s", err, sc.Text())
-				}
-				typ, _ := obj["type"].(string)
-				if first == "" {
-					first = typ
-				}
-				types[typ]++
-			}
-			if first != "replay" || types["replay"] != 1 {
-				t.Errorf("want one replay object first, got %v (first %q)", types, first)
-			}
-		})
-	}
+	return string(b)
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
-// golden compares out with testdata/golden/name, or rewrites it with -update.
-// The golden files guard the CLI's output against accidental change; the
-// values in them are checked against ground truth by the decoders' tests.
+// golden compares out with testdata/golden/name, or rewrites it with
+// -update. The goldens hold the layout; the values in them are checked
+// against ground truth by TestInfoAgainstGroundTruth and
+// TestDumpAgainstGroundTruth, and the decoders' own tests.
 func golden(t *testing.T, name, out string) {
 	t.Helper()
 	p := filepath.Join("testdata", "golden", name)
 	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to create it)", err, t.Name())
-	}
-	if string(want) != out {
-		t.Errorf("output differs from %s (go test -update rewrites it after a deliberate change):\n%s", p, lineDiff(string(want), out))
+	if want := readGolden(t, name); want != out {
+		t.Errorf("output differs from %s (go test -update rewrites it after a deliberate change):\n%s", p, lineDiff(want, out))
 	}
 }
 
@@ -200,28 +220,740 @@ func lineDiff(want, got string) string {
 	return b.String()
 }
 
-func TestInfoGolden(t *testing.T) {
-	out, _, code := runCLI(t, "info")
-	if code != 0 {
-		t.Errorf("exit %d", code)
+// ---- help, version, flags -------------------------------------------------
+
+func TestHelpEverywhere(t *testing.T) {
+	for _, tt := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"--help"}, "help-rewind.txt"},
+		{[]string{"-h"}, "help-rewind.txt"},
+		{[]string{"help"}, "help-rewind.txt"},
+		{[]string{"info", "--help"}, "help-info.txt"},
+		{[]string{"info", "-h"}, "help-info.txt"},
+		{[]string{"help", "info"}, "help-info.txt"},
+		{[]string{"dump", "--help"}, "help-dump.txt"},
+		{[]string{"dump", netplay, "--help"}, "help-dump.txt"}, // help wins wherever it is
+		{[]string{"help", "dump"}, "help-dump.txt"},
+		{[]string{"check", "--help"}, "help-check.txt"},
+		{[]string{"check", "-help"}, "help-check.txt"},
+		{[]string{"help", "check"}, "help-check.txt"},
+	} {
+		r := rewind(t, tt.args...)
+		r.want(t, strings.Join(tt.args, " "), 0, "")
+		golden(t, tt.golden, r.stdout)
 	}
-	golden(t, "info-samples.txt", out)
 }
 
-func TestDumpGolden(t *testing.T) {
-	// the first frames of a small online game: header, players, every
-	// field of pre and post frames, events with offsets
-	out, _, code := runCLI(t, "dump", "--frames", "-123:-121", "testdata/samples/slippi/tests__data__netplay.slp")
-	if code != 0 {
-		t.Errorf("exit %d", code)
+// TestHelpListsEveryFlag: a flag added to a command shows in its help.
+func TestHelpListsEveryFlag(t *testing.T) {
+	for _, cmd := range commands {
+		var out, errb bytes.Buffer
+		c := newCommand(cmd.name, cmd.synopsis, &out, &errb)
+		if code := cmd.run(c, []string{"--help"}); code != 0 {
+			t.Errorf("%s --help: exit %d", cmd.name, code)
+		}
+		if !strings.HasPrefix(out.String(), "Usage: "+cmd.synopsis+"\n") {
+			t.Errorf("%s --help does not start with its usage line: %q", cmd.name, out.String())
+		}
+		n := 0
+		c.flags.VisitAll(func(f *flag.Flag) {
+			n++
+			if !strings.Contains(out.String(), "\n  --"+f.Name+" ") {
+				t.Errorf("%s --help does not list --%s", cmd.name, f.Name)
+			}
+			if !strings.Contains(cmd.synopsis, "--"+f.Name) {
+				t.Errorf("%s's usage line does not show --%s", cmd.name, f.Name)
+			}
+		})
+		if n == 0 {
+			t.Errorf("%s has no flags", cmd.name)
+		}
 	}
-	golden(t, "dump-netplay-first-frames.ndjson", out)
 }
+
+func TestVersion(t *testing.T) {
+	r := rewind(t, "--version")
+	r.want(t, "--version", 0, "")
+	if !strings.HasPrefix(r.stdout, "rewind ") || strings.Count(r.stdout, "\n") != 1 || !strings.Contains(r.stdout, runtime.Version()) {
+		t.Errorf("--version printed %q, want one line: rewind VERSION (... %s ...)", r.stdout, runtime.Version())
+	}
+}
+
+// TestFlagMistakes: every mistake on the command line is one sentence on
+// stderr, nothing on stdout, and exit status 2.
+func TestFlagMistakes(t *testing.T) {
+	const rangeHint = "a range is A..B, like -123..0 or 0:05..1:05.5"
+	for _, tt := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--nope"}, "rewind: unknown flag --nope (rewind --help lists the flags)"},
+		{[]string{"--json"}, "rewind: unknown flag --json (rewind --help lists the flags)"},
+		{[]string{"info", "--nope"}, "rewind info: unknown flag --nope (rewind info --help lists the flags)"},
+		{[]string{"info", "-x=1", netplay}, "rewind info: unknown flag -x=1 (rewind info --help lists the flags)"},
+		{[]string{"check", "testdata/samples", "--jsn"}, "rewind check: unknown flag --jsn (rewind check --help lists the flags)"},
+		{[]string{"dump", "---frames", "1", netplay}, "rewind dump: unknown flag ---frames (rewind dump --help lists the flags)"},
+		{[]string{"info", "--json=maybe"}, `rewind info: --json takes true or false, not "maybe"`},
+		{[]string{"check", "--quiet=", "testdata"}, `rewind check: --quiet takes true or false, not ""`},
+		{[]string{"check"}, "rewind check: name the files or folders to check, like rewind check ~/replays"},
+		{[]string{"check", "--json", "--"}, "rewind check: name the files or folders to check, like rewind check ~/replays"},
+		{[]string{"dump"}, "rewind dump: name one replay file to dump"},
+		{[]string{"dump", netplay, v312}, "rewind dump: dumps one replay file, and 2 were given (rewind info summarises several)"},
+		{[]string{"dump", "--frames"}, "rewind dump: --frames needs a value, like --frames -123..0"},
+		{[]string{"dump", "--json=false", netplay}, "rewind dump: writes only NDJSON; --json=false has no other form to give (rewind info prints a summary for people)"},
+		{[]string{"dump", "--frames", "abc", netplay}, `rewind dump: --frames: "abc" is neither a frame number nor a time (m:ss, h:mm:ss or 12.5s); ` + rangeHint},
+		{[]string{"dump", "--frames", "1..x", netplay}, `rewind dump: --frames: "x" is neither a frame number nor a time (m:ss, h:mm:ss or 12.5s); ` + rangeHint},
+		{[]string{"dump", "--frames", "1:0:05x", netplay}, `rewind dump: --frames: "1:0:05x" is not a time: write m:ss or h:mm:ss, with a fraction only on the seconds; ` + rangeHint},
+		{[]string{"dump", "--frames", "1:75", netplay}, `rewind dump: --frames: "1:75" is not a time: 75 is not below 60; ` + rangeHint},
+		// the old A:B form reads as a time and says how ranges are written now
+		{[]string{"dump", "--frames", "-123:-121", netplay}, `rewind dump: --frames: "-123:-121" is not a time: write m:ss or h:mm:ss, with a fraction only on the seconds; ` + rangeHint},
+		// netplay.slp has frames -123 to 4 (128 frames, EXPECTED.md), 60 per second
+		{[]string{"dump", "--frames", "4..-100", netplay}, "rewind dump: --frames 4..-100: the range is reversed: 4 comes after -100"},
+		{[]string{"dump", "--frames", "0..99999", netplay}, "rewind dump: --frames 0..99999: frame 99999 is outside the replay, which has frames -123 to 4"},
+		{[]string{"dump", "--frames", "-124", netplay}, "rewind dump: --frames -124: frame -124 is outside the replay, which has frames -123 to 4"},
+		{[]string{"dump", "--frames", "1:0:05", netplay}, "rewind dump: --frames 1:0:05: 1:0:05 is outside the replay, which runs from -0:02.05 to 0:00.08"},
+		{[]string{"dump", "--frames", "0:01..0:00", netplay}, "rewind dump: --frames 0:01..0:00: 0:01 is outside the replay, which runs from -0:02.05 to 0:00.08"},
+		{[]string{"dump", "--frames", "-2.1s..", netplay}, "rewind dump: --frames -2.1s..: -2.1s is outside the replay, which runs from -0:02.05 to 0:00.08"},
+		{[]string{"dump", "testdata/samples"}, "rewind dump: testdata/samples is a folder; dump takes one replay file"},
+		{[]string{"dump", "testdata/missing.slp"}, "rewind dump: testdata/missing.slp: no such file or folder"},
+		{[]string{"dump", "testdata/samples/slippi/MANIFEST.tsv"}, `rewind dump: testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
+		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check`},
+		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check (rewind --help)"},
+	} {
+		r := rewind(t, tt.args...)
+		r.want(t, strings.Join(tt.args, " "), 2, tt.stderr+"\n")
+		if r.stdout != "" {
+			t.Errorf("%v: stdout %q, want nothing", tt.args, r.stdout)
+		}
+	}
+}
+
+// TestJSONFalse: --json=false gives the text form where there is one.
+func TestJSONFalse(t *testing.T) {
+	for _, cmd := range []string{"info", "check"} {
+		text := rewind(t, cmd, netplay)
+		r := rewind(t, cmd, "--json=false", netplay)
+		r.want(t, cmd+" --json=false", 0, "")
+		if r.stdout != text.stdout || strings.HasPrefix(r.stdout, "{") {
+			t.Errorf("%s --json=false:\n%s\nwant the text form\n%s", cmd, r.stdout, text.stdout)
+		}
+	}
+}
+
+// TestDoubleDash: -- ends the flags, so a file may start with a dash, and
+// flags may follow the paths.
+func TestDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(netplay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "-game.slp"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := rewindWith(t, runOpts{dir: dir}, "check", "--", "-game.slp")
+	r.want(t, "check -- -game.slp", 0, "")
+	if !strings.Contains(r.stdout, "\nslippi               1       1         0           0\n") {
+		t.Errorf("check -- -game.slp did not check it:\n%s", r.stdout)
+	}
+	r = rewindWith(t, runOpts{dir: dir}, "check", "-game.slp")
+	r.want(t, "check -game.slp", 2, "rewind check: unknown flag -game.slp (rewind check --help lists the flags)\n")
+
+	// after --, --json is a path
+	r = rewind(t, "info", "--", "--json")
+	r.want(t, "info -- --json", 2, "*")
+	if r.stdout != "--json\n  unreadable  no such file or folder\n" {
+		t.Errorf("info -- --json: %q", r.stdout)
+	}
+	// flags after the paths still count
+	r = rewind(t, "check", "testdata/samples", "--quiet")
+	r.want(t, "check PATH --quiet", 1, "")
+	if !strings.HasPrefix(r.stdout, "\nformat ") {
+		t.Errorf("check PATH --quiet printed more than the summary:\n%s", r.stdout)
+	}
+}
+
+// ---- check ------------------------------------------------------------------
 
 func TestCheckGolden(t *testing.T) {
-	out, _, code := runCLI(t, "check", "testdata/samples")
-	if code != 1 {
-		t.Errorf("exit %d, want 1 (two samples are damaged on purpose)", code)
+	r := rewind(t, "check", "testdata/samples")
+	r.want(t, "check samples", 1, "") // two samples are damaged on purpose
+	golden(t, "check-samples.txt", r.stdout)
+}
+
+func TestCheckQuiet(t *testing.T) {
+	full := rewind(t, "check", "testdata/samples")
+	r := rewind(t, "check", "--quiet", "testdata/samples")
+	r.want(t, "check --quiet", 1, "")
+	table := full.stdout[strings.Index(full.stdout, "\nformat "):]
+	if r.stdout != table {
+		t.Errorf("check --quiet printed\n%s\nwant only the summary\n%s", r.stdout, table)
 	}
-	golden(t, "check-samples.txt", out)
+	r = rewind(t, "check", "--quiet", "--json", "testdata/samples")
+	r.want(t, "check --quiet --json", 1, "")
+	objs := ndjson(t, r.stdout)
+	if len(objs) != 1 || objs[0]["type"] != "summary" {
+		t.Errorf("check --quiet --json: want the summary object alone, got %d objects", len(objs))
+	}
+}
+
+// TestCheckJSON: one file object per replay, with dump's diagnostic
+// fields, lowerCamelCase keys, and the summary object last, adding up.
+func TestCheckJSON(t *testing.T) {
+	r := rewind(t, "check", "--json", "testdata/samples")
+	r.want(t, "check --json", 1, "")
+	objs := ndjson(t, r.stdout)
+	files := len(sampleFiles(t))
+	if len(objs) != files+1 {
+		t.Fatalf("%d objects for %d samples", len(objs), files)
+	}
+	for _, o := range objs {
+		checkKeys(t, "check --json", o, map[string]bool{"byFormat": true})
+	}
+	last := objs[len(objs)-1]
+	if last["type"] != "summary" || last["exit"] != 1.0 {
+		t.Fatalf("last object: %v", last)
+	}
+	var sum checkSummary
+	b, _ := json.Marshal(last)
+	json.Unmarshal(b, &sum)
+	var byFormat tally
+	for _, tl := range sum.ByFormat {
+		if tl.Clean+tl.Problems+tl.Unreadable != tl.Files {
+			t.Errorf("tally does not add up: %+v", tl)
+		}
+		byFormat.Files += tl.Files
+		byFormat.Clean += tl.Clean
+	}
+	// the samples' MANIFEST.tsv files say which two are damaged on purpose
+	want := tally{Files: files, Clean: files - 2, Problems: 2}
+	if sum.Total != want || byFormat.Files != files || byFormat.Clean != files-2 {
+		t.Errorf("summary %+v (by format %+v), want %+v", sum.Total, byFormat, want)
+	}
+	if sum.ByFormat["slippi"] == nil || *sum.ByFormat["slippi"] != (tally{Files: 9, Clean: 8, Problems: 1}) {
+		t.Errorf("slippi row %+v", sum.ByFormat["slippi"])
+	}
+
+	// the diagnostics of a file are dump's diagnostic objects, field for field
+	var fromCheck []any
+	for _, o := range objs {
+		if o["path"] == "testdata/samples/slippi/tests__data__corrupt.slp" {
+			fromCheck = o["diagnostics"].([]any)
+			if o["status"] != "problems" || o["partial"] != true || o["problems"] != 2.0 || o["format"] != "slippi" {
+				t.Errorf("corrupt.slp: %v", o)
+			}
+		}
+	}
+	d := rewind(t, "dump", corrupt)
+	d.want(t, "dump corrupt.slp", 1, "")
+	var fromDump []any
+	for _, o := range ndjson(t, d.stdout) {
+		if o["type"] == "diagnostic" {
+			delete(o, "type")
+			fromDump = append(fromDump, o)
+		}
+	}
+	a, _ := json.Marshal(fromCheck)
+	b, _ = json.Marshal(fromDump)
+	if len(fromCheck) != 3 || string(a) != string(b) {
+		t.Errorf("check --json diagnostics\n%s\ndiffer from dump's\n%s", a, b)
+	}
+	// the cut Message Splitter: every field a diagnostic can have
+	var cut map[string]any
+	for _, d := range fromCheck {
+		if d.(map[string]any)["severity"] == "error" {
+			cut = d.(map[string]any)
+		}
+	}
+	for _, key := range []string{"severity", "source", "offset", "length", "subject", "message", "expected", "found", "text"} {
+		if _, ok := cut[key]; !ok {
+			t.Errorf("check --json diagnostic has no %q: %v", key, cut)
+		}
+	}
+	if cut["offset"] != float64(0x6edf) || cut["expected"] != "517 bytes" || cut["found"] != "289 bytes" {
+		t.Errorf("corrupt.slp's error: %v; want offset 0x6edf, expected 517 bytes, found 289 bytes", cut)
+	}
+}
+
+// ---- info -------------------------------------------------------------------
+
+func TestInfoGolden(t *testing.T) {
+	r := rewind(t, "info")
+	r.want(t, "info", 0, "")
+	golden(t, "info-samples.txt", r.stdout)
+}
+
+func TestNoTerminalPrintsInfo(t *testing.T) {
+	// with stdout a pipe, plain rewind prints info instead of the TUI
+	r := rewind(t)
+	r.want(t, "rewind", 0, "")
+	if info := rewind(t, "info"); r.stdout != info.stdout {
+		t.Errorf("rewind | cat differs from rewind info")
+	}
+	r = rewind(t, netplay)
+	r.want(t, "rewind FILE", 0, "")
+	if !strings.HasPrefix(r.stdout, netplay+"\n  format      Slippi 3.7.0\n") {
+		t.Errorf("rewind FILE | cat: %q", r.stdout)
+	}
+}
+
+func TestInfoJSON(t *testing.T) {
+	r := rewind(t, "info", "--json")
+	r.want(t, "info --json", 0, "")
+	objs := ndjson(t, r.stdout)
+	files := sampleFiles(t)
+	if len(objs) != len(files) {
+		t.Fatalf("%d objects for %d samples", len(objs), len(files))
+	}
+	for i, o := range objs {
+		checkKeys(t, "info --json", o, nil)
+		st, err := os.Stat(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o["size"] != float64(st.Size()) {
+			t.Errorf("%s: size %v, the file has %d bytes", files[i], o["size"], st.Size())
+		}
+		if o["error"] != nil {
+			t.Errorf("%s: %v", files[i], o["error"])
+		}
+	}
+}
+
+// TestInfoExitStatus: info reports problems without failing; a path it
+// cannot read, a file that is no replay, or finding nothing exits 2.
+func TestInfoExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("hello world\n"), 0o644)
+	empty := filepath.Join(dir, "empty")
+	os.Mkdir(empty, 0o755)
+	os.WriteFile(filepath.Join(empty, "README.md"), []byte("# no replays here\n"), 0o644)
+
+	r := rewind(t, "info", corrupt)
+	r.want(t, "info corrupt.slp", 0, "")
+
+	r = rewind(t, "info", netplay, filepath.Join(dir, "missing.slp"))
+	r.want(t, "info good missing", 2, "")
+	if !strings.HasSuffix(r.stdout, "\n\n"+filepath.Join(dir, "missing.slp")+"\n  unreadable  no such file or folder\n") {
+		t.Errorf("info good missing: %q", r.stdout)
+	}
+
+	r = rewind(t, "info", "--json", text)
+	r.want(t, "info --json notes.txt", 2, "")
+	objs := ndjson(t, r.stdout)
+	if len(objs) != 1 || objs[0]["size"] != 12.0 || objs[0]["reason"] != "notReplay" ||
+		objs[0]["error"] != `not a replay: a text file beginning "hello world"` {
+		t.Errorf("info --json on a 12-byte text file: %v", objs)
+	}
+
+	r = rewind(t, "info", empty)
+	r.want(t, "info on a folder without replays", 2, "rewind info: no replay found in "+empty+"\n")
+}
+
+// ---- dump -------------------------------------------------------------------
+
+func TestDumpGolden(t *testing.T) {
+	// two frames of a small online game: the replay object (header,
+	// players), every field of pre and post frames, events with offsets
+	r := rewind(t, "dump", "--frames", "-122..-121", netplay)
+	r.want(t, "dump", 0, "")
+	golden(t, "dump-netplay-two-frames.ndjson", r.stdout)
+}
+
+// TestDumpNDJSON dumps every sample whole (180 MB of NDJSON in all): every
+// line is valid JSON, the replay object first, then moments, frames and
+// diagnostics, as many frames and diagnostics as the summary says, and the
+// keys dump itself writes are lowerCamelCase.
+func TestDumpNDJSON(t *testing.T) {
+	typeOf := regexp.MustCompile(`^\{"type":"([a-z]+)"`)
+	for _, f := range sampleFiles(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			r := rewind(t, "dump", f)
+			types := map[string]int{}
+			order := ""
+			var sum map[string]any
+			for i, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+				m := typeOf.FindStringSubmatch(line)
+				if m == nil || !json.Valid([]byte(line)) {
+					t.Fatalf("line %d is not a JSON object with a type: %.200s", i+1, line)
+				}
+				typ := m[1]
+				if !strings.HasSuffix(order, typ) {
+					order += " " + typ
+				}
+				types[typ]++
+				if types[typ] > 20 {
+					continue // the keys of the first ones stand for the rest
+				}
+				var o map[string]any
+				json.Unmarshal([]byte(line), &o)
+				if i == 0 {
+					sum, _ = o["summary"].(map[string]any)
+				}
+				// inside header, state and fields the keys are the decoders'
+				checkKeys(t, typ, o, map[string]bool{"header": true, "state": true, "fields": true})
+			}
+			if !regexp.MustCompile(`^ replay( moment)?( frame)?( diagnostic)?$`).MatchString(order) || sum == nil {
+				t.Fatalf("objects in the order%s", order)
+			}
+			code := 0
+			if sum["problems"].(float64) > 0 {
+				code = 1
+			}
+			r.want(t, "dump", code, "")
+			if types["frame"] != int(sum["frames"].(float64)) || types["diagnostic"] != int(sum["diagnostics"].(float64)) {
+				t.Errorf("%v for a summary of %v frames and %v diagnostics", types, sum["frames"], sum["diagnostics"])
+			}
+		})
+	}
+}
+
+func TestDumpFrames(t *testing.T) {
+	// netplay.slp: frames -123 to 4, 60 per second, frame 0 at 0:00
+	for _, tt := range []struct {
+		spec string
+		want string // frame numbers
+	}{
+		{"..", "-123 -122 … 3 4"},
+		{"-123..-121", "-123 -122 -121"},
+		{"2..", "2 3 4"},
+		{"..-122", "-123 -122"},
+		{"0", "0"},
+		{"0:00", "0"},
+		{"0:00.05", "3"},                    // 3/60 s
+		{"0:00.04", "2"},                    // frame 2 (0.0333 s) is on screen at 0.04 s
+		{"-0:02.05..-0:02.03", "-123 -122"}, // -123/60 = -2.05 s
+		{"0:00.05..4", "3 4"},
+		{"0:00.08", "4"}, // the last frame is on screen until 5/60 s
+	} {
+		r := rewind(t, "dump", "--frames", tt.spec, netplay)
+		r.want(t, "--frames "+tt.spec, 0, "")
+		var got []string
+		for _, o := range ndjson(t, r.stdout) {
+			if o["type"] == "frame" {
+				got = append(got, fmt.Sprint(o["frame"]))
+			}
+		}
+		s := strings.Join(got, " ")
+		if len(got) > 5 {
+			s = strings.Join(got[:2], " ") + " … " + strings.Join(got[len(got)-2:], " ")
+			if len(got) != 128 {
+				s += fmt.Sprintf(" (%d)", len(got))
+			}
+		}
+		if s != tt.want {
+			t.Errorf("--frames %s: frames %s, want %s", tt.spec, s, tt.want)
+		}
+	}
+}
+
+// ---- ground truth for the values the goldens hold ---------------------------
+
+// TestInfoAgainstGroundTruth checks the values info prints for the samples
+// against what other projects' tests assert (../shared/corpus/*/EXPECTED.md,
+// quoted here with the test they come from, so this runs without ../shared)
+// and the samples' own MANIFEST.tsv and README.md.
+func TestInfoAgainstGroundTruth(t *testing.T) {
+	r := rewind(t, "info", "--json", "testdata/samples")
+	r.want(t, "info --json", 0, "")
+	got := map[string]infoJSON{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var j infoJSON
+		if err := json.Unmarshal([]byte(line), &j); err != nil {
+			t.Fatal(err)
+		}
+		got[strings.TrimPrefix(j.Path, "testdata/samples/")] = j
+	}
+	type player struct{ character, name, code, result string }
+	for _, tt := range []struct {
+		file    string
+		source  string
+		start   string // RFC 3339, as the file records it
+		title   string
+		frames  int
+		players []player
+		check   func(j infoJSON) string
+	}{
+		{file: "slippi/tests__data__v3.12.slp", source: "peppi tests/json.rs:8-37, peppi.rs:531-643, arrow.rs:12-60",
+			start: "2022-06-04T21:58:00Z", title: "Pokémon Stadium", frames: 124,
+			// Game Start's names (10 y), metadata's codes with an ASCII #
+			players: []player{{"Marth", "xxxxxx", "XX#111", ""}, {"Marth", "yyyyyyyyyy", "YYYY#222", "LRAS"}},
+			check: func(j infoJSON) string {
+				if !strings.Contains(j.Result, "No Contest") || !strings.Contains(j.Result, "LRAS by P2") {
+					return "game end: method NoContest (7), LRAS initiator P2; got " + j.Result
+				}
+				return ""
+			}},
+		{file: "slippi/tests__data__netplay.slp", source: "peppi tests/peppi.rs:488-514 (characters 13 and 18 for 128 frames)",
+			frames: 128, players: []player{{"Samus", "abcdefghijk", "ABCD#123", ""}, {"Marth", "nobody", "XX#000", ""}}},
+		{file: "slippi/tests__data__ics.slp", source: "peppi tests/peppi.rs:300-318 (characters {10,11}:344 and {15}:344)",
+			frames: 344, players: []player{{"Ice Climbers", "", "", ""}, {"Jigglypuff", "", "", ""}}},
+		{file: "slippi/slp__nametags.slp", source: "slippi-js test/game.spec.ts:71-76 (nametag P1 \"AMNイ\", P2 \"\")",
+			players: []player{{"", "AMNイ", "", ""}, {"", "", "", ""}}},
+		{file: "slippi/slp__unranked_game1.slp", source: "slippi-js test/placings.spec.ts:18-27 (one winner, playerIndex 1, not the LRAS initiator)",
+			players: []player{{"", "", "", "LRAS"}, {"", "", "", "1st"}}},
+		{file: "slippi/tests__data__v3.16.slp", source: "peppi tests/peppi.rs:668-679 (match mode.unranked-2024-02-15..., game 1)",
+			check: func(j infoJSON) string {
+				if j.Mode != "online unranked g1" {
+					return "mode " + j.Mode
+				}
+				return ""
+			}},
+		{file: "slippi/tests__data__corrupt.slp", source: "peppi tests/peppi.rs:767-770 (reading must fail: cut inside a Message Splitter)",
+			check: func(j infoJSON) string {
+				if !j.Partial || j.Problems == 0 {
+					return "not reported partial with problems"
+				}
+				return ""
+			}},
+		{file: "sc2/wol-1.1.3-kr-encrypted-listfile.SC2Replay", source: "sc2reader test_replays.py:165-177 (profiles 3/1/258945 and 3/1/102472)",
+			players: []player{{"", "명지대학교", "3-S2-1-258945", ""}, {"", "티에스엘사기수", "3-S2-1-102472", ""}}},
+		{file: "sc2/broken-5.0.10-truncated.SC2Replay", source: "s2protocol.NET CurruptedErrorTests.cs:46-76 (file truncated to 1232 bytes)",
+			check: func(j infoJSON) string {
+				if j.Size == nil || *j.Size != 1232 || !j.Partial || j.Problems == 0 {
+					return "want 1232 bytes, partial, with problems"
+				}
+				return ""
+			}},
+		{file: "bsor/easy-full-play.bsor", source: "samples MANIFEST.tsv (2682 frames, mod 0.7.1)", frames: 2682,
+			check: func(j infoJSON) string {
+				if j.Version != "0.7.1" {
+					return "version " + j.Version
+				}
+				return ""
+			}},
+		{file: "bsor/oldest-0.1.0-clip.bsor", source: "corpus bsor EXPECTED.md scan table (900 frames, failTime 30)", frames: 900,
+			check: func(j infoJSON) string {
+				if j.Result != "failed at 0:30" {
+					return "result " + j.Result
+				}
+				return ""
+			}},
+		{file: "fzgx/time-attack.gci", source: "samples MANIFEST.tsv (eigenform/fgx-re test_00.bin: Mute City: Sonic Oval, Blue Falcon, 3314 frames)",
+			title: "Mute City: Sonic Oval", frames: 3314, players: []player{{"Blue Falcon", "", "", ""}}},
+		{file: "teehistorian/idle_clean_shutdown.teehistorian", source: "samples teehistorian/README.md (start_time 2026-11-22T02:05:32+0000; TICK_SKIP dt=549 -> tick 550, then FINISH)",
+			start: "2026-11-22T02:05:32Z", title: "Tutorial", frames: 551},
+	} {
+		j, ok := got[tt.file]
+		if !ok {
+			t.Errorf("%s: not in info's output", tt.file)
+			continue
+		}
+		fail := func(format string, args ...any) {
+			t.Errorf("%s: %s (ground truth: %s)", tt.file, fmt.Sprintf(format, args...), tt.source)
+		}
+		if tt.start != "" && (j.Start == nil || j.Start.Format(time.RFC3339) != tt.start) {
+			fail("start %v, want %s", j.Start, tt.start)
+		}
+		if tt.title != "" && j.Title != tt.title {
+			fail("title %q, want %q", j.Title, tt.title)
+		}
+		if tt.frames != 0 && j.Frames != tt.frames {
+			fail("%d frames, want %d", j.Frames, tt.frames)
+		}
+		if tt.players != nil && len(j.Players) != len(tt.players) {
+			fail("%d players, want %d", len(j.Players), len(tt.players))
+		}
+		for i, p := range tt.players {
+			if i >= len(j.Players) {
+				break
+			}
+			g := j.Players[i]
+			for _, f := range [][3]string{{"character", p.character, g.Character}, {"name", p.name, g.Name}, {"code", p.code, g.Code}, {"result", p.result, g.Result}} {
+				if f[1] != "" && f[1] != f[2] {
+					fail("player %d %s %q, want %q", i+1, f[0], f[2], f[1])
+				}
+			}
+		}
+		if tt.check != nil {
+			if msg := tt.check(j); msg != "" {
+				fail("%s", msg)
+			}
+		}
+	}
+}
+
+// TestDumpAgainstGroundTruth checks per-frame values dump writes against
+// the values peppi's tests assert (EXPECTED.md, Frames / events and
+// Metadata).
+func TestDumpAgainstGroundTruth(t *testing.T) {
+	frame := func(file, spec string) map[string]any {
+		r := rewind(t, "dump", "--frames", spec, file)
+		r.want(t, "dump "+file, 0, "")
+		for _, o := range ndjson(t, r.stdout) {
+			if o["type"] == "frame" {
+				return o
+			}
+		}
+		t.Fatalf("dump --frames %s %s: no frame", spec, file)
+		return nil
+	}
+	state := func(f map[string]any, player int, part string) map[string]any {
+		return f["players"].([]any)[player].(map[string]any)["state"].(map[string]any)[part].(map[string]any)
+	}
+	// peppi tests/arrow.rs:12-60: v3.12, first frame id -123, P1 pre random
+	// seed 39656, state 322, position (-40, 32)
+	f := frame(v312, "-123")
+	pre := state(f, 0, "pre")
+	if f["frame"] != -123.0 || pre["randomSeed"] != 39656.0 || pre["actionStateId"] != 322.0 || pre["xPosition"] != -40.0 || pre["yPosition"] != 32.0 {
+		t.Errorf("v3.12 frame -123 P1 pre: frame %v seed %v state %v position (%v, %v); want -123, 39656, 322, (-40, 32)",
+			f["frame"], pre["randomSeed"], pre["actionStateId"], pre["xPosition"], pre["yPosition"])
+	}
+	// peppi tests/peppi.rs:488-514: netplay, internal characters 13 (P1) and
+	// 18 (P2) on every frame; the golden's frames are two of them
+	for _, spec := range []string{"-122", "-121", "4"} {
+		f := frame(netplay, spec)
+		if a, b := state(f, 0, "post")["internalCharacterId"], state(f, 1, "post")["internalCharacterId"]; a != 13.0 || b != 18.0 {
+			t.Errorf("netplay frame %s: internal characters %v and %v, want 13 and 18", spec, a, b)
+		}
+	}
+}
+
+// ---- dates ----------------------------------------------------------------
+
+// TestInfoUnderTimezones runs info under zones far apart: a person sees the
+// date as the file records it (UTC for Slippi, BSOR and SC2, the recorded
+// offset for teehistorian), the same on every machine.
+func TestInfoUnderTimezones(t *testing.T) {
+	// a teehistorian whose server ran at +05:30: the sample with its
+	// start_time offset changed (same length, so the header stays valid)
+	dir := t.TempDir()
+	src := "testdata/samples/teehistorian/idle_clean_shutdown.teehistorian"
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := []byte(`"start_time":"2026-11-22T02:05:32+0000"`)
+	if bytes.Count(data, old) != 1 {
+		t.Fatalf("%s: start_time not found as the README says", src)
+	}
+	india := filepath.Join(dir, "india.teehistorian")
+	os.WriteFile(india, bytes.Replace(data, old, []byte(`"start_time":"2026-11-22T02:05:32+0530"`), 1), 0o644)
+
+	var env []string
+	if _, err := time.LoadLocation("Pacific/Kiritimati"); err != nil {
+		// no zoneinfo on this machine: use the copy that comes with Go
+		env = append(env, "ZONEINFO="+filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip"))
+	}
+	var first result
+	for i, tz := range []string{"UTC", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Kolkata"} {
+		r := rewindWith(t, runOpts{env: append(env, "TZ="+tz)}, "info", v312, src, india)
+		r.want(t, "info under TZ="+tz, 0, "")
+		for _, want := range []string{
+			"  date        2022-06-04 21:58:00 UTC\n",    // startAt "2022-06-04T21:58:00Z" (EXPECTED.md)
+			"  date        2026-11-22 02:05:32 UTC\n",    // start_time "2026-11-22T02:05:32+0000"
+			"  date        2026-11-22 02:05:32 +05:30\n", // start_time "2026-11-22T02:05:32+0530"
+		} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("TZ=%s: no %q in\n%s", tz, want, r.stdout)
+			}
+		}
+		j := rewindWith(t, runOpts{env: append(env, "TZ="+tz)}, "info", "--json", india)
+		if !strings.Contains(j.stdout, `"start":"2026-11-22T02:05:32+05:30"`) {
+			t.Errorf("TZ=%s: info --json: %s", tz, j.stdout)
+		}
+		if i == 0 {
+			first = r
+		} else if r.stdout != first.stdout {
+			t.Errorf("TZ=%s prints differently from TZ=UTC:\n%s", tz, lineDiff(first.stdout, r.stdout))
+		}
+	}
+}
+
+// TestFormatDate is the rule itself.
+func TestFormatDate(t *testing.T) {
+	for _, tt := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2020, 8, 16, 7, 2, 53, 0, time.UTC), "2020-08-16 07:02:53 UTC"},
+		{time.Date(2020, 8, 16, 7, 2, 53, 0, time.FixedZone("", 0)), "2020-08-16 07:02:53 UTC"},
+		{time.Date(2020, 8, 16, 7, 2, 53, 0, time.FixedZone("PDT", -7*3600)), "2020-08-16 07:02:53 -07:00"},
+		{time.Date(2020, 8, 16, 7, 2, 53, 0, time.FixedZone("", 14*3600)), "2020-08-16 07:02:53 +14:00"},
+	} {
+		if got := formatDate(tt.t); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.t, got, tt.want)
+		}
+	}
+}
+
+// ---- frames -----------------------------------------------------------------
+
+func TestParseFramesSpec(t *testing.T) {
+	for _, tt := range []struct {
+		in  string
+		err bool
+	}{
+		{"", false}, {"..", false}, {"5", false}, {"-5..5", false}, {"1:05.5", false},
+		{"0:05..1:05.5", false}, {"..0:30", false}, {"12.5s..", false},
+		{"x", true}, {"1..2..3", true}, {"1:", true}, {"5...", true}, {"--5", true},
+	} {
+		_, err := parseFrames(tt.in)
+		if (err != nil) != tt.err {
+			t.Errorf("%q: error %v, want error %v", tt.in, err, tt.err)
+		}
+	}
+}
+
+// ---- moments ----------------------------------------------------------------
+
+// TestDumpMoments writes the moments of a replay built here (no format
+// fills them yet): one object per moment that touches the frames dumped,
+// after the replay object, keyed like events.
+func TestDumpMoments(t *testing.T) {
+	r := &model.Replay{
+		Format: model.Slippi, FormatName: "Slippi",
+		Players:  []model.Player{{Slot: "P1"}, {Slot: "P2"}},
+		Timeline: model.Timeline{Count: 10, First: -2, Rate: 10, Unit: "frame"},
+	}
+	r.Analyze = func() *model.Analysis {
+		return &model.Analysis{Moments: []model.Moment{
+			{Kind: model.MomentStock, Frame: 3, End: 3, Player: 1, Other: 0,
+				Summary: "lost a stock to P1's forward smash (3 left)", Span: model.Span{Off: 0x1a2c, Len: 52},
+				Fields: []model.Field{{Key: "stocksRemaining", Value: int64(3)}, {Key: "moveId", Value: int64(14), Name: "forward smash"}}},
+			{Kind: model.MomentCombo, Frame: 5, End: 8, Player: 0, Other: 1, Summary: "combo: 4 hits, 38%"},
+			{Kind: model.MomentChat, Frame: 9, End: 9, Player: -1, Other: -1, Summary: "gg", Span: model.Span{Stream: "replay.message.events", Off: 7, Len: 5}},
+		}}
+	}
+	r.Finish()
+	dump := func(lo, hi int) []string {
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		writeDump(w, input{Name: "built.slp", Size: 100}, r, lo, hi)
+		w.Flush()
+		var moments []string
+		for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			if strings.HasPrefix(line, `{"type":"moment"`) {
+				moments = append(moments, line)
+			}
+		}
+		return moments
+	}
+	stock := `{"type":"moment","kind":"stock","index":3,"frame":1,"time":0.1,"player":1,"other":0,"summary":"lost a stock to P1's forward smash (3 left)","offset":6700,"length":52,"fields":{"stocksRemaining":3,"moveId":14,"moveIdName":"forward smash"}}`
+	combo := `{"type":"moment","kind":"combo","index":5,"frame":3,"time":0.3,"endIndex":8,"endFrame":6,"endTime":0.6,"player":0,"other":1,"summary":"combo: 4 hits, 38%"}`
+	chat := `{"type":"moment","kind":"chat","index":9,"frame":7,"time":0.7,"summary":"gg","stream":"replay.message.events","offset":7,"length":5}`
+	for _, tt := range []struct {
+		lo, hi int
+		want   []string
+	}{
+		{0, 9, []string{stock, combo, chat}},
+		{6, 7, []string{combo}}, // inside the combo's range
+		{0, 2, nil},
+		{8, 9, []string{combo, chat}},
+	} {
+		got := dump(tt.lo, tt.hi)
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("frames %d..%d:\n%s\nwant\n%s", tt.lo, tt.hi, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+		for _, m := range got {
+			var o map[string]any
+			if err := json.Unmarshal([]byte(m), &o); err != nil {
+				t.Fatal(err)
+			}
+			checkKeys(t, "moment", o, map[string]bool{"fields": true})
+		}
+	}
 }
