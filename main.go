@@ -42,6 +42,7 @@ Usage:
                                         NDJSON: the replay, one object per frame, one per diagnostic
   rewind check [--json] PATH...         decode every replay under PATH and report problems;
                                         exit 0 clean, 1 problems found, 2 unreadable
+  rewind stats [--json] FILE|DIR...     per-player stats (Slippi: slippi-js getStats() in the JSON)
   rewind help [COMMAND]                 this text, or a command's
 
 Formats (detected by content, not by name): Slippi .slp, BSOR .bsor, DDNet .teehistorian,
@@ -64,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return cmdDump(args[1:], stdout, stderr)
 		case "check":
 			return cmdCheck(args[1:], stdout, stderr)
+		case "stats":
+			return cmdStats(args[1:], stdout, stderr)
 		case "help", "-h", "-help", "--help":
 			if len(args) > 1 {
 				return run([]string{args[1], "--help"}, stdout, stderr)
