@@ -73,7 +73,11 @@ func cmdStats(args []string, stdout, stderr io.Writer) int {
 		err = errors.New("name at least one replay file or directory")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "rewind stats: %v (see rewind stats --help)\n", err)
+		msg := err.Error()
+		if f, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+			msg = "unknown flag " + f
+		}
+		fmt.Fprintf(stderr, "rewind stats: %s (see rewind stats --help)\n", msg)
 		return 2
 	}
 	inputs, err := collect(paths)
@@ -168,7 +172,7 @@ func writeStats(w io.Writer, path string, r *model.Replay, err error) {
 	}
 	tables := r.Analysis().Stats.Tables
 	if len(tables) == 0 {
-		fmt.Fprintf(w, "  no stats for %s replays yet\n", r.FormatName)
+		fmt.Fprintf(w, "  no stats yet for this format (%s)\n", r.FormatName)
 		return
 	}
 	for i, t := range tables {

@@ -2,7 +2,9 @@ package slippi
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -21,6 +23,7 @@ import (
 
 type expectation struct {
 	File  string          `json:"file"`
+	Cut   int             `json:"cut"` // the file cut short: see cutShort
 	Stats json.RawMessage `json:"stats"`
 	Error string          `json:"error"`
 }
@@ -50,6 +53,15 @@ func loadExpectations(t testing.TB) []expectation {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// cutShort is expect.cjs's cut: the file's first k/3 of the event stream
+// with the raw length zeroed, as a replay still being recorded.
+func cutShort(data []byte, k int) []byte {
+	rawLen := int(binary.BigEndian.Uint32(data[11:]))
+	b := append([]byte(nil), data[:min(len(data), 15+rawLen*k/3)]...)
+	binary.BigEndian.PutUint32(b[11:], 0)
+	return b
 }
 
 // replayFile finds an expectation's file: the copy in testdata/samples, else
@@ -168,7 +180,7 @@ func lenOf(v any) string {
 // frame overwrote, so it sees the last copy of every frame, the one the
 // decoder keeps.
 func TestStatsMatchSlippiJS(t *testing.T) {
-	files, values, mismatches := 0, 0, 0
+	files, cuts, values, mismatches := 0, 0, 0, 0
 	var refused, absent []string
 	for _, e := range loadExpectations(t) {
 		if e.Error != "" {
@@ -183,10 +195,17 @@ func TestStatsMatchSlippiJS(t *testing.T) {
 			absent = append(absent, e.File)
 			continue
 		}
-		t.Run(strings.ReplaceAll(e.File, "/", "__"), func(t *testing.T) {
+		name := strings.ReplaceAll(e.File, "/", "__")
+		if e.Cut > 0 {
+			name += fmt.Sprintf("/cut%d", e.Cut)
+		}
+		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if e.Cut > 0 {
+				data = cutShort(data, e.Cut)
 			}
 			r, err := Decode(data, model.DecodeOptions{})
 			if err != nil {
@@ -203,6 +222,9 @@ func TestStatsMatchSlippiJS(t *testing.T) {
 			var diffs []string
 			n := compareJSON("stats", want, nativeJSON(t, r), &diffs)
 			files++
+			if e.Cut > 0 {
+				cuts++
+			}
 			values += n
 			mismatches += len(diffs)
 			for i, d := range diffs {
@@ -214,11 +236,135 @@ func TestStatsMatchSlippiJS(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d files compared, %d values, %d mismatches", files, values, mismatches)
+	t.Logf("%d replays compared (%d cut short), %d values, %d mismatches", files, cuts, values, mismatches)
 	for _, r := range refused {
 		t.Logf("slippi-js gives no stats for %s", r)
 	}
 	if len(absent) > 0 {
 		t.Logf("%d files skipped: not in testdata/samples and the shared corpus is absent", len(absent))
+	}
+}
+
+// TestStatsGroundTruth checks the values slippi-js's own tests assert
+// (corpus EXPECTED.md, "Derived-stats assertions").
+func TestStatsGroundTruth(t *testing.T) {
+	const sjs = "project-slippi__slippi-js/"
+	for _, c := range []struct {
+		file  string
+		check func(t *testing.T, s *Stats)
+	}{
+		{sjs + "slp__test.slp", func(t *testing.T, s *Stats) {
+			same(t, "lastFrame", s.LastFrame, 3694)
+			same(t, "stocks", len(s.Stocks), 5)
+			if end := s.Stocks[len(s.Stocks)-1].EndFrame; end == nil || *end != 3694 {
+				t.Errorf("last stock ends at %v, want 3694", end)
+			}
+			same(t, "conversions", len(s.Conversions), 10)
+			mv := s.Conversions[0].Moves
+			same(t, "first conversion's moves", len(mv), 4)
+			same(t, "its first move", *mv[0].MoveID, 15)
+			same(t, "its last move", *mv[len(mv)-1].MoveID, 17)
+			a := s.ActionCounts[0]
+			same(t, "wavedashes", a.WavedashCount, 16)
+			same(t, "wavelands", a.WavelandCount, 1)
+			same(t, "air dodges", a.AirDodgeCount, 3)
+			same(t, "forward tilts", a.AttackCount.Ftilt, 3)
+			same(t, "dash attacks", a.AttackCount.Dash, 1)
+			same(t, "forward smashes", a.AttackCount.Fsmash, 4)
+			same(t, "back airs", a.AttackCount.Bair, 4)
+			same(t, "inputs", *s.Overall[0].InputCounts.Total, 494)
+		}},
+		{sjs + "slp__lCancel.slp", func(t *testing.T, s *Stats) {
+			same(t, "P1 L-cancels", s.ActionCounts[0].LCancelCount, SuccessFail{3, 4})
+			same(t, "P2 L-cancels", s.ActionCounts[1].LCancelCount, SuccessFail{5, 4})
+		}},
+		{sjs + "slp__actionEdgeCases.slp", func(t *testing.T, s *Stats) {
+			a := s.ActionCounts[0]
+			same(t, "back airs", a.AttackCount.Bair, 8)
+			same(t, "spot dodges", a.SpotDodgeCount, 4)
+			same(t, "forward tilts", a.AttackCount.Ftilt, 3)
+			same(t, "forward smashes", a.AttackCount.Fsmash, 3)
+			same(t, "jabs", [4]int{a.AttackCount.Jab1, a.AttackCount.Jab2, a.AttackCount.Jab3, a.AttackCount.Jabm}, [4]int{4, 3, 2, 1})
+			same(t, "grabs", a.GrabCount, SuccessFail{4, 1})
+			same(t, "dash attacks", a.AttackCount.Dash, 2)
+		}},
+		{sjs + "slp__consistencyTest__PichuVSelf-All-22.slp", func(t *testing.T, s *Stats) {
+			// Pichu's self-damage is no damage done
+			if s.Overall[0].TotalDamage < 32 {
+				t.Errorf("Pichu's damage %v, want at least 32", s.Overall[0].TotalDamage)
+			}
+			same(t, "Pichu's conversions", s.Overall[0].ConversionCount, 3)
+			same(t, "Pichu's kills", s.Overall[0].KillCount, 0)
+			same(t, "the Ice Climbers' damage", s.Overall[1].TotalDamage, 0)
+		}},
+		{sjs + "slp__consistencyTest__NessVFox-Absorb.slp", func(t *testing.T, s *Stats) {
+			// Ness absorbing a laser heals him: no damage done by Fox
+			same(t, "Ness's damage", s.Overall[0].TotalDamage, 0)
+			same(t, "Ness's conversions", s.Overall[0].ConversionCount, 0)
+			same(t, "Fox's conversions", s.Overall[1].ConversionCount, 2)
+			same(t, "Fox's kills", s.Overall[1].KillCount, 0)
+		}},
+	} {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			r := decodeFile(t, corpus.File(t, "slp", c.file))
+			s, ok := r.Analysis().Stats.Native.(*Stats)
+			if !ok {
+				t.Fatalf("no slippi-js stats: %T", r.Analysis().Stats.Native)
+			}
+			c.check(t, s)
+		})
+	}
+}
+
+func same[T comparable](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestStatsFollowPlayerFlagsInFile: slippi-js 9.1.2 reads the player flag
+// bits (stamina mode, silent, low gravity, invisible, black stock icon,
+// metal, warp-in, rumble) from the team shade byte (Game Start 0x6C + 0x24i)
+// instead of the Player Bitfield (0x71 + 0x24i). rewind follows the file:
+// with every shade byte set and every bit field clear, the flags read clear,
+// and the stats, which use no flag, stay slippi-js's for the unchanged file.
+func TestStatsFollowPlayerFlagsInFile(t *testing.T) {
+	const rel = "hohav__peppi/tests__data__v3.18.slp"
+	var want json.RawMessage
+	for _, e := range loadExpectations(t) {
+		if e.File == rel && e.Cut == 0 {
+			want = e.Stats
+		}
+	}
+	data, err := os.ReadFile(path(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := bytes.Index(data, []byte{cmdStart, 3, 18, 0})
+	if start < 0 {
+		t.Fatal("no Game Start 3.18.0")
+	}
+	for port := 0; port < 4; port++ {
+		data[start+0x6C+0x24*port] = 0xFF // what slippi-js takes for the flags
+		data[start+0x71+0x24*port] = 0    // the flags
+	}
+	r, err := Decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, port := range []string{"port1", "port2"} {
+		if f := get(t, r.Header, "gameStart", port, "playerBitfield"); f.Value != int64(0) {
+			t.Errorf("%s flags = %v (%s), want 0: the bit field is clear", port, f.Value, f.Name)
+		}
+	}
+	var w any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	compareJSON("stats", w, nativeJSON(t, r), &diffs)
+	for _, d := range diffs {
+		t.Error(d)
 	}
 }
