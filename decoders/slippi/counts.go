@@ -14,7 +14,7 @@ import (
 func actions(fr *sjsFrames, pl, op int) ActionCounts {
 	c := ActionCounts{PlayerIndex: fr.ports[pl]}
 	posts, opps := fr.post[pl], fr.post[op]
-	lastLCancel := int8(0)
+	lastLCancel := int16(0)
 	count := func(n *int, cond bool) {
 		if cond {
 			*n++
@@ -25,9 +25,9 @@ func actions(fr *sjsFrames, pl, op int) ActionCounts {
 		a := cur.action
 		prev, prevCounter := int32(-1), math.NaN()
 		if k > 0 {
-			prev, prevCounter = posts[k-1].action, posts[k-1].counter
+			prev, prevCounter = posts[k-1].action, float64(posts[k-1].counter)
 		}
-		if a == prev && !(prevCounter > cur.counter) {
+		if a == prev && !(prevCounter > float64(cur.counter)) {
 			continue
 		}
 		count(&c.DashDanceCount, k >= 2 && posts[k-2].action == asDash && prev == asTurn && a == asDash)
@@ -84,10 +84,10 @@ func actions(fr *sjsFrames, pl, op int) ActionCounts {
 
 		// Teching in or away is relative to the opponent.
 		toOpp := 1.0
-		if cur.x > opps[k].x {
+		if float64(cur.x) > float64(opps[k].x) {
 			toOpp = -1
 		}
-		facing := cur.facing == toOpp
+		facing := float64(cur.facing) == toOpp
 		gt := &c.GroundTechCount
 		count(&gt.Fail, a == asTechMissDown || a == asDownStart)
 		count(&gt.In, a == asForwardTech && facing || a == asBackwardTech && !facing)
@@ -162,7 +162,7 @@ func wavedash(c *ActionCounts, posts []postVals) {
 		c.WavelandCount++
 		return
 	}
-	dy := recent[len(recent)-1].y - recent[knee].y
+	dy := float64(recent[len(recent)-1].y) - float64(recent[knee].y)
 	if jumps >= 5 && math.Abs(dy) > 0.1 {
 		c.WavelandCount++
 	} else {
@@ -231,11 +231,11 @@ func countInputs(pre []preVals) [5]int {
 			n[inCstick]++
 			n[inTotal]++
 		}
-		if prev.lt < 0.3 && cur.lt >= 0.3 {
+		if float64(prev.lt) < 0.3 && float64(cur.lt) >= 0.3 {
 			n[inTriggers]++
 			n[inTotal]++
 		}
-		if prev.rt < 0.3 && cur.rt >= 0.3 {
+		if float64(prev.rt) < 0.3 && float64(cur.rt) >= 0.3 {
 			n[inTriggers]++
 			n[inTotal]++
 		}
@@ -244,8 +244,9 @@ func countInputs(pre []preVals) [5]int {
 }
 
 // stickRegion is 0 in the dead zone, else one of 8 directions.
-func stickRegion(x, y float64) int {
+func stickRegion(x32, y32 float32) int {
 	const t = 0.2875
+	x, y := float64(x32), float64(y32)
 	switch {
 	case x >= t && y >= t:
 		return 1

@@ -139,31 +139,32 @@ func (d *decoder) index(w *sjsWalk, num int64) int {
 	return int(fi)
 }
 
-// postVals are the post-frame values the stats read, as slippi-js reads
-// them: float32s widened exactly, and a field the payload is too short for
-// is "absent" the way JavaScript's undefined behaves in the comparisons
-// slippi-js makes (NaN for floats it compares, -1 for ids).
+// postVals are the post-frame values the stats read. A field the payload
+// is too short for is "absent" the way JavaScript's undefined behaves in the
+// comparisons slippi-js makes (NaN for floats it compares, -1 for ids).
+// Floats stay float32 to keep a frame small; slippi-js widens them to
+// float64 (exactly) before any arithmetic or comparison, and so must every
+// use here.
 type postVals struct {
 	action  int32   // action state id
 	char    int16   // internal character id
-	stocks  int16   // stocks remaining
 	attack  int16   // last attack landed (the move id of the attacker's last hit)
-	lcancel int8    // L-cancel status: 1 success, 2 failure
-	hitBy   int8    // the port that last hit this player
-	percent float64 // 0 when absent (slippi-js reads `percent ?? 0`)
-	x, y    float64 // y is 0 when absent (`positionY ?? 0`)
-	facing  float64
-	counter float64 // action state frame counter
+	stocks  int16   // stocks remaining
+	lcancel int16   // L-cancel status: 1 success, 2 failure
+	hitBy   int16   // the port that last hit this player
+	percent float32 // 0 when absent (slippi-js reads `percent ?? 0`)
+	x, y    float32 // y is 0 when absent (`positionY ?? 0`)
+	facing  float32
+	counter float32 // action state frame counter
 }
 
 // preVals are the pre-frame values the input counts read.
 type preVals struct {
-	ok       bool // the frame has a pre-frame update for the player
-	buttons  uint16
-	jx, jy   float64
-	cx, cy   float64
-	lt, rt   float64
-	hasInput bool // physical buttons and triggers are recorded (1.2.0)
+	ok      bool // the frame has a pre-frame update for the player
+	buttons uint16
+	jx, jy  float32
+	cx, cy  float32
+	lt, rt  float32
 }
 
 // reader reads typed values from one payload, absent past its end.
@@ -173,11 +174,11 @@ type reader struct {
 
 func (r reader) has(off, n int) bool { return off+n <= len(r.b) }
 
-func (r reader) f32(off int, absent float64) float64 {
+func (r reader) f32(off int, absent float32) float32 {
 	if !r.has(off, 4) {
 		return absent
 	}
-	return float64(math.Float32frombits(binary.BigEndian.Uint32(r.b[off:])))
+	return math.Float32frombits(binary.BigEndian.Uint32(r.b[off:]))
 }
 
 func (r reader) u8(off int) int {
@@ -210,15 +211,15 @@ func (d *decoder) postAt(fi, port int) (postVals, bool) {
 	return postVals{
 		action:  int32(r.u16(0x8)),
 		char:    int16(r.u8(0x7)),
-		x:       r.f32(0xA, math.NaN()),
+		x:       r.f32(0xA, nan),
 		y:       r.f32(0xE, 0),
-		facing:  r.f32(0x12, math.NaN()),
+		facing:  r.f32(0x12, nan),
 		percent: r.f32(0x16, 0),
 		attack:  int16(r.u8(0x1E)),
-		hitBy:   int8(r.u8(0x20)),
+		hitBy:   int16(r.u8(0x20)),
 		stocks:  int16(r.u8(0x21)),
-		counter: r.f32(0x22, math.NaN()),
-		lcancel: int8(r.u8(0x33)),
+		counter: r.f32(0x22, nan),
+		lcancel: int16(r.u8(0x33)),
 	}, true
 }
 
@@ -229,18 +230,21 @@ func (d *decoder) preAt(fi, port int) preVals {
 	}
 	v := preVals{
 		ok: true,
-		jx: r.f32(0x19, math.NaN()), jy: r.f32(0x1D, math.NaN()),
-		cx: r.f32(0x21, math.NaN()), cy: r.f32(0x25, math.NaN()),
-		lt: r.f32(0x33, math.NaN()), rt: r.f32(0x37, math.NaN()),
+		jx: r.f32(0x19, nan), jy: r.f32(0x1D, nan),
+		cx: r.f32(0x21, nan), cy: r.f32(0x25, nan),
+		lt: r.f32(0x33, nan), rt: r.f32(0x37, nan),
 	}
-	if b := r.u16(0x31); b >= 0 {
-		v.buttons, v.hasInput = uint16(b), true
+	if b := r.u16(0x31); b >= 0 { // physical buttons (1.2.0)
+		v.buttons = uint16(b)
 	}
 	return v
 }
 
+var nan = float32(math.NaN())
+
 // sjsFrames are the frames slippi-js's stat computers process: numbers
-// -123 .. -123+len-1, per player in Game Start order.
+// -123 .. -123+len-1, per player in Game Start order; no frames unless the
+// game has two players.
 type sjsFrames struct {
 	ports []int        // the players' ports (slippi-js settings.players)
 	post  [][]postVals // [player][frame - firstFrame]
@@ -258,8 +262,8 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 	}
 	s.post = make([][]postVals, len(s.ports))
 	s.pre = make([][]preVals, len(s.ports))
-	if len(s.ports) == 0 || d.post == nil {
-		return s
+	if len(s.ports) != 2 || d.post == nil {
+		return s // slippi-js computes frame stats for two-player games only
 	}
 	n := 0
 	if w.finalized >= firstFrame {

@@ -48,10 +48,11 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 			m := model.Moment{Kind: model.MomentStock, Frame: fi, End: fi, Player: victim, Other: -1,
 				Span: model.Span{Off: int64(d.post[fi*4+port]), Len: int64(1 + d.size[cmdPost])}}
 			left := int64(cur.stocks)
+			pct := float64(prev.percent)
 			m.Fields = append(m.Fields,
 				model.Field{Key: "frame", Label: "Frame", Value: d.first + int64(fi), Name: d.frameLabel(fi)},
 				model.Field{Key: "stocksRemaining", Label: "Stocks left", Value: left},
-				model.Field{Key: "percent", Label: "Percent", Value: prev.percent, Name: fmt.Sprintf("%.0f%%", prev.percent)})
+				model.Field{Key: "percent", Label: "Percent", Value: pct, Name: fmt.Sprintf("%.0f%%", pct)})
 			how := "by self-destruct"
 			if k := int(prev.hitBy); k >= 0 && k < 4 && k != port && d.playerOf[k] >= 0 && lastDamage >= 0 {
 				m.Other = d.playerOf[k]
@@ -66,9 +67,9 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 				}
 			}
 			if left == 0 {
-				m.Summary = fmt.Sprintf("lost the last stock %s at %.0f%%", how, prev.percent)
+				m.Summary = fmt.Sprintf("lost the last stock %s at %.0f%%", how, pct)
 			} else {
-				m.Summary = fmt.Sprintf("lost a stock %s at %.0f%% (%d left)", how, prev.percent, left)
+				m.Summary = fmt.Sprintf("lost a stock %s at %.0f%% (%d left)", how, pct, left)
 			}
 			ms = append(ms, m)
 			lastDamage = -1

@@ -337,7 +337,7 @@ func stocks(fr *sjsFrames, perms [2][2]int) []Stock {
 			case lostStock(cur, prev):
 				s := &out[open[pl]]
 				s.EndFrame = intPtr(num)
-				s.EndPercent = numPtr(prev.percent)
+				s.EndPercent = numPtr(float64(prev.percent))
 				s.DeathAnimation = intPtr(int64(cur.action))
 				open[pl] = -1
 			default:
@@ -388,7 +388,7 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			hit := isDamaged(opp.action) || isGrabbed(opp.action) || isCommandGrabbed(opp.action)
 			damage := 0.0
 			if prevOpp != nil {
-				damage = opp.percent - prevOpp.percent
+				damage = float64(opp.percent) - float64(prevOpp.percent)
 			}
 			// A new move starts when the attacker's action changed since
 			// its last hit, or the same action started again (Ganondorf's
@@ -396,16 +396,16 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			// files lack (NaN never compares true, like undefined).
 			prevCounter := 0.0
 			if prev != nil {
-				prevCounter = prev.counter
+				prevCounter = float64(prev.counter)
 			}
-			if cur.action != s.lastHit || cur.counter < prevCounter {
+			if cur.action != s.lastHit || float64(cur.counter) < prevCounter {
 				s.lastHit = -1
 			}
 			if hit {
 				if s.cur == nil {
-					s.cur = &punish{victim: op, attacker: pl, start: num, curPct: opp.percent}
+					s.cur = &punish{victim: op, attacker: pl, start: num, curPct: float64(opp.percent)}
 					if prevOpp != nil {
-						s.cur.startPct = prevOpp.percent
+						s.cur.startPct = float64(prevOpp.percent)
 					}
 					out = append(out, s.cur)
 				}
@@ -434,7 +434,7 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			}
 			killed := lostStock(opp, prevOpp)
 			if !killed {
-				s.cur.curPct = opp.percent
+				s.cur.curPct = float64(opp.percent)
 			}
 			if conversion {
 				if hit {
@@ -454,7 +454,7 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			if killed || s.reset > punishResetFrames {
 				s.cur.end, s.cur.ended = num, true
 				if prevOpp != nil {
-					s.cur.endPct = prevOpp.percent
+					s.cur.endPct = float64(prevOpp.percent)
 				}
 				s.cur, s.move = nil, -1
 			}
