@@ -83,8 +83,8 @@ func FuzzAnalyze(f *testing.F) {
 	})
 }
 
-func benchAnalyze(b *testing.B, path string) {
-	r := decodeFile(b, path)
+func benchAnalyze(b *testing.B, rel string) {
+	r := load(b, rel)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -95,22 +95,24 @@ func benchAnalyze(b *testing.B, path string) {
 // BenchmarkAnalyze: stats, moments and tables of the largest sample
 // (v3.18, 366 KB, 941 frames).
 func BenchmarkAnalyze(b *testing.B) {
-	benchAnalyze(b, filepath.Join(corpus.Samples(b, "slippi"), "tests__data__v3.18.slp"))
+	benchAnalyze(b, "hohav__peppi/tests__data__v3.18.slp")
 }
 
 // BenchmarkAnalyzeRollback: the 4 MB online game of 9,277 frames with
 // heavy rollback.
 func BenchmarkAnalyzeRollback(b *testing.B) {
-	benchAnalyze(b, corpus.File(b, "slp", "project-slippi__slippi-js/slp__rollbackFrameTest.slp"))
+	benchAnalyze(b, "project-slippi__slippi-js/slp__rollbackFrameTest.slp")
 }
 
 // BenchmarkAnalyzeCorpus analyzes every replay of the shared corpus once per
 // iteration (decoded beforehand); divide by the file count for a file's cost.
 func BenchmarkAnalyzeCorpus(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(corpus.Dir(b, "slp"), "*", "*.slp"))
+	dir := corpus.Dir(b, "slp")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.slp"))
 	var rs []*model.Replay
 	for _, f := range files {
-		rs = append(rs, decodeFile(b, f))
+		rel, _ := filepath.Rel(dir, f)
+		rs = append(rs, load(b, rel))
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -124,19 +124,20 @@ func moveText(id int) string {
 // is the one who hit, Other the one hit.
 func (d *decoder) punishMoments(ms []model.Moment, st *Stats, index func(int64) int) []model.Moment {
 	last := index(st.LastFrame)
-	add := func(kind model.MomentKind, word string, victim, by int, start int64, end *Int, startPct, curPct float64, endPct *Num, moves []MoveLanded, killed bool) {
+	add := func(kind model.MomentKind, word string, victim, by int, p *Punish) {
 		if victim < 0 || victim >= 4 || by < 0 || by >= 4 || d.playerOf[victim] < 0 || d.playerOf[by] < 0 {
 			return
 		}
-		m := model.Moment{Kind: kind, Frame: max(index(start), 0), End: last, Player: d.playerOf[by], Other: d.playerOf[victim]}
-		if end != nil {
-			m.End = index(int64(*end))
+		m := model.Moment{Kind: kind, Frame: max(index(p.StartFrame), 0), End: last, Player: d.playerOf[by], Other: d.playerOf[victim]}
+		if p.EndFrame != nil {
+			m.End = index(int64(*p.EndFrame))
 		}
 		m.End = max(m.End, m.Frame)
-		dmg := curPct - startPct
-		if endPct != nil {
-			dmg = float64(*endPct) - startPct
+		dmg := float64(p.CurrentPercent - p.StartPercent)
+		if p.EndPercent != nil {
+			dmg = float64(*p.EndPercent - p.StartPercent)
 		}
+		moves := p.Moves
 		var names []string
 		for _, mv := range moves {
 			n := "hit"
@@ -158,28 +159,28 @@ func (d *decoder) punishMoments(ms []model.Moment, st *Stats, index func(int64) 
 		if len(moves) > 0 {
 			s += " (" + strings.Join(names, ", ") + ")"
 		}
-		if killed {
+		if p.DidKill {
 			s += ", took the stock"
 		}
 		m.Summary = s
 		m.Fields = []model.Field{
-			{Key: "startFrame", Label: "Start frame", Value: start},
+			{Key: "startFrame", Label: "Start frame", Value: p.StartFrame},
 			{Key: "moves", Label: "Moves", Value: int64(len(moves))},
 			{Key: "damage", Label: "Damage", Value: dmg, Name: fmt.Sprintf("%.1f%%", dmg)},
-			{Key: "didKill", Label: "Took the stock", Value: killed},
+			{Key: "didKill", Label: "Took the stock", Value: p.DidKill},
 		}
-		if end != nil {
-			m.Fields = append(m.Fields, model.Field{Key: "endFrame", Label: "End frame", Value: int64(*end)})
+		if p.EndFrame != nil {
+			m.Fields = append(m.Fields, model.Field{Key: "endFrame", Label: "End frame", Value: int64(*p.EndFrame)})
 		}
 		ms = append(ms, m)
 	}
-	for _, c := range st.Conversions {
-		word := "conversion (" + strings.ReplaceAll(c.OpeningType, "-", " ") + ")"
-		add(model.MomentConversion, word, c.PlayerIndex, c.LastHitBy, c.StartFrame, c.EndFrame, float64(c.StartPercent), float64(c.CurrentPercent), c.EndPercent, c.Moves, c.DidKill)
+	for i := range st.Conversions {
+		c := &st.Conversions[i]
+		add(model.MomentConversion, "conversion ("+strings.ReplaceAll(c.OpeningType, "-", " ")+")", c.PlayerIndex, c.LastHitBy, &c.Punish)
 	}
-	for _, c := range st.Combos {
-		if len(c.Moves) >= 2 {
-			add(model.MomentCombo, "combo", c.PlayerIndex, c.LastHitBy, c.StartFrame, c.EndFrame, float64(c.StartPercent), float64(c.CurrentPercent), c.EndPercent, c.Moves, c.DidKill)
+	for i := range st.Combos {
+		if c := &st.Combos[i]; len(c.Moves) >= 2 {
+			add(model.MomentCombo, "combo", c.PlayerIndex, c.LastHitBy, &c.Punish)
 		}
 	}
 	return ms

@@ -2,11 +2,9 @@ package slippi
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"rewind/decoders/internal/corpus"
 	"rewind/model"
 )
 
@@ -24,12 +22,11 @@ func TestMomentsAgreeWithSlippiJS(t *testing.T) {
 		if e.Cut > 0 || e.Error != "" || json.Unmarshal(e.Stats, &want) != nil || want == nil || len(want.Overall) != 2 || !want.GameComplete || len(want.Stocks) == 0 {
 			continue
 		}
-		path := replayFile(t, e.File)
-		if path == "" {
+		if replayFile(t, e.File) == "" {
 			continue
 		}
 		t.Run(strings.ReplaceAll(e.File, "/", "__"), func(t *testing.T) {
-			r := decodeFile(t, path)
+			r := load(t, e.File)
 			d := momentsByKind(r.Analysis().Moments)
 			playerOf := func(port int) int {
 				for i, p := range r.Players {
@@ -113,7 +110,7 @@ func field(m model.Moment, key string) any {
 // (test.slp: 5 stocks, the last ending at 3694; the first conversion has 4
 // moves from a back air (15) to a down air (17)).
 func TestMomentSummaries(t *testing.T) {
-	r := decodeFile(t, corpus.File(t, "slp", "project-slippi__slippi-js/slp__test.slp"))
+	r := load(t, "project-slippi__slippi-js/slp__test.slp")
 	d := momentsByKind(r.Analysis().Moments)
 	conv := d[model.MomentConversion][0]
 	if s := conv.Summary; !strings.HasPrefix(s, "conversion (neutral win): 4 hits, ") || !strings.Contains(s, "% (back air, ") || !strings.Contains(s, "down air)") {
@@ -139,7 +136,7 @@ func TestMomentSummaries(t *testing.T) {
 // list have an analysis without panicking; a header-only decode has none.
 func TestAnalysisWithoutGame(t *testing.T) {
 	for _, name := range []string{"tests__data__corrupt.slp", "slp__geckoCodes.slp"} {
-		r := decodeFile(t, filepath.Join(corpus.Samples(t, "slippi"), name))
+		r := load(t, name)
 		a := r.Analysis()
 		if s, ok := a.Stats.Native.(*Stats); !ok || s.GameComplete {
 			t.Errorf("%s: stats %+v", name, a.Stats.Native)

@@ -48,9 +48,10 @@ type MoveLanded struct {
 	Damage      Num   `json:"damage"`
 }
 
-// Combo is a string of hits on PlayerIndex (the player hit) by LastHitBy.
-type Combo struct {
-	PlayerIndex    int          `json:"playerIndex"`
+// Punish is what combos and conversions share: from the first hit to the
+// end, the percent of the player hit, the moves, and whether the stock was
+// taken.
+type Punish struct {
 	StartFrame     int64        `json:"startFrame"`
 	EndFrame       *Int         `json:"endFrame,omitempty"`
 	StartPercent   Num          `json:"startPercent"`
@@ -58,23 +59,23 @@ type Combo struct {
 	EndPercent     *Num         `json:"endPercent,omitempty"`
 	Moves          []MoveLanded `json:"moves"`
 	DidKill        bool         `json:"didKill"`
-	LastHitBy      int          `json:"lastHitBy"`
+}
+
+// Combo is a string of hits on PlayerIndex (the player hit) by LastHitBy.
+type Combo struct {
+	PlayerIndex int `json:"playerIndex"`
+	Punish
+	LastHitBy int `json:"lastHitBy"`
 }
 
 // Conversion is a punish: an opening on PlayerIndex (the player hit) and
 // what LastHitBy made of it, with how the opening came ("neutral-win",
 // "counter-attack", "trade").
 type Conversion struct {
-	PlayerIndex    int          `json:"playerIndex"`
-	LastHitBy      int          `json:"lastHitBy"`
-	StartFrame     int64        `json:"startFrame"`
-	EndFrame       *Int         `json:"endFrame,omitempty"`
-	StartPercent   Num          `json:"startPercent"`
-	CurrentPercent Num          `json:"currentPercent"`
-	EndPercent     *Num         `json:"endPercent,omitempty"`
-	Moves          []MoveLanded `json:"moves"`
-	DidKill        bool         `json:"didKill"`
-	OpeningType    string       `json:"openingType"`
+	PlayerIndex int `json:"playerIndex"`
+	LastHitBy   int `json:"lastHitBy"`
+	Punish
+	OpeningType string `json:"openingType"`
 }
 
 // SuccessFail counts attempts that worked and ones that did not.
@@ -295,10 +296,10 @@ func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
 		convs = punishes(fr, perms, true)
 		openingTypes(convs)
 		for _, c := range combos {
-			st.Combos = append(st.Combos, c.combo(fr.ports))
+			st.Combos = append(st.Combos, Combo{PlayerIndex: fr.ports[c.victim], Punish: c.Punish, LastHitBy: fr.ports[c.attacker]})
 		}
 		for _, c := range convs {
-			st.Conversions = append(st.Conversions, c.conversion(fr.ports))
+			st.Conversions = append(st.Conversions, Conversion{PlayerIndex: fr.ports[c.victim], LastHitBy: fr.ports[c.attacker], Punish: c.Punish, OpeningType: c.opening})
 		}
 		for _, pm := range perms {
 			st.ActionCounts = append(st.ActionCounts, actions(fr, pm[0], pm[1]))
@@ -348,17 +349,12 @@ func stocks(fr *sjsFrames, perms [2][2]int) []Stock {
 	return out
 }
 
-// punish is a combo or a conversion while it is computed; ports are
-// player indices into sjsFrames until it is written out.
+// punish is a combo or a conversion while it is computed, between player
+// indices into sjsFrames.
 type punish struct {
 	victim, attacker int
-	start, end       int64
-	ended            bool
-	startPct, curPct float64
-	endPct           float64
-	moves            []MoveLanded
-	didKill          bool
-	opening          string
+	Punish
+	opening string
 }
 
 // punishes finds combos (conversion false) or conversions. Both start when
@@ -369,7 +365,7 @@ type punish struct {
 func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 	type state struct {
 		cur     *punish
-		move    int   // index of the move being extended in cur.moves, -1 none
+		move    int   // index of the move being extended in cur.Moves, -1 none
 		reset   int   // the reset counter
 		lastHit int32 // the attacker's action when it last hit; -1 none
 	}
@@ -403,9 +399,9 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			}
 			if hit {
 				if s.cur == nil {
-					s.cur = &punish{victim: op, attacker: pl, start: num, curPct: float64(opp.percent)}
+					s.cur = &punish{victim: op, attacker: pl, Punish: Punish{StartFrame: num, CurrentPercent: Num(opp.percent), Moves: []MoveLanded{}}}
 					if prevOpp != nil {
-						s.cur.startPct = float64(prevOpp.percent)
+						s.cur.StartPercent = Num(prevOpp.percent)
 					}
 					out = append(out, s.cur)
 				}
@@ -415,12 +411,12 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 						if cur.attack >= 0 {
 							mv.MoveID = intPtr(int64(cur.attack))
 						}
-						s.cur.moves = append(s.cur.moves, mv)
-						s.move = len(s.cur.moves) - 1
+						s.cur.Moves = append(s.cur.Moves, mv)
+						s.move = len(s.cur.Moves) - 1
 					}
 					if s.move >= 0 {
-						s.cur.moves[s.move].HitCount++
-						s.cur.moves[s.move].Damage += Num(damage)
+						s.cur.Moves[s.move].HitCount++
+						s.cur.Moves[s.move].Damage += Num(damage)
 					}
 					// the previous frame's action is the move that connected
 					s.lastHit = -1
@@ -434,7 +430,7 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 			}
 			killed := lostStock(opp, prevOpp)
 			if !killed {
-				s.cur.curPct = float64(opp.percent)
+				s.cur.CurrentPercent = Num(opp.percent)
 			}
 			if conversion {
 				if hit {
@@ -449,12 +445,12 @@ func punishes(fr *sjsFrames, perms [2][2]int, conversion bool) []*punish {
 				s.reset++
 			}
 			if killed {
-				s.cur.didKill = true
+				s.cur.DidKill = true
 			}
 			if killed || s.reset > punishResetFrames {
-				s.cur.end, s.cur.ended = num, true
+				s.cur.EndFrame, s.cur.EndPercent = intPtr(num), numPtr(0)
 				if prevOpp != nil {
-					s.cur.endPct = float64(prevOpp.percent)
+					*s.cur.EndPercent = Num(prevOpp.percent)
 				}
 				s.cur, s.move = nil, -1
 			}
@@ -472,13 +468,13 @@ func openingTypes(convs []*punish) {
 	for i := 0; i < len(convs); {
 		// conversions are in start order; group the ones sharing a start
 		j := i + 1
-		for j < len(convs) && convs[j].start == convs[i].start {
+		for j < len(convs) && convs[j].StartFrame == convs[i].StartFrame {
 			j++
 		}
 		for _, c := range convs[i:j] {
 			lastEnd[c.victim] = 0
-			if c.ended {
-				lastEnd[c.victim] = c.end
+			if c.EndFrame != nil {
+				lastEnd[c.victim] = int64(*c.EndFrame)
 			}
 			if j-i >= 2 {
 				c.opening = "trade"
@@ -486,10 +482,10 @@ func openingTypes(convs []*punish) {
 			}
 			// With no moves slippi-js looks up the player hit instead.
 			who := c.victim
-			if len(c.moves) > 0 {
+			if len(c.Moves) > 0 {
 				who = c.attacker
 			}
-			if e := lastEnd[who]; e != 0 && e > c.start {
+			if e := lastEnd[who]; e != 0 && e > c.StartFrame {
 				c.opening = "counter-attack"
 			} else {
 				c.opening = "neutral-win"
@@ -497,34 +493,6 @@ func openingTypes(convs []*punish) {
 		}
 		i = j
 	}
-}
-
-// ending is the end frame and percent, absent while the punish goes on.
-func (p *punish) ending() (end *Int, endPct *Num) {
-	if p.ended {
-		return intPtr(p.end), numPtr(p.endPct)
-	}
-	return nil, nil
-}
-
-func (p *punish) combo(ports []int) Combo {
-	end, endPct := p.ending()
-	return Combo{PlayerIndex: ports[p.victim], StartFrame: p.start, EndFrame: end, StartPercent: Num(p.startPct),
-		CurrentPercent: Num(p.curPct), EndPercent: endPct, Moves: nonNil(p.moves), DidKill: p.didKill, LastHitBy: ports[p.attacker]}
-}
-
-func (p *punish) conversion(ports []int) Conversion {
-	end, endPct := p.ending()
-	return Conversion{PlayerIndex: ports[p.victim], LastHitBy: ports[p.attacker], StartFrame: p.start, EndFrame: end,
-		StartPercent: Num(p.startPct), CurrentPercent: Num(p.curPct), EndPercent: endPct, Moves: nonNil(p.moves),
-		DidKill: p.didKill, OpeningType: p.opening}
-}
-
-func nonNil(m []MoveLanded) []MoveLanded {
-	if m == nil {
-		return []MoveLanded{}
-	}
-	return m
 }
 
 // overall sums up each player as slippi-js's generateOverallStats. Players
@@ -541,7 +509,7 @@ func overall(ports []int, inputs [][5]int, convs []*punish, playable int64, isTe
 	openings := map[key][]*punish{}
 	for _, c := range convs {
 		by := -1
-		if len(c.moves) > 0 {
+		if len(c.Moves) > 0 {
 			by = c.attacker
 		}
 		k := key{by, c.opening}
@@ -571,13 +539,13 @@ func overall(ports []int, inputs [][5]int, convs []*punish, playable int64, isTe
 				continue
 			}
 			o.ConversionCount++
-			if c.didKill && c.attacker == i {
+			if c.DidKill && c.attacker == i {
 				o.KillCount++
 			}
-			if len(c.moves) > 1 && c.moves[0].PlayerIndex == port {
+			if len(c.Moves) > 1 && c.Moves[0].PlayerIndex == port {
 				successful++
 			}
-			for _, m := range c.moves {
+			for _, m := range c.Moves {
 				if m.PlayerIndex == port {
 					damage += float64(m.Damage)
 				}
@@ -610,7 +578,7 @@ func overall(ports []int, inputs [][5]int, convs []*punish, playable int64, isTe
 		benefits := 0
 		for k := 0; k < min(len(mine), len(theirs)); k++ {
 			p, q := mine[k], theirs[k]
-			if p.didKill && !q.didKill || p.curPct-p.startPct > q.curPct-q.startPct {
+			if p.DidKill && !q.DidKill || p.CurrentPercent-p.StartPercent > q.CurrentPercent-q.StartPercent {
 				benefits++
 			}
 		}

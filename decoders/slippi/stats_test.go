@@ -78,19 +78,6 @@ func replayFile(t testing.TB, rel string) string {
 	return ""
 }
 
-func decodeFile(t testing.TB, path string) *model.Replay {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Decode(data, model.DecodeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
 // nativeJSON is the replay's slippi-js stats as JSON values (null when there
 // are none).
 func nativeJSON(t testing.TB, r *model.Replay) any {
@@ -174,7 +161,8 @@ func lenOf(v any) string {
 
 // TestStatsMatchSlippiJS compares every value of getStats() on every corpus
 // file slippi-js computes stats for (the samples in testdata when the
-// shared corpus is absent). Rollback files are among them: slippi-js
+// shared corpus is absent), and then the JSON text: rewind writes what
+// JSON.stringify writes, byte for byte. Rollback files are among them: slippi-js
 // computes stats only when asked, after the whole file was read, from one
 // object per frame whose pre- and post-frame updates each later copy of the
 // frame overwrote, so it sees the last copy of every frame, the one the
@@ -221,6 +209,10 @@ func TestStatsMatchSlippiJS(t *testing.T) {
 			}
 			var diffs []string
 			n := compareJSON("stats", want, nativeJSON(t, r), &diffs)
+			// and the same text, keys in the same order
+			if b, _ := json.Marshal(r.Analysis().Stats.Native); len(diffs) == 0 && !bytes.Equal(b, e.Stats) {
+				t.Errorf("same values, different JSON text than JSON.stringify:\n%.300s\n%.300s", b, e.Stats)
+			}
 			files++
 			if e.Cut > 0 {
 				cuts++
@@ -306,7 +298,7 @@ func TestStatsGroundTruth(t *testing.T) {
 		}},
 	} {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			r := decodeFile(t, corpus.File(t, "slp", c.file))
+			r := load(t, c.file)
 			s, ok := r.Analysis().Stats.Native.(*Stats)
 			if !ok {
 				t.Fatalf("no slippi-js stats: %T", r.Analysis().Stats.Native)
