@@ -23,6 +23,8 @@ type Stats struct {
 	ActionCounts       []ActionCounts `json:"actionCounts"`
 	Overall            []Overall      `json:"overall"`
 	GameComplete       bool           `json:"gameComplete"`
+
+	frames int // how many frames the computers processed (not part of the shape)
 }
 
 // Stock is one stock of one player: from the first frame the player is
@@ -290,6 +292,7 @@ func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
 	var inputs [][5]int
 	var convs []*punish
 	if len(fr.ports) == 2 {
+		st.frames = len(fr.post[0])
 		perms := [2][2]int{{0, 1}, {1, 0}}
 		st.Stocks = stocks(fr, perms)
 		combos := punishes(fr, perms, false)

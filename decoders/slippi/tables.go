@@ -8,8 +8,10 @@ import (
 )
 
 // tables are the stats as people read them, players side by side: Overall
-// (from slippi-js's overall and the stock losses), Actions and Attacks (from
-// its action counts, two-player games only).
+// (the stock losses and, in a 1v1, slippi-js's overall), Actions and
+// Attacks (its action counts, 1v1 only: slippi-js computes its frame stats
+// for two-player games only, and its overall rows are zeros otherwise, as
+// they are when it processes no frame).
 func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 	var cols []string
 	var ports []int
@@ -24,22 +26,31 @@ func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 	}
 	t := &tableBuilder{ports: ports}
 	overall := model.StatTable{Key: "overall", Title: "Overall", Player: -1, Columns: cols}
-	lost, sds := make([]int64, len(ports)), make([]int64, len(ports))
+	taken, lost, sds := make([]int64, len(ports)), make([]int64, len(ports)), make([]int64, len(ports))
 	for _, m := range ms {
 		if m.Kind != model.MomentStock {
 			continue
 		}
 		for i, port := range ports {
-			if d.playerOf[port] == m.Player {
+			switch d.playerOf[port] {
+			case m.Player:
 				lost[i]++
 				if m.Other < 0 {
 					sds[i]++
 				}
+			case m.Other:
+				taken[i]++
 			}
 		}
 	}
+	// slippi-js's frame stats are for 1v1 only, and for games whose frames
+	// start at -123 (not slo-mo or training)
+	oneVsOne := st != nil && st.frames > 0
+	if !oneVsOne {
+		overall.Rows = append(overall.Rows, t.ints("stocksTaken", "Stocks taken", taken))
+	}
 	overall.Rows = append(overall.Rows, t.ints("stocksLost", "Stocks lost", lost), t.ints("selfDestructs", "Self-destructs", sds))
-	if st != nil {
+	if oneVsOne {
 		byPort := map[int]*Overall{}
 		for i := range st.Overall {
 			byPort[st.Overall[i].PlayerIndex] = &st.Overall[i]
@@ -80,7 +91,7 @@ func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 		)
 	}
 	tables := []model.StatTable{dropEmpty(overall)}
-	if st == nil || len(st.ActionCounts) == 0 {
+	if !oneVsOne {
 		return tables
 	}
 	counts := map[int]*ActionCounts{}
