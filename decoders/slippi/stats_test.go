@@ -360,3 +360,54 @@ func TestStatsFollowPlayerFlagsInFile(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// TestOpeningTypes covers what the corpus does not: slippi-js labels a
+// conversion without moves by looking up the end of the last conversion on
+// the player hit (not on the attacker), and it takes an end frame of 0 as
+// none. Cases follow its _populateConversionTypes.
+func TestOpeningTypes(t *testing.T) {
+	conv := func(victim, start int64, end *Int, moves int) *punish {
+		p := &punish{victim: int(victim), attacker: 1 - int(victim), Punish: Punish{StartFrame: start, EndFrame: end}}
+		for i := 0; i < moves; i++ {
+			p.Moves = append(p.Moves, MoveLanded{PlayerIndex: 1 - int(victim)})
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name  string
+		convs []*punish
+		want  []string
+	}{
+		{"same start: a trade", []*punish{conv(0, 10, intPtr(50), 1), conv(1, 10, intPtr(60), 1)}, []string{"trade", "trade"}},
+		{"hit back before being let go: a counter-attack", []*punish{conv(0, 10, intPtr(80), 2), conv(1, 40, intPtr(90), 1)}, []string{"neutral-win", "counter-attack"}},
+		{"after the punish ended: neutral", []*punish{conv(0, 10, intPtr(30), 2), conv(1, 40, intPtr(90), 1)}, []string{"neutral-win", "neutral-win"}},
+		{"no moves: its own end counts", []*punish{conv(0, 10, intPtr(30), 0)}, []string{"counter-attack"}},
+		{"no moves, still going: neutral", []*punish{conv(0, 10, nil, 0)}, []string{"neutral-win"}},
+		{"an end at frame 0 is none", []*punish{conv(0, -100, intPtr(0), 1), conv(1, -50, nil, 1)}, []string{"neutral-win", "neutral-win"}},
+	} {
+		openingTypes(c.convs)
+		for i, p := range c.convs {
+			if p.opening != c.want[i] {
+				t.Errorf("%s: conversion %d is %s, want %s", c.name, i, p.opening, c.want[i])
+			}
+		}
+	}
+}
+
+// TestLandingLagTable: the table has every playable character's aerials;
+// for other characters (slippi-js throws there) no edge cancel is counted.
+func TestLandingLagTable(t *testing.T) {
+	for char := int16(0); char <= 26; char++ {
+		for a := int32(asAerialLandStart); a <= asAerialLandEnd; a++ {
+			if lag, lc, ok := landingLag(char, a); !ok || lc <= 0 || lag <= lc {
+				t.Errorf("character %d landing %#x: %d/%d %v", char, a, lag, lc, ok)
+			}
+		}
+	}
+	if lag, lc, ok := landingLag(6, asAerialLandEnd); lag != 50 || lc != 25 || !ok {
+		t.Errorf("Link's down air: %d/%d, want 50/25", lag, lc)
+	}
+	if _, _, ok := landingLag(0x20, asAerialLandStart); ok {
+		t.Error("a landing lag for Sandbag")
+	}
+}
