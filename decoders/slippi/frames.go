@@ -14,9 +14,9 @@ import (
 // the same copy the decoder keeps in d.pre and d.post. What the parser adds
 // is which frames count: a frame is "finalized" (handed to the stats) only
 // when the stream has moved far enough past it, and the stats then run from
-// frame -123 for as long as every player has a post-frame update. walkLikeSlippiJS
-// replays that bookkeeping over the event stream; the values come from the
-// decoder's arrays.
+// frame -123 for as long as every player has a post-frame update.
+// walkLikeSlippiJS replays that bookkeeping over the event stream; the
+// values come from the decoder's arrays.
 
 const (
 	firstFrame    = -123 // the first frame of every game (slippi-js Frames.FIRST)
@@ -67,6 +67,9 @@ func (d *decoder) walkLikeSlippiJS() sjsWalk {
 	for p := d.from; p < d.stop; {
 		c := data[p]
 		n := 1 + int(size[c])
+		if n < 1 {
+			break // cannot happen: the scan stopped before any unlisted code
+		}
 		if !hasFrame(c) || n < 5 {
 			switch c {
 			case cmdStart:
