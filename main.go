@@ -38,6 +38,7 @@ var commands = []struct {
 	{"info", "rewind info [--json] [FILE|DIR ...]", "summary of each replay (no argument: the samples)", cmdInfo},
 	{"dump", "rewind dump [--frames A..B] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic", cmdDump},
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
+	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},
 }
 
 func main() {

@@ -245,6 +245,7 @@ func (d *decoder) events() {
 	d.r.Summarize = d.summarize
 	d.r.Detail = d.detail
 	d.r.Scenes = d.scenes
+	d.r.Analyze = d.analyze
 }
 
 // marks sets the notable events: a stock lost, GO at frame 0. The events
