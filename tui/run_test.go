@@ -83,7 +83,7 @@ func TestRunHeadless(t *testing.T) {
 	sample := func(p string) string { return filepath.Join("..", "testdata", "samples", filepath.FromSlash(p)) }
 	t.Run("real replay", func(t *testing.T) {
 		out, keys, done := runHeadless(t, Config{Paths: []string{sample("slippi/tests__data__ics.slp")}})
-		out.waitFor(t, "Final Destination", "events", "? help")
+		out.waitFor(t, "Final Destination", "moments", "? help")
 		io.WriteString(keys, "v")
 		out.waitFor(t, "stage ")
 		io.WriteString(keys, "q")
