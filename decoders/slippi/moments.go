@@ -155,7 +155,15 @@ func (d *decoder) punishMoments(ms []model.Moment, st *Stats, index func(int64) 
 		if len(moves) != 1 {
 			hits = fmt.Sprintf("%d hits", len(moves))
 		}
-		s := fmt.Sprintf("%s: %s, %.0f%%", word, hits, dmg)
+		// the kind is said by the moment's Kind; the summary says how it
+		// opened (conversions), how much, on whom and with what
+		s := fmt.Sprintf("%s, %.0f%%", hits, dmg)
+		if word != "" {
+			s = word + ": " + s
+		}
+		if who := d.r.Players[d.playerOf[victim]].Character; who != "" {
+			s += " on " + who
+		}
 		if len(moves) > 0 {
 			s += " (" + strings.Join(names, ", ") + ")"
 		}
@@ -176,11 +184,11 @@ func (d *decoder) punishMoments(ms []model.Moment, st *Stats, index func(int64) 
 	}
 	for i := range st.Conversions {
 		c := &st.Conversions[i]
-		add(model.MomentConversion, "conversion ("+strings.ReplaceAll(c.OpeningType, "-", " ")+")", c.PlayerIndex, c.LastHitBy, &c.Punish)
+		add(model.MomentConversion, strings.ReplaceAll(c.OpeningType, "-", " "), c.PlayerIndex, c.LastHitBy, &c.Punish)
 	}
 	for i := range st.Combos {
 		if c := &st.Combos[i]; len(c.Moves) >= 2 {
-			add(model.MomentCombo, "combo", c.PlayerIndex, c.LastHitBy, &c.Punish)
+			add(model.MomentCombo, "", c.PlayerIndex, c.LastHitBy, &c.Punish)
 		}
 	}
 	return ms

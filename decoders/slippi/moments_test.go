@@ -113,7 +113,7 @@ func TestMomentSummaries(t *testing.T) {
 	r := load(t, "project-slippi__slippi-js/slp__test.slp")
 	d := momentsByKind(r.Analysis().Moments)
 	conv := d[model.MomentConversion][0]
-	if s := conv.Summary; !strings.HasPrefix(s, "conversion (neutral win): 4 hits, ") || !strings.Contains(s, "% (back air, ") || !strings.Contains(s, "down air)") {
+	if s := conv.Summary; !strings.HasPrefix(s, "neutral win: 4 hits, ") || !strings.Contains(s, "% on Captain Falcon (back air, ") || !strings.Contains(s, "down air)") {
 		t.Errorf("first conversion: %q", s)
 	}
 	if conv.Player != 0 || conv.Other != 1 || conv.End <= conv.Frame {
