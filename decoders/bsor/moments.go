@@ -9,8 +9,9 @@ import (
 
 var handNames = [...]string{left: "left", right: "right"}
 
-// noteWords names a note as players do: "red up note", "blue any-direction
-// note", with the kind of note when it is not a plain one.
+// noteWords names a note as players do: "red up note", "blue dot note",
+// with the kind of note when it is not a plain one. Summaries lead with what
+// went wrong, as a list cuts them at its width.
 func noteWords(p noteParams) string {
 	dir := dirName(p.Dir)
 	if p.Dir == 8 {
@@ -93,12 +94,12 @@ func (v *view) moments(g *gameStats) []model.Moment {
 		case evMiss:
 			hand = handOfColor(p.Color)
 			m.Kind = model.MomentMiss
-			m.Summary = fmt.Sprintf("missed a %s (%s hand), %s%s", noteWords(p), handNames[hand], where(p), comboWords(combo))
+			m.Summary = fmt.Sprintf("missed %s (%s hand), %s%s", noteWords(p), handNames[hand], where(p), comboWords(combo))
 		case evBad:
 			m.Kind = model.MomentBadCut
 			if !cutRecorded(&n.Cut) {
 				// the oldest mods wrote zeros for a bad cut's details
-				m.Summary = fmt.Sprintf("bad cut on a %s (saber and reason not recorded), %s%s", noteWords(p), where(p), comboWords(combo))
+				m.Summary = fmt.Sprintf("bad cut (saber and reason not recorded): %s, %s%s", noteWords(p), where(p), comboWords(combo))
 				break
 			}
 			hand = left
@@ -109,7 +110,7 @@ func (v *view) moments(g *gameStats) []model.Moment {
 			if why == "" {
 				why = "no reason recorded"
 			}
-			m.Summary = fmt.Sprintf("bad cut on a %s with the %s saber (%s), %s%s", noteWords(p), handNames[hand], why, where(p), comboWords(combo))
+			m.Summary = fmt.Sprintf("bad cut (%s): %s, %s saber, %s%s", why, noteWords(p), handNames[hand], where(p), comboWords(combo))
 			fs = append(fs, model.Field{Key: "reason", Label: "Why it was bad", Value: why})
 		default:
 			m.Kind = model.MomentBomb
@@ -137,7 +138,7 @@ func (v *view) moments(g *gameStats) []model.Moment {
 		f := int(v.wallFrm[i])
 		m := model.Moment{Kind: model.MomentWall, Frame: f, End: f, Player: 0, Other: -1,
 			Span:    model.Span{Off: w.Off, Len: wallSize},
-			Summary: fmt.Sprintf("hit a wall (%s, line %d, width %d)", obstacleName(typ), line, width),
+			Summary: fmt.Sprintf("hit a %s wall (line %d, width %d)%s", obstacleName(typ), line, width, comboWords(combo)),
 			Fields: []model.Field{timeField(w.Time),
 				{Key: "obstacleType", Label: "Wall", Value: int64(typ), Name: obstacleName(typ)},
 				{Key: "lineIndex", Label: "Line", Value: int64(line)},
@@ -148,7 +149,6 @@ func (v *view) moments(g *gameStats) []model.Moment {
 			m.Summary += fmt.Sprintf("; energy %.0f%% after it", w.Energy*100)
 			m.Fields = append(m.Fields, model.Field{Key: "energy", Label: "Energy after it (%)", Value: f64(w.Energy) * 100})
 		}
-		m.Summary += comboWords(combo)
 		out = append(out, m)
 	}
 	for i := range d.pauses {

@@ -545,7 +545,7 @@ func (v *view) tables(g *gameStats) []model.StatTable {
 			row("maxCombo", "Max combo (notes)", model.Field{Value: int64(fin.maxCombo)}),
 			row("maxStreak", "Longest streak of 115s (notes)", streak),
 			row("result", "Result", model.Field{Value: result}),
-			row("endTime", "Played (song time)", model.Field{Value: end}),
+			row("endTime", "Played (song time, m:ss.cc)", model.Field{Value: end}),
 			count("misses", "Misses", g.hands[both].miss),
 			count("badCuts", "Bad cuts", g.hands[both].bad),
 			count("bombHits", "Bombs hit", g.bombs),

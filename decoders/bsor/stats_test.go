@@ -180,11 +180,11 @@ func TestStatsDefinitions(t *testing.T) {
 		says string
 	}{
 		{model.MomentPause, "paused for 7 s"},
-		{model.MomentMiss, "missed a blue down note (right hand), line 2 bottom; combo 5 broken"},
-		{model.MomentBadCut, "bad cut on a red down note with the right saber (wrong saber), line 1 middle"},
+		{model.MomentMiss, "missed blue down note (right hand), line 2 bottom; combo 5 broken"},
+		{model.MomentBadCut, "bad cut (wrong saber): red down note, right saber, line 1 middle"},
 		{model.MomentBomb, "hit a bomb at line 1 bottom"},
-		{model.MomentBadCut, "bad cut on a red down note (saber and reason not recorded), line 0 top"},
-		{model.MomentWall, "hit a wall (crouch, line 1, width 2); energy 30% after it"},
+		{model.MomentBadCut, "bad cut (saber and reason not recorded): red down note, line 0 top"},
+		{model.MomentWall, "hit a crouch wall (line 1, width 2); energy 30% after it"},
 		{model.MomentPause, "paused for 4 s"},
 	}
 	if len(a.Moments) != len(want) {

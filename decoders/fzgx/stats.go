@@ -32,6 +32,7 @@ const (
 
 // use is one press of a button: when it began and how long it was held.
 type use struct {
+	key    string // "boost", "drift", "sideAttack"
 	what   string
 	frame  int // first frame held
 	frames int
@@ -51,10 +52,10 @@ func (b *build) inputUse() inputStats {
 	n := len(b.frameInput)
 	held := map[uint8]int{} // bit -> index of its press in its list
 	bits := []struct {
-		bit  uint8
-		what string
-		list *[]use
-	}{{btnBoost, "boost", &st.boosts}, {btnLR, "drift (L+R)", &st.drifts}, {btnSideAttack, "side attack", &st.sideAttacks}}
+		bit       uint8
+		key, what string
+		list      *[]use
+	}{{btnBoost, "boost", "boost", &st.boosts}, {btnLR, "drift", "drift (L+R)", &st.drifts}, {btnSideAttack, "sideAttack", "side attack", &st.sideAttacks}}
 	for i, in := range b.s.inputs {
 		start := int(b.runStart[i])
 		if start >= n {
@@ -72,7 +73,7 @@ func (b *build) inputUse() inputStats {
 				continue
 			}
 			held[bb.bit] = len(*bb.list)
-			*bb.list = append(*bb.list, use{what: bb.what, frame: start, frames: frames})
+			*bb.list = append(*bb.list, use{key: bb.key, what: bb.what, frame: start, frames: frames})
 		}
 		// frames of this run after the timer starts
 		race := frames
@@ -123,7 +124,7 @@ func (b *build) moments() []model.Moment {
 		case s.hasTotal && cp.frame1 >= s.totalFrames:
 			sum += ", after the finish line: never checked"
 		case i > 0:
-			sum += fmt.Sprintf(", %s after checkpoint %d", seconds(cp.frame1-s.checkpoints[i-1].frame1), i)
+			sum += fmt.Sprintf(", %s s after checkpoint %d", seconds(cp.frame1-s.checkpoints[i-1].frame1), i)
 		}
 		f := clamp(cp.frame1)
 		ms = append(ms, at{model.Moment{Kind: model.MomentCheckpoint, Frame: f, End: f, Player: b.human, Other: -1,
@@ -150,13 +151,14 @@ func (b *build) moments() []model.Moment {
 	return out
 }
 
-// seconds is a frame count as seconds with milliseconds: "22.033 s".
+// seconds is a frame count as seconds with milliseconds: "22.033" (the
+// unit is in the heading or the sentence).
 func seconds(frames int64) string {
 	sign := ""
 	if frames < 0 {
 		sign, frames = "-", -frames
 	}
-	return fmt.Sprintf("%s%d.%03d s", sign, frames/60, frames%60*1000/60)
+	return fmt.Sprintf("%s%d.%03d", sign, frames/60, frames%60*1000/60)
 }
 
 func secondsField(key, label string, frames int) model.Field {
@@ -241,11 +243,11 @@ func (b *build) tables(st inputStats) []model.StatTable {
 
 	uses := append(append(append([]use{}, st.boosts...), st.drifts...), st.sideAttacks...)
 	sort.SliceStable(uses, func(i, j int) bool { return uses[i].frame < uses[j].frame })
-	list := model.StatTable{Key: "buttons", Title: "Boosts, drifts and side attacks", Player: b.human,
-		Columns: []string{"Race time (m:ss.mmm)", "What", "Held (s)"}}
+	// a row is a press, headed by its race time
+	list := model.StatTable{Key: "buttons", Title: "Boosts, drifts and side attacks (race time m:ss.mmm)", Player: b.human,
+		Columns: []string{"What", "Held (s)"}}
 	for _, u := range uses {
-		list.Rows = append(list.Rows, model.StatRow{Key: "use", Label: u.what, Frame: u.frame, Cells: []model.Field{
-			{Key: "raceTime", Label: "Race time", Value: frameDur(int64(u.frame) - raceStartFrame), Name: raceTime(int64(u.frame) - raceStartFrame)},
+		list.Rows = append(list.Rows, model.StatRow{Key: u.key, Label: raceTime(int64(u.frame) - raceStartFrame), Frame: u.frame, Cells: []model.Field{
 			{Key: "what", Label: "What", Value: u.what},
 			secondsField("held", "Held", u.frames),
 		}})

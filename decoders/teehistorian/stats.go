@@ -476,7 +476,7 @@ func (a *analysis) tables() []model.StatTable {
 			return statRow(key, label, cells)
 		}
 		t := model.StatTable{Key: "players", Title: "Players", Player: -1, Columns: cols, Rows: []model.StatRow{
-			per("connected", "Connected (m:ss)", func(ps *playerStats) any { return tickDur(ps.connected) }),
+			per("connected", "Connected (m:ss.cc)", func(ps *playerStats) any { return tickDur(ps.connected) }),
 			per("connectedAtStart", "Connected when the recording began", func(ps *playerStats) any { return yesNo(ps.carriedOverIn) }),
 			per("joins", "Joins", func(ps *playerStats) any { return int64(ps.joins) }),
 			per("drops", "Left the server", func(ps *playerStats) any { return int64(ps.drops) }),
@@ -514,10 +514,9 @@ func (a *analysis) tables() []model.StatTable {
 		out = append(out, commandTable("serverCommands", "Server console and vote commands", -1, a.server))
 	}
 	if len(a.team) > 0 {
-		t := model.StatTable{Key: "teamFinishes", Title: "Team finishes", Player: -1, Columns: []string{"Time", "Team", "Race time (m:ss.cc)"}}
+		t := model.StatTable{Key: "teamFinishes", Title: "Team finishes (time m:ss.cc)", Player: -1, Columns: []string{"Team", "Race time (m:ss.cc)"}}
 		for _, f := range a.team {
-			t.Rows = append(t.Rows, model.StatRow{Key: "teamFinish", Label: fmt.Sprintf("team %d", f.team), Frame: f.frame, Cells: []model.Field{
-				{Key: "time", Label: "Time", Value: tickDur(int64(f.frame))},
+			t.Rows = append(t.Rows, model.StatRow{Key: "teamFinish", Label: model.FormatDuration(tickDur(int64(f.frame))), Frame: f.frame, Cells: []model.Field{
 				{Key: "team", Label: "Team", Value: int64(f.team)},
 				{Key: "raceTime", Label: "Race time", Value: tickDur(int64(f.ticks))},
 			}})
@@ -540,11 +539,11 @@ func distinct(cs []command) string {
 	return strings.Join(names, ", ")
 }
 
+// commandTable lists commands, each row headed by its time.
 func commandTable(key, title string, player int, cs []command) model.StatTable {
-	t := model.StatTable{Key: key, Title: title, Player: player, Columns: []string{"Time (m:ss.cc)", "Command", "Via"}}
+	t := model.StatTable{Key: key, Title: title + " (time m:ss.cc)", Player: player, Columns: []string{"Command", "Via"}}
 	for _, c := range cs {
-		t.Rows = append(t.Rows, model.StatRow{Key: "command", Label: c.name, Frame: c.frame, Cells: []model.Field{
-			{Key: "time", Label: "Time", Value: tickDur(int64(c.frame))},
+		t.Rows = append(t.Rows, model.StatRow{Key: c.name, Label: model.FormatDuration(tickDur(int64(c.frame))), Frame: c.frame, Cells: []model.Field{
 			{Key: "command", Label: "Command", Value: c.text},
 			{Key: "via", Label: "Via", Value: c.via()},
 		}})
