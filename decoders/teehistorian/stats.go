@@ -507,7 +507,7 @@ func (a *analysis) tables() []model.StatTable {
 	}
 	for p := range a.players {
 		if cs := a.players[p].commands; len(cs) > 0 {
-			out = append(out, commandTable("commands", "Commands ("+a.label(p)+")", p, cs))
+			out = append(out, commandTable("commands", a.label(p)+": commands", p, cs))
 		}
 	}
 	if len(a.server) > 0 {
