@@ -109,6 +109,7 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	r.Summarize = v.summary
 	r.Scenes = v.scenes()
 	r.Charts = v.charts()
+	r.Analyze = v.analyze
 	if d.truncated {
 		d.diag(model.Info, int64(len(d.data)), "file", "the file stops before the end of section 5; shown as a replay still being recorded (.bsortemp) or cut short", "", "")
 	}

@@ -86,6 +86,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	b.timeline()
 	b.events()
 	b.pictures()
+	rep.Analyze = b.analyze
 	rep.Finish()
 	return rep, nil
 }

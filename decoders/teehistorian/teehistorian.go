@@ -789,6 +789,7 @@ func (d *decoder) finish() {
 		return
 	}
 	r.Detail = d.detail
+	r.Analyze = d.analyze
 	d.buildState(index)
 	r.Finish()
 }
