@@ -29,7 +29,9 @@ func TestStatsHelpAndMistakes(t *testing.T) {
 
 // TestStatsJSON: one object per file; for a Slippi replay "stats" is the
 // decoder's slippi-js shape unchanged (decoders/slippi's tests check it is
-// JSON.stringify(getStats()) byte for byte), other formats have none yet.
+// JSON.stringify(getStats()) byte for byte); for BSOR it is BeatLeader's
+// ScoreStatistic shape (hitTracker, accuracyTracker, winTracker,
+// scoreGraphTracker), so scripts written against BeatLeader's API read it.
 func TestStatsJSON(t *testing.T) {
 	const sample = "testdata/samples/slippi/tests__data__v3.16.slp"
 	bsor, _ := filepath.Glob("testdata/samples/bsor/*.bsor")
@@ -86,7 +88,16 @@ func TestStatsJSON(t *testing.T) {
 	if !bytes.Equal(slp.Stats, want) {
 		t.Errorf("stats:\n got %.200s\nwant %.200s", slp.Stats, want)
 	}
-	if other.Format != "bsor" || string(other.Stats) != "null" || other.Tables == nil {
+	var beatleader map[string]json.RawMessage
+	if err := json.Unmarshal(other.Stats, &beatleader); err != nil {
+		t.Fatalf("bsor stats %.200s: %v", other.Stats, err)
+	}
+	for _, k := range []string{"hitTracker", "accuracyTracker", "winTracker", "scoreGraphTracker"} {
+		if beatleader[k] == nil {
+			t.Errorf("bsor stats lack BeatLeader's %q: %.200s", k, other.Stats)
+		}
+	}
+	if other.Format != "bsor" || len(other.Tables) == 0 {
 		t.Errorf("bsor object: %+v", other)
 	}
 }

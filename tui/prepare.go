@@ -102,7 +102,10 @@ func prepare(r *model.Replay) *prepared {
 	if len(p.problems) > maxMarks {
 		p.problems = dedupe(p.problems)
 	}
-	for _, c := range r.Charts {
+	// the decoder's charts, then the ones the game analysis derives
+	// (BeatLeader's accuracy graph); Analysis is computed once per replay
+	charts := append(append([]model.Chart(nil), r.Charts...), r.Analysis().Charts...)
+	for _, c := range charts {
 		pc := preChart{title: c.Title, lo: 0, hi: 0}
 		first := true
 		for _, s := range c.Series {
