@@ -294,9 +294,13 @@ func TestUpstreamAssertions(t *testing.T) {
 	t.Run("s2protocol_streams", func(t *testing.T) {
 		r := f("Blizzard__s2protocol/tests__s2replaystatsdata__2018-11-29_Z_iaguz_VS_P_Luneth.SC2Replay")
 		for _, n := range []string{fDetails, fBackup, fInit, fGame, fMessages, fTracker} {
-			if _, ok := r.Streams[n]; !ok {
+			if len(r.Bytes(n)) == 0 {
 				t.Errorf("stream %s missing", n)
 			}
+		}
+		// "initData decodes"
+		if init, ok := model.Find(r.Header, "initData"); !ok || init.Value != "table of base build 70154" {
+			t.Errorf("lobby %v", init.Value)
 		}
 	})
 }
