@@ -73,8 +73,15 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 		if e, ok := err.(*bitpack.Error); ok {
 			off, msg = int64(e.Off), e.Msg
 		}
-		*out = append(*out, diagnostic(model.Warning, model.Span{Stream: fInit, Off: off, Len: int64(len(b)) - off}, fInit,
-			fmt.Sprintf("no protocol table reads the lobby to its end (the table of base build %d, or the nearest, stops here: %s); the lobby is not decoded", d.baseBuild, msg), "", ""))
+		// A build with a table of its own that does not read its lobby has
+		// a damaged lobby (an error: the replay is partial); one without
+		// has a lobby no table knows.
+		sev, whose := model.Error, fmt.Sprintf("the table of base build %d", d.baseBuild)
+		if own := protocol.Get(d.baseBuild); own == nil || own.Derived != 0 {
+			sev, whose = model.Info, fmt.Sprintf("base build %d has no Blizzard table; the nearest", d.baseBuild)
+		}
+		*out = append(*out, diagnostic(sev, model.Span{Stream: fInit, Off: off, Len: int64(len(b)) - off}, fInit,
+			fmt.Sprintf("no protocol table reads the lobby to its end, so it is not decoded (%s stops here: %s)", whose, msg), "", ""))
 		return
 	}
 	dec := bitpack.Decoder{Tab: p.Types, Budget: d.b, What: fInit}

@@ -96,6 +96,15 @@ type decoder struct {
 // file cannot be read at all; damage after a readable start gives a partial
 // replay with diagnostics.
 func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
+	d, err := decode(data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return d.r, nil
+}
+
+// decode is Decode, keeping the decoder (tests look at its streams).
+func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	d := &decoder{data: data, opt: opt, speed: "Faster", b: budget.New(int64(len(data)), opt.Limits),
 		userToPl: map[int]int{}, slotToPl: map[int]int{}}
 	r := &model.Replay{Format: model.SC2, FormatName: "StarCraft II replay", Size: int64(len(data))}
@@ -125,7 +134,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		d.readArchive()
 	}
 	d.finish()
-	return r, nil
+	return d, nil
 }
 
 // limit is the most loops a timeline may have: a header that claims more
