@@ -85,6 +85,8 @@ func (g *gameStream) summary(d *decoder, e *rawEvent) string {
 	who := fmt.Sprintf("user %d", e.user)
 	if p := d.gamePlayer(int(e.user)); p >= 0 && p < len(d.r.Players) {
 		who = d.r.Players[p].Name
+	} else if e.user == 16 {
+		who = "game" // user 16 is the game itself (loading, triggers)
 	}
 	var sb strings.Builder
 	sb.WriteString(who)

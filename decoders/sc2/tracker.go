@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rewind/decoders/internal/budget"
+	"rewind/decoders/sc2/names"
 	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
@@ -719,35 +720,67 @@ func (t *tracker) unitName(u int32, f int32) string {
 	return t.types[h.typ]
 }
 
+// summary reads as a player would: "firebat: Supply Depot born at (52, 31)".
+// Unit names are the game's titles (names.UnitTitle); the raw names, tags
+// and player ids are in the event's fields.
 func (t *tracker) summary(d *decoder, e *tevent) string {
 	v := t.body(e)
 	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
-	tag := func() string { return fmt.Sprintf("tag %d/%d", geti(0), geti(1)) }
+	who := func(pid int64) string {
+		if pi := d.playerIndex(pid); pi >= 0 && int(pi) < len(d.r.Players) {
+			return d.r.Players[pi].Name
+		}
+		if pid == 0 {
+			return "neutral"
+		}
+		return fmt.Sprintf("player %d", pid)
+	}
+	unit := func(u int32, loop int32) string { return names.UnitTitle(t.unitName(u, loop)) }
 	switch e.id {
 	case tPlayerStats:
 		st, _ := v.Get(1)
 		g := func(i int64) int64 { x, _ := st.IntOf(i); return x }
-		return fmt.Sprintf("stats minerals %d gas %d supply %g/%g workers %d army %d", g(sMinerals), g(sGas),
+		return fmt.Sprintf("%s: %d minerals, %d gas, supply %g/%g, %d workers, army %d", who(geti(0)), g(sMinerals), g(sGas),
 			float64(g(sFoodUsed))/4096, float64(g(sFoodMade))/4096, g(sWorkers), g(sMinArmy)+g(sGasArmy))
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
-		return fmt.Sprintf("%s %s (%s) for player %d at (%d, %d)", trackerKinds[e.id], name, tag(), geti(3), geti(5), geti(6))
+		verb := "born"
+		if e.id == tUnitInit {
+			verb = "started"
+		}
+		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5), geti(6))
 	case tUnitDied:
-		s := fmt.Sprintf("died %s (%s) at (%d, %d)", t.unitName(e.unit, e.loop), tag(), geti(3), geti(4))
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3), geti(4))
 		if k, ok := v.IntOf(2); ok {
-			s += fmt.Sprintf(" killed by player %d", k)
+			s += ", killed by " + who(k)
 		}
 		return s
 	case tUnitOwnerChange:
-		return fmt.Sprintf("owner %s (%s) now player %d", t.unitName(e.unit, e.loop-1), tag(), geti(2))
+		return fmt.Sprintf("%s: takes %s", who(geti(2)), unit(e.unit, e.loop-1))
 	case tUnitTypeChange:
 		name, _ := v.BytesOf(2)
-		return fmt.Sprintf("type %s (%s) becomes %s", t.unitName(e.unit, e.loop-1), tag(), name)
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), names.UnitTitle(string(name)))
 	case tUpgrade:
 		name, _ := v.BytesOf(1)
-		return fmt.Sprintf("upgrade %s for player %d (count %d)", name, geti(0), geti(2))
+		s := fmt.Sprintf("%s: upgrade %s", who(geti(0)), names.Words(string(name)))
+		if n := geti(2); n != 1 {
+			s += fmt.Sprintf(" (%d)", n)
+		}
+		return s
 	case tUnitDone:
-		return fmt.Sprintf("done %s (%s)", t.unitName(e.unit, e.loop), tag())
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		return fmt.Sprintf("%s: %s finished", who(owner), unit(e.unit, e.loop))
 	case tUnitPositions:
 		items, _ := v.Get(1)
 		n := 0
@@ -756,16 +789,27 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		}
 		return fmt.Sprintf("positions of %d units", n)
 	case tPlayerSetup:
-		s := fmt.Sprintf("setup player %d type %d", geti(0), geti(1))
+		s := fmt.Sprintf("setup: player %d (%s)", geti(0), who(geti(0)))
 		if u, ok := v.IntOf(2); ok {
-			s += fmt.Sprintf(" user %d", u)
+			s += fmt.Sprintf(" is user %d", u)
 		}
 		if sl, ok := v.IntOf(3); ok {
-			s += fmt.Sprintf(" slot %d", sl)
+			s += fmt.Sprintf(" in slot %d", sl)
 		}
 		return s
 	}
 	return trackerKinds[e.id]
+}
+
+// ownerAt is the tracker player id owning the unit at a loop.
+func (u *unitRec) ownerAt(loop int32) int16 {
+	h := u.hist[0]
+	for _, x := range u.hist {
+		if x.loop <= loop {
+			h = x
+		}
+	}
+	return h.owner
 }
 
 func (t *tracker) detail(e *tevent) []model.Field {

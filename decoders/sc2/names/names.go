@@ -285,8 +285,8 @@ func Words(s string) string {
 				sb.WriteByte(' ')
 			case unicode.IsUpper(r) && unicode.IsUpper(prev) && nextLower:
 				sb.WriteByte(' ')
-			case unicode.IsDigit(r) && unicode.IsLetter(prev):
-				sb.WriteByte(' ')
+			case unicode.IsDigit(r) && unicode.IsLetter(prev) && !(prev == 'x' && i > 1 && unicode.IsDigit(rs[i-2])):
+				sb.WriteByte(' ') // "Plating1" -> "Plating 1", but "6x6" stays
 			}
 		}
 		if r == '_' {

@@ -6,6 +6,7 @@ func TestWords(t *testing.T) {
 	for in, want := range map[string]string{
 		"TrainMarine": "Train Marine", "TrainSCV": "Train SCV", "SCVHarvest": "SCV Harvest",
 		"UpgradeVehiclePlating1": "Upgrade Vehicle Plating 1", "SupplyDepot": "Supply Depot", "Stop": "Stop",
+		"DestructibleIce6x6": "Destructible Ice 6x6",
 	} {
 		if got := Words(in); got != want {
 			t.Errorf("Words(%q) = %q, want %q", in, got, want)

@@ -183,10 +183,13 @@ func (d *Decoder) newItems(n int) []Value {
 		return make([]Value, 0, n)
 	}
 	if cap(d.items)-len(d.items) < n {
-		if !d.pay("array items", max(n, 1024), valueSize) {
+		// chunks grow with use, to 1024 values, so that a short stream
+		// does not pay for a long one's
+		c := max(n, min(1024, 2*cap(d.items)), 32)
+		if !d.pay("array items", c, valueSize) {
 			return nil
 		}
-		d.items = make([]Value, 0, max(n, 1024))
+		d.items = make([]Value, 0, c)
 	}
 	l := len(d.items)
 	d.items = d.items[:l+n]
@@ -201,10 +204,11 @@ func (d *Decoder) newFields(n int) []Field {
 		return make([]Field, 0, n)
 	}
 	if cap(d.fields)-len(d.fields) < n {
-		if !d.pay("struct members", max(n, 1024), fieldSize) {
+		c := max(n, min(1024, 2*cap(d.fields)), 32)
+		if !d.pay("struct members", c, fieldSize) {
 			return nil
 		}
-		d.fields = make([]Field, 0, max(n, 1024))
+		d.fields = make([]Field, 0, c)
 	}
 	l := len(d.fields)
 	d.fields = d.fields[:l+n]
