@@ -88,23 +88,21 @@ func (d *decoder) finish() {
 	if d.rate == 0 {
 		d.rate = 22.4
 	}
-	// Each stream's events are in loop order; merging them keeps the
-	// model's sort from having anything to do.
-	var lists [][]model.Event
-	n := 1
+	// Each stream's events are in loop order; merging them into one slice
+	// of the final size keeps the model's sort from having anything to do.
+	var srcs []eventSource
 	if d.msgs != nil {
-		lists = append(lists, d.msgs.appendEvents(d, nil))
+		evs := d.msgs.appendEvents(d, nil)
+		srcs = append(srcs, eventSource{n: len(evs), frame: func(i int) int { return evs[i].Frame },
+			event: func(i int) model.Event { return evs[i] }})
 	}
 	if d.tr != nil {
-		lists = append(lists, d.tr.appendEvents(d, make([]model.Event, 0, len(d.tr.events))))
+		srcs = append(srcs, d.tr.source())
 	}
 	if d.game != nil {
-		lists = append(lists, d.game.appendEvents(d, make([]model.Event, 0, len(d.game.events))))
+		srcs = append(srcs, d.game.source(d))
 	}
-	for _, l := range lists {
-		n += len(l)
-	}
-	r.Events = mergeByFrame(make([]model.Event, 0, n), lists)
+	r.Events = mergeByFrame(srcs)
 	if !d.hasLoops {
 		// no usable header: let the timeline reach the last event the
 		// file's size can justify
@@ -161,22 +159,44 @@ func (d *decoder) finish() {
 	r.Finish()
 }
 
-// mergeByFrame merges lists sorted by frame into out, keeping the order
-// of the lists for events of the same frame.
-func mergeByFrame(out []model.Event, lists [][]model.Event) []model.Event {
-	pos := make([]int, len(lists))
+// eventSource is one stream's events in frame order, made one at a time.
+type eventSource struct {
+	n     int
+	frame func(i int) int
+	event func(i int) model.Event
+}
+
+// mergeByFrame merges the sources into one slice (with room for the end
+// event), keeping the order of the sources for events of the same frame.
+func mergeByFrame(srcs []eventSource) []model.Event {
+	n := 1
+	for _, s := range srcs {
+		n += s.n
+	}
+	out := make([]model.Event, 0, n)
+	pos := make([]int, len(srcs))
+	next := make([]int, len(srcs)) // frame of each source's next event
+	for i, s := range srcs {
+		if s.n > 0 {
+			next[i] = s.frame(0)
+		}
+	}
 	for {
 		best := -1
-		for i, l := range lists {
-			if pos[i] < len(l) && (best < 0 || l[pos[i]].Frame < lists[best][pos[best]].Frame) {
+		for i, s := range srcs {
+			if pos[i] < s.n && (best < 0 || next[i] < next[best]) {
 				best = i
 			}
 		}
 		if best < 0 {
 			return out
 		}
-		out = append(out, lists[best][pos[best]])
+		s := srcs[best]
+		out = append(out, s.event(pos[best]))
 		pos[best]++
+		if pos[best] < s.n {
+			next[best] = s.frame(pos[best])
+		}
 	}
 }
 

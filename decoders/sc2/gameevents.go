@@ -55,18 +55,24 @@ func (d *decoder) tableNote(stream string, p *protocol.Protocol, exact bool) []m
 		fmt.Sprintf("read with the table of base build %d, the nearest that reads it to its last byte: %s", p.Base, why), "", "")}
 }
 
-// appendEvents adds the game events to the replay.
-func (g *gameStream) appendEvents(d *decoder, evs []model.Event) []model.Event {
-	for i, e := range g.events {
-		et, _ := g.table.event(int64(e.id))
-		ev := model.Event{Frame: int(e.loop), Player: d.gamePlayer(int(e.user)), Kind: eventKind(et.Name), Ref: i,
-			Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
-		if ev.Kind == "leave" {
-			ev.Notable = true
-		}
-		evs = append(evs, ev)
+// source hands the game events to the replay's merge.
+func (g *gameStream) source(d *decoder) eventSource {
+	// one kind per event id, worked out once
+	kinds := make([]string, len(g.table.events))
+	for id, et := range g.table.events {
+		kinds[id] = eventKind(et.Name)
 	}
-	return evs
+	return eventSource{n: len(g.events),
+		frame: func(i int) int { return int(g.events[i].loop) },
+		event: func(i int) model.Event {
+			e := &g.events[i]
+			ev := model.Event{Frame: int(e.loop), Player: d.gamePlayer(int(e.user)), Kind: kinds[e.id], Ref: i,
+				Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
+			if ev.Kind == "leave" {
+				ev.Notable = true
+			}
+			return ev
+		}}
 }
 
 // body reads an event's body again. It is bounded by the event's own

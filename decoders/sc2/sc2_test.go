@@ -631,3 +631,41 @@ func BenchmarkDecodeSC2(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeCorpus decodes every file of the corpus, as `rewind
+// check` does; with -cpu 1 it gives the rate per core.
+func BenchmarkDecodeCorpus(b *testing.B) {
+	var files [][]byte
+	size := 0
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		size += len(data)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, data := range files {
+			Decode(data, model.DecodeOptions{})
+		}
+	}
+}
+
+// BenchmarkOpen1v1 opens a 22-minute ladder 1v1 (29,818 loops, 147 KB).
+func BenchmarkOpen1v1(b *testing.B) {
+	data, err := os.ReadFile(corpus.File(b, "sc2", "paulocanedo__sc2-replay-utils/examples__old_republic_50.SC2Replay"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

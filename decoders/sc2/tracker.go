@@ -288,18 +288,20 @@ func (t *tracker) grow(at int) error {
 	return nil
 }
 
-// appendEvents adds the tracker events to the replay.
-func (t *tracker) appendEvents(d *decoder, evs []model.Event) []model.Event {
-	for i, e := range t.events {
-		ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
-			Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
-		// A lost town hall is a turning point worth a tick on the timeline.
-		if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
-			ev.Notable = true
-		}
-		evs = append(evs, ev)
-	}
-	return evs
+// source hands the tracker events to the replay's merge.
+func (t *tracker) source() eventSource {
+	return eventSource{n: len(t.events),
+		frame: func(i int) int { return int(t.events[i].loop) },
+		event: func(i int) model.Event {
+			e := &t.events[i]
+			ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
+				Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
+			// A lost town hall is a turning point worth a tick on the timeline.
+			if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
+				ev.Notable = true
+			}
+			return ev
+		}}
 }
 
 func min64(a, b int64) int64 {
