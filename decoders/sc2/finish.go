@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"rewind/decoders/sc2/protocol"
 	"rewind/model"
 )
 
@@ -46,17 +47,47 @@ func (d *decoder) merge() {
 			}
 		}
 	}
+	d.tableNote()
+}
+
+// tableNote lists the protocol tables the bit-packed streams were read
+// with, and says once when that is not the file's own build's table (a
+// build Blizzard published none for, or whose table does not read them).
+func (d *decoder) tableNote() {
 	var used []model.Field
+	borrowed := map[int][]string{}
+	var bases []int
 	for _, s := range []struct {
-		name string
-		base int
-	}{{fInit, d.initBase()}, {fGame, d.tableBase(d.game)}, {fMessages, d.msgBase()}} {
-		if s.base > 0 {
-			used = append(used, model.Field{Key: fileKey(s.name), Label: s.name, Value: int64(s.base), Name: fmt.Sprintf("table of base build %d", s.base)})
+		name  string
+		base  int
+		exact bool
+	}{{fInit, d.initBase(), true}, {fGame, d.tableBase(d.game), d.game != nil && d.game.exact},
+		{fMessages, d.msgBase(), d.msgs != nil && d.msgs.exact}} {
+		if s.base == 0 {
+			continue
+		}
+		used = append(used, model.Field{Key: fileKey(s.name), Label: s.name, Value: int64(s.base), Name: fmt.Sprintf("table of base build %d", s.base)})
+		if s.base != d.baseBuild && s.exact {
+			if borrowed[s.base] == nil {
+				bases = append(bases, s.base)
+			}
+			borrowed[s.base] = append(borrowed[s.base], s.name)
 		}
 	}
 	if len(used) > 0 {
 		d.r.Header = append(d.r.Header, model.Field{Key: "protocolTables", Label: "Protocol tables used", Fields: used})
+	}
+	why := fmt.Sprintf("Blizzard published no table for base build %d", d.baseBuild)
+	if p := protocol.Get(d.baseBuild); p != nil {
+		why = fmt.Sprintf("the table of base build %d does not read them to their end", d.baseBuild)
+		if p.Derived != 0 {
+			why = fmt.Sprintf("the table derived for base build %d does not read them to their end", d.baseBuild)
+		}
+	}
+	for _, b := range bases {
+		streams := borrowed[b]
+		d.diag(model.Info, model.Span{Stream: streams[0]}, strings.Join(streams, ", "),
+			fmt.Sprintf("read with the table of base build %d, the nearest that reads them to their last byte: %s", b, why), "", "", false)
 	}
 }
 

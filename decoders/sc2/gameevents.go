@@ -16,6 +16,7 @@ type gameStream struct {
 	data   []byte
 	table  eventTable
 	events []rawEvent
+	exact  bool // the table read the whole stream
 }
 
 // decodeGame reads replay.game.events with the layout that reads it (see
@@ -38,22 +39,9 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 		}
 		*out = append(*out, streamError(fGame, len(ps.events), ps.err, len(b), last))
 	}
-	*out = append(*out, d.tableNote(fGame, ps.table.p, ps.err == nil)...)
-	d.game = &gameStream{data: b, table: ps.table, events: ps.events}
+	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil}
 }
 
-// tableNote says when a stream was read with another build's table.
-func (d *decoder) tableNote(stream string, p *protocol.Protocol, exact bool) []model.Diagnostic {
-	if p.Base == d.baseBuild || !exact {
-		return nil
-	}
-	why := fmt.Sprintf("Blizzard published no table for base build %d", d.baseBuild)
-	if protocol.Get(d.baseBuild) != nil {
-		why = fmt.Sprintf("the table of base build %d does not read it to its end", d.baseBuild)
-	}
-	return []model.Diagnostic{diagnostic(model.Info, model.Span{Stream: stream}, stream,
-		fmt.Sprintf("read with the table of base build %d, the nearest that reads it to its last byte: %s", p.Base, why), "", "")}
-}
 
 // source hands the game events to the replay's merge.
 func (g *gameStream) source(d *decoder) eventSource {

@@ -158,8 +158,10 @@ func TestNeighbourTable(t *testing.T) {
 	if d.game == nil || d.game.table.p.Base != 24944 || len(d.game.events) != 2 {
 		t.Fatalf("game %+v", d.game)
 	}
-	if len(diags) != 1 || diags[0].Severity != model.Info || !strings.Contains(diags[0].Message, "table of base build 24944") {
-		t.Errorf("diagnostics %v", diags)
+	d.tableNote()
+	if len(diags) != 0 || len(d.r.Diagnostics) != 1 || d.r.Diagnostics[0].Severity != model.Info ||
+		!strings.Contains(d.r.Diagnostics[0].Message, "table of base build 24944") || d.r.Diagnostics[0].Subject != fGame {
+		t.Errorf("diagnostics %v %v", diags, d.r.Diagnostics)
 	}
 	d.userToPl[1] = 1 // HotS game events name lobby users
 	if s := d.game.summary(d, &d.game.events[1]); s != "Stardust: save camera 3 at (40.0, 30.0)" {

@@ -91,7 +91,6 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 		d.budgetHit(model.Span{Stream: fInit, Off: int64(r.Pos())})
 		return
 	}
-	*out = append(*out, d.tableNote(fInit, p, true)...)
 	lobby, _ := v.Get("m_syncLobbyState")
 	if lobby == nil {
 		return

@@ -13,6 +13,7 @@ import (
 type msgStream struct {
 	table  eventTable
 	events []msgEvent
+	exact  bool // the table read the whole stream
 }
 
 type msgEvent struct {
@@ -48,8 +49,7 @@ func (d *decoder) decodeMessages(b []byte, out *[]model.Diagnostic) {
 		}
 		*out = append(*out, streamError(fMessages, len(ps.events), ps.err, len(b), last))
 	}
-	*out = append(*out, d.tableNote(fMessages, ps.table.p, ps.err == nil)...)
-	m := &msgStream{table: ps.table, events: make([]msgEvent, 0, len(ps.events))}
+	m := &msgStream{table: ps.table, events: make([]msgEvent, 0, len(ps.events)), exact: ps.err == nil}
 	dec := bitpack.Decoder{Tab: ps.table.p.Types}
 	for _, raw := range ps.events {
 		r := bitpack.New(b[raw.off:raw.end])
