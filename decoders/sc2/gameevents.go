@@ -42,7 +42,6 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil}
 }
 
-
 // source hands the game events to the replay's merge.
 func (g *gameStream) source(d *decoder) eventSource {
 	// one kind per event id, worked out once

@@ -619,7 +619,12 @@ func FuzzSC2(f *testing.F) {
 }
 
 func BenchmarkDecodeSC2(b *testing.B) {
-	data, err := os.ReadFile(corpus.File(b, "sc2", "ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test10.SC2Replay"))
+	benchFile(b, "ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test10.SC2Replay")
+}
+
+// benchFile decodes one corpus file.
+func benchFile(b *testing.B, rel string) {
+	data, err := os.ReadFile(corpus.File(b, "sc2", rel))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -657,15 +662,5 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 
 // BenchmarkOpen1v1 opens a 22-minute ladder 1v1 (29,818 loops, 147 KB).
 func BenchmarkOpen1v1(b *testing.B) {
-	data, err := os.ReadFile(corpus.File(b, "sc2", "paulocanedo__sc2-replay-utils/examples__old_republic_50.SC2Replay"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchFile(b, "paulocanedo__sc2-replay-utils/examples__old_republic_50.SC2Replay")
 }

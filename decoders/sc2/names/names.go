@@ -248,18 +248,6 @@ func (t *Table) Unit(id int) (string, bool) {
 	return Words(unitTitle[i]), true
 }
 
-// UnitName is the unit link's name in the game's data ("SupplyDepot").
-func (t *Table) UnitName(id int) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	i, ok := t.units[id]
-	if !ok {
-		return "", false
-	}
-	return unitNames[i], true
-}
-
 // UnitTitle is the readable title of a unit name of the game's data, as
 // the tracker events write them: "SupplyDepot" -> "Supply Depot",
 // "VikingFighter" -> "Viking".

@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"rewind/decoders/sc2/internal/gendata"
 )
 
 func main() {
@@ -444,24 +446,6 @@ func copyType(dst, from *table, t int, memo map[int]int) int {
 	return memo[t]
 }
 
-// pool numbers distinct lines in the order they are first added.
-type pool struct {
-	index map[string]int
-	lines []string
-}
-
-func (p *pool) add(s string) int {
-	if p.index == nil {
-		p.index = map[string]int{}
-	}
-	if i, ok := p.index[s]; ok {
-		return i
-	}
-	p.index[s] = len(p.lines)
-	p.lines = append(p.lines, s)
-	return len(p.lines) - 1
-}
-
 // ranges writes indices as "3-7,9,12-20".
 func ranges(idx []int) string {
 	var sb strings.Builder
@@ -484,12 +468,12 @@ func ranges(idx []int) string {
 }
 
 func write(path string, tabs []*table, patches []patch, derived []derivation) error {
-	var types, events pool
+	var types, events gendata.Pool
 	var builds []string
 	for _, t := range tabs {
 		var ti []int
 		for _, ty := range t.types {
-			ti = append(ti, types.add(ty.line()))
+			ti = append(ti, types.Add(ty.line()))
 		}
 		line := fmt.Sprintf("b %d types=%s", t.base, ranges(ti))
 		if t.derivedFrom > 0 {
@@ -501,7 +485,7 @@ func write(path string, tabs []*table, patches []patch, derived []derivation) er
 		}{{"game", t.game}, {"message", t.message}, {"tracker", t.tracker}} {
 			var ei []int
 			for _, e := range s.evs {
-				ei = append(ei, events.add(fmt.Sprintf("%d %d %s", e.id, e.typ, e.name)))
+				ei = append(ei, events.Add(fmt.Sprintf("%d %d %s", e.id, e.typ, e.name)))
 			}
 			line += fmt.Sprintf(" %s=%s", s.key, ranges(ei))
 		}
@@ -539,10 +523,10 @@ func write(path string, tabs []*table, patches []patch, derived []derivation) er
 			fmt.Fprintf(w, "# Derived: build %d from build %d (gen/patches.txt): %s.\n", d.base, d.from, d.why)
 		}
 	}
-	for _, l := range types.lines {
+	for _, l := range types.Lines {
 		fmt.Fprintln(w, "t", l)
 	}
-	for _, l := range events.lines {
+	for _, l := range events.Lines {
 		fmt.Fprintln(w, "e", l)
 	}
 	for _, l := range builds {
