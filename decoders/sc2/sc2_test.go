@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -663,4 +664,48 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 // BenchmarkOpen1v1 opens a 22-minute ladder 1v1 (29,818 loops, 147 KB).
 func BenchmarkOpen1v1(b *testing.B) {
 	benchFile(b, "paulocanedo__sc2-replay-utils/examples__old_republic_50.SC2Replay")
+}
+
+// TestStreamsReadWhenAsked: the streams nothing decodes (smartcam, sync,
+// the battle lobby) are not decompressed by the decode; the hex view gets
+// them through Replay.Bytes, once, from any goroutine.
+func TestStreamsReadWhenAsked(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "lotv-5.0.15-winter-madness.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy := []string{"replay.smartcam.events", "replay.sync.events", "replay.server.battlelobby"}
+	for _, n := range lazy {
+		if ls := d.st.m[n]; ls == nil || ls.data != nil {
+			t.Errorf("%s: decompressed by the decode (%v)", n, ls)
+		}
+		if _, ok := d.r.Streams[n]; ok {
+			t.Errorf("%s in Streams", n)
+		}
+	}
+	for _, n := range []string{fDetails, fInit, fGame, fMessages, fTracker, fAttributes} {
+		if len(d.r.Streams[n]) == 0 {
+			t.Errorf("decoded stream %s not in Streams", n)
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = d.r.Bytes("replay.smartcam.events")
+		}()
+	}
+	wg.Wait()
+	bi := d.arc.FindBlock("replay.smartcam.events")
+	for i := range got {
+		if len(got[i]) != int(d.arc.Block[bi].FileSize) || &got[i][0] != &got[0][0] {
+			t.Errorf("reader %d got %d bytes, want the one copy of %d", i, len(got[i]), d.arc.Block[bi].FileSize)
+		}
+	}
 }
