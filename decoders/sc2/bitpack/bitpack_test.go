@@ -84,11 +84,25 @@ func TestReadSkipAgree(t *testing.T) {
 		10: {Kind: KReal32},
 	}
 	data := []byte{0xa5, 0x3c, 0x7e, 0x01, 'x', 'y', 0x99, 0x42, 0x13, 0x37, 0x11, 0xff, 0x00, 0x80}
+	// with fixed sizes worked out, Skip passes fixed-size values at once
+	ext := append(append(Table(nil), tab...), Type{Kind: KArray, Offset: 3, Elem: 0}, Type{Kind: KStruct, Fields: []Field{{Name: "f", Type: 11}, {Name: "s", Type: 9}}})
+	prepared := append(Table(nil), ext...)
+	prepared.Prepare()
+	if prepared[11].FixedBits != 10 || prepared[9].FixedBits != 0 || prepared[0].FixedBits != 4 {
+		t.Errorf("fixed sizes %d %d %d, want 9+1, variable, 3+1", prepared[11].FixedBits, prepared[9].FixedBits, prepared[0].FixedBits)
+	}
 	for n := 0; n <= len(data); n++ {
-		a, b := New(data[:n]), New(data[:n])
-		dec := Decoder{Tab: tab}
-		v := dec.Read(a, 9)
-		b.Skip(tab, 9)
+		a, b, c := New(data[:n]), New(data[:n]), New(data[:n])
+		dec := Decoder{Tab: prepared}
+		v := dec.Read(a, 12)
+		b.Skip(ext, 12)
+		c.Skip(prepared, 12)
+		if (a.Err() == nil) != (c.Err() == nil) || a.Pos() != c.Pos() || a.nextBits != c.nextBits {
+			t.Errorf("%d bytes: read at %d/%d (%v), prepared skip at %d/%d (%v)", n, a.Pos(), a.nextBits, a.Err(), c.Pos(), c.nextBits, c.Err())
+		}
+		if a.Err() == nil {
+			v = v.Fields[1]
+		}
 		if (a.Err() == nil) != (b.Err() == nil) || a.Pos() != b.Pos() || a.nextBits != b.nextBits {
 			t.Errorf("%d bytes: read at %d/%d (%v), skip at %d/%d (%v)", n, a.Pos(), a.nextBits, a.Err(), b.Pos(), b.nextBits, b.Err())
 		}

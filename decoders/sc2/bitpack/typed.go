@@ -20,6 +20,10 @@ type Type struct {
 	// Fields are a struct's members in stream order, or a choice's
 	// alternatives indexed by tag (Type -1 where the tag has none).
 	Fields []Field
+	// FixedBits+1 is the type's size when every value of it takes the
+	// same number of bits (0: it does not, or Prepare was not run). Skip
+	// passes such a value in one step.
+	FixedBits int
 }
 
 // Field is a named member of a struct or an alternative of a choice.
@@ -49,6 +53,59 @@ const (
 
 // Table is the list of types of one protocol.
 type Table []Type
+
+// Prepare works out which types have a fixed size (FixedBits), for Skip.
+// The table must pass Check first.
+func (t Table) Prepare() {
+	state := make([]byte, len(t)) // 0 not seen, 1 working, 2 done
+	var size func(i int) int      // bits, or -1
+	size = func(i int) int {
+		switch state[i] {
+		case 1:
+			return -1 // a type that contains itself has no fixed size
+		case 2:
+			return t[i].FixedBits - 1
+		}
+		state[i] = 1
+		ty := &t[i]
+		n := -1
+		switch ty.Kind {
+		case KInt:
+			n = int(ty.Bits)
+		case KBool:
+			n = 1
+		case KFourCC, KReal32:
+			n = 32
+		case KReal64:
+			n = 64
+		case KNull:
+			n = 0
+		case KStruct:
+			n = 0
+			for _, f := range ty.Fields {
+				m := size(f.Type)
+				if m < 0 {
+					n = -1
+					break
+				}
+				n += m
+			}
+		case KArray:
+			// a count of no bits is a fixed count
+			if ty.Bits == 0 && ty.Offset >= 0 && ty.Offset <= 1<<16 {
+				if m := size(ty.Elem); m >= 0 {
+					n = int(ty.Offset) * m
+				}
+			}
+		}
+		state[i] = 2
+		ty.FixedBits = n + 1
+		return n
+	}
+	for i := range t {
+		size(i)
+	}
+}
 
 // Check reports the first reference to a type outside the table.
 func (t Table) Check() error {
@@ -340,6 +397,10 @@ func (r *Reader) skip(tab Table, t int, depth int) {
 		return
 	}
 	ty := &tab[t]
+	if ty.FixedBits > 0 {
+		r.SkipBits(int64(ty.FixedBits - 1))
+		return
+	}
 	switch ty.Kind {
 	case KInt:
 		r.Bits(ty.Bits)

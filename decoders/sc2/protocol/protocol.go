@@ -322,6 +322,7 @@ func (b *build) make() (*Protocol, error) {
 	if err := p.Types.Check(); err != nil {
 		return nil, fmt.Errorf("build %d: %v", b.base, err)
 	}
+	p.Types.Prepare()
 	for _, s := range []struct {
 		key  string
 		into *[]Event
