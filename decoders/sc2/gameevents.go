@@ -2,6 +2,7 @@ package sc2
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"rewind/decoders/sc2/bitpack"
@@ -40,6 +41,32 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 		*out = append(*out, streamError(fGame, len(ps.events), ps.err, len(b), last))
 	}
 	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil}
+	if dg, ok := d.pastTheEnd(fGame, "game", len(ps.events), func(i int) (int32, int32, int32) {
+		e := &ps.events[i]
+		return e.loop, e.off, e.end
+	}); ok {
+		*out = append(*out, dg)
+	}
+}
+
+// pastTheEnd reports the events of a stream that come after the header's
+// last loop (each stream's events are in loop order): they are kept and
+// shown at the last frame, and said so.
+func (d *decoder) pastTheEnd(stream, what string, n int, at func(i int) (loop, off, end int32)) (model.Diagnostic, bool) {
+	if !d.hasLoops || n == 0 {
+		return model.Diagnostic{}, false
+	}
+	first := sort.Search(n, func(i int) bool { l, _, _ := at(i); return int(l) > d.loops })
+	if first == n {
+		return model.Diagnostic{}, false
+	}
+	loop, off, end := at(first)
+	dg := diagnostic(model.Warning, model.Span{Stream: stream, Off: int64(off), Len: int64(end - off)},
+		fmt.Sprintf("%s event %d", what, first),
+		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", n-first, what),
+		fmt.Sprintf("game loops up to %d (the header's m_elapsedGameLoops)", d.loops), fmt.Sprintf("loop %d", loop))
+	dg.Frame = d.loops
+	return dg, true
 }
 
 // source hands the game events to the replay's merge.

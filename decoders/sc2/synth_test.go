@@ -478,3 +478,36 @@ func FuzzBitPacked(f *testing.F) {
 		}
 	})
 }
+
+// TestTrackerPastTheEnd: tracker events after the header's last loop are
+// kept, shown at the last frame, and reported (not silently clamped).
+func TestTrackerPastTheEnd(t *testing.T) {
+	tr := synthTracker()
+	tr = append(tr, trackerStream([]tev{{60, tUpgrade, vStruct(kv{0, vInt(1)}, kv{1, vBlob("Late")}, kv{2, vInt(1)})}})...)
+	r, err := Decode(synthReplay(tr), model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d *model.Diagnostic
+	for i := range r.Diagnostics {
+		if r.Diagnostics[i].Span.Stream == fTracker && r.Diagnostics[i].Severity == model.Warning {
+			d = &r.Diagnostics[i]
+		}
+	}
+	// the synthetic tracker ends at loop 90; 90 + 60 is past the header's 100
+	if d == nil || d.Found != "loop 150" || !strings.Contains(d.Expected, "up to 100") || d.Frame != 100 {
+		t.Fatalf("diagnostic %+v", d)
+	}
+	last := -1
+	for i, e := range r.Events {
+		if e.Kind == "upgrade" && strings.Contains(r.EventSummary(i), "Late") {
+			last = i
+		}
+	}
+	if last < 0 || r.Events[last].Frame != 100 {
+		t.Fatalf("late event not kept at the last frame")
+	}
+	if f, _ := model.Find(r.EventFields(last), "gameloop"); f.Value != int64(150) {
+		t.Errorf("late event's loop %v, want 150", f.Value)
+	}
+}

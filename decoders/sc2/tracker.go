@@ -140,10 +140,6 @@ type tracker struct {
 	firstUnknown int
 	preplaced    int
 
-	pastEnd       int    // events after the header's last loop
-	firstPastEnd  tevent // the first of them
-	firstPastEndN int
-
 	setupUsers map[int]int // lobby user id -> player index, from PlayerSetup
 	b          *budget.Budget
 	noCounts   bool // the budget could not pay for the unit-count index
@@ -243,13 +239,6 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 			break
 		}
 		ev := tevent{loop: int32(loop), id: int32(id.Int), off: int32(start), end: int32(dec.Pos()), structOff: int32(sv.Off), unit: -1, player: -1}
-		if d.hasLoops && loop > int64(d.loops) {
-			if t.pastEnd == 0 {
-				t.firstPastEnd = ev
-				t.firstPastEndN = len(t.events)
-			}
-			t.pastEnd++
-		}
 		t.apply(d, &ev, &sv)
 		if t.b.Exhausted() {
 			d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)})
@@ -257,15 +246,10 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 		}
 		t.events = append(t.events, ev)
 	}
-	if t.pastEnd > 0 {
-		// Kept, and shown at the last loop of the timeline: the header's
-		// length is what the client played.
-		e := t.firstPastEnd
-		dg := diagnostic(model.Warning, model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)},
-			fmt.Sprintf("tracker event %d", t.firstPastEndN),
-			fmt.Sprintf("%d tracker events come after the game's last loop; they are shown at the last loop", t.pastEnd),
-			fmt.Sprintf("game loops up to %d (the header's m_elapsedGameLoops)", d.loops), fmt.Sprintf("loop %d", e.loop))
-		dg.Frame = d.loops
+	if dg, ok := d.pastTheEnd(fTracker, "tracker", len(t.events), func(i int) (int32, int32, int32) {
+		e := &t.events[i]
+		return e.loop, e.off, e.end
+	}); ok {
 		*out = append(*out, dg)
 	}
 	if t.preplaced > 0 {
