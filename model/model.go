@@ -94,6 +94,10 @@ type Replay struct {
 	// named inner streams (SC2 archive members) that Spans can refer to.
 	Data    []byte
 	Streams map[string][]byte
+	// LoadStream, when set, returns an inner stream that Streams does not
+	// hold, reading it on first use (SC2 decompresses an archive member
+	// only when something reads it). It is safe for concurrent use.
+	LoadStream func(name string) []byte
 
 	// State returns a player's state at a frame index. It must be O(1) in
 	// the length of the replay. Nil when the format has no per-frame state.
@@ -522,7 +526,10 @@ func (r *Replay) Bytes(stream string) []byte {
 	if stream == "" {
 		return r.Data
 	}
-	return r.Streams[stream]
+	if b, ok := r.Streams[stream]; ok || r.LoadStream == nil {
+		return b
+	}
+	return r.LoadStream(stream)
 }
 
 // Problems counts diagnostics of warning severity or worse.

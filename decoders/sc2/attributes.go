@@ -3,7 +3,10 @@ package sc2
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strings"
+
+	"rewind/model"
 )
 
 // attribute is one record of replay.attributes.events: little-endian
@@ -91,6 +94,101 @@ func attrValueName(id uint32, v string) string {
 	if m, ok := attrValueNames[id]; ok {
 		if n, ok := m[v]; ok {
 			return n
+		}
+	}
+	return ""
+}
+
+func (d *decoder) attributes(b []byte) {
+	attrs, hdr, err := parseAttributes(b)
+	d.attrs = attrs
+	if err != nil {
+		d.r.Partial = true
+		d.diag(model.Warning, model.Span{Stream: fAttributes, Off: int64(len(b))}, fAttributes, err.Error(), "", "", false)
+	}
+	g := model.Field{Key: "attributes", Label: "Attributes", Span: model.Span{Stream: fAttributes, Len: int64(len(b))},
+		Fields: []model.Field{{Key: "count", Label: "Count", Value: int64(len(attrs)), Span: model.Span{Stream: fAttributes, Off: int64(hdr - 4), Len: 4}}}}
+	perSlot := map[uint8][]model.Field{}
+	for _, a := range attrs {
+		label := attrNames[a.ID]
+		if label == "" {
+			label = fmt.Sprintf("attribute %d", a.ID)
+		}
+		f := model.Field{Key: lowerCamel(label), Label: label, Value: a.Value, Name: attrValueName(a.ID, a.Value),
+			Span: model.Span{Stream: fAttributes, Off: int64(a.Off), Len: 13}}
+		if a.Scope == 16 {
+			g.Fields = append(g.Fields, f)
+			if a.ID == attrGameSpeed {
+				if n := f.Name; n != "" {
+					d.speed = n
+				}
+			}
+		} else {
+			perSlot[a.Scope] = append(perSlot[a.Scope], f)
+		}
+	}
+	d.r.Header = append(d.r.Header, g)
+	// Give players their slot attributes. Slots count players and open or
+	// closed slots alike, so match humans and computers in order.
+	var slots []int
+	for s := range perSlot {
+		slots = append(slots, int(s))
+	}
+	sort.Ints(slots)
+	pi := 0
+	for _, s := range slots {
+		fs := perSlot[uint8(s)]
+		ctl := ""
+		for _, f := range fs {
+			if f.Key == "controller" {
+				ctl = f.Value.(string)
+			}
+		}
+		if ctl != "Humn" && ctl != "Comp" {
+			continue
+		}
+		if pi >= len(d.r.Players) {
+			break
+		}
+		// The team attribute of the game's format ("T2") is where the
+		// lobby put the player; details' m_teamId is 0 for all in 2010-11
+		// builds.
+		if id, ok := teamAttr[d.attrGlobal(attrTeams)]; ok {
+			for _, a := range d.attrs {
+				if a.ID == id && int(a.Scope) == s && strings.HasPrefix(a.Value, "T") {
+					d.r.Players[pi].Team = "team " + a.Value[1:]
+				}
+			}
+		}
+		d.r.Players[pi].Fields = append(d.r.Players[pi].Fields, model.Field{Key: "slotAttributes", Label: fmt.Sprintf("Slot %d attributes", s), Fields: fs})
+		pi++
+	}
+}
+
+// teamAttr is the per-slot team attribute of each game format.
+var teamAttr = map[string]uint32{"1v1": 2002, "2v2": 2003, "3v3": 2004, "4v4": 2005, "FFA": 2006, "5v5": 2007, "6v6": 2008}
+
+func lowerCamel(s string) string {
+	parts := strings.Fields(strings.Map(func(r rune) rune {
+		if r == '(' || r == ')' || r == '-' {
+			return ' '
+		}
+		return r
+	}, s))
+	for i := range parts {
+		if i == 0 {
+			parts[i] = strings.ToLower(parts[i][:1]) + parts[i][1:]
+		} else {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
+
+func (d *decoder) attrGlobal(id uint32) string {
+	for _, a := range d.attrs {
+		if a.ID == id && a.Scope == 16 {
+			return a.Value
 		}
 	}
 	return ""

@@ -2,140 +2,210 @@ package sc2
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"rewind/decoders/sc2/bitpack"
+	"rewind/decoders/sc2/names"
+	"rewind/decoders/sc2/protocol"
 	"rewind/model"
 )
 
-type gev struct {
-	loop     int32
-	user     int16
-	id       int16
-	off, end int32
-}
-
+// gameStream is replay.game.events: where each event is; bodies are read
+// again when an event is shown (summary, fields).
 type gameStream struct {
 	data   []byte
-	events []gev
-	tab    bitpack.Table
-	types  map[int64]gameEvent
-	proto  *protocol
+	table  eventTable
+	events []rawEvent
+	exact  bool // the table read the whole stream
 }
 
-// readHead reads what precedes every game event body: the loop delta, the
-// user id and the event id.
-func readHead(r *bitpack.Reader) (delta, user, id int64) {
-	sel := r.Bits(2)
-	delta = int64(r.Bits([]uint{6, 14, 22, 32}[sel]))
-	user = int64(r.Bits(5))
-	id = int64(r.Bits(7))
-	return
+// decodeGame reads replay.game.events with the layout that reads it (see
+// pickEvents). It runs on its own goroutine: it writes only d.game and out.
+func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
+	ps, err := pickEvents(b, d.baseBuild, fGame, d.b, gameTable, (*protocol.Protocol).GameLayout)
+	if err != nil {
+		d.budgetHit(model.Span{Stream: fGame})
+		return
+	}
+	if ps.table.p == nil {
+		*out = append(*out, diagnostic(model.Warning, model.Span{Stream: fGame, Len: int64(len(b))}, fGame,
+			"no protocol table to read it with", "", ""))
+		return
+	}
+	if ps.err != nil {
+		last := 0
+		if n := len(ps.events); n > 0 {
+			last = int(ps.events[n-1].loop)
+		}
+		*out = append(*out, streamError(fGame, len(ps.events), ps.err, len(b), last))
+	}
+	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil}
+	if dg, ok := d.pastTheEnd(fGame, "game", len(ps.events), func(i int) (int32, int32, int32) {
+		e := &ps.events[i]
+		return e.loop, e.off, e.end
+	}); ok {
+		*out = append(*out, dg)
+	}
 }
 
-// gameEvents decodes replay.game.events with a protocol's layout. It is
-// called only when replay.initData decoded with the same table, which is
-// what ties the build to the layout.
-func (d *decoder) gameEvents(b []byte, p *protocol) {
-	g := &gameStream{data: b, tab: p.tab, types: p.events, proto: p}
-	r := bitpack.New(b)
-	loop := int64(0)
-	g.events = make([]gev, 0, len(b)/6+16)
-	for !r.Done() {
-		off := r.Pos()
-		delta, user, id := readHead(r)
-		loop += delta
-		et, ok := g.types[id]
-		if r.Err() == nil && !ok {
-			r.Fail("game event id %d is not in the %s layout", id, g.proto.name)
-		}
-		if r.Err() == nil {
-			r.Skip(g.tab, et.typ)
-		}
-		if err := r.Err(); err != nil {
-			d.r.Partial = true
-			e, _ := err.(*bitpack.Error)
-			at := int64(off)
-			if e != nil {
-				at = int64(e.Off)
+// pastTheEnd reports the events of a stream that come after the header's
+// last loop (each stream's events are in loop order): they are kept and
+// shown at the last frame, and said so.
+func (d *decoder) pastTheEnd(stream, what string, n int, at func(i int) (loop, off, end int32)) (model.Diagnostic, bool) {
+	if !d.hasLoops || n == 0 {
+		return model.Diagnostic{}, false
+	}
+	first := sort.Search(n, func(i int) bool { l, _, _ := at(i); return int(l) > d.loops })
+	if first == n {
+		return model.Diagnostic{}, false
+	}
+	loop, off, end := at(first)
+	dg := diagnostic(model.Warning, model.Span{Stream: stream, Off: int64(off), Len: int64(end - off)},
+		fmt.Sprintf("%s event %d", what, first),
+		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", n-first, what),
+		fmt.Sprintf("game loops up to %d (the header's m_elapsedGameLoops)", d.loops), fmt.Sprintf("loop %d", loop))
+	dg.Frame = d.loops
+	return dg, true
+}
+
+// source hands the game events to the replay's merge.
+func (g *gameStream) source(d *decoder) eventSource {
+	// one kind per event id, worked out once
+	kinds := make([]string, len(g.table.events))
+	for id, et := range g.table.events {
+		kinds[id] = eventKind(et.Name)
+	}
+	return eventSource{n: len(g.events),
+		frame: func(i int) int { return int(g.events[i].loop) },
+		event: func(i int) model.Event {
+			e := &g.events[i]
+			ev := model.Event{Frame: int(e.loop), Player: d.gamePlayer(int(e.user)), Kind: kinds[e.id], Ref: i,
+				Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
+			if ev.Kind == "leave" {
+				ev.Notable = true
 			}
-			d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Warning, Source: source,
-				Span: model.Span{Stream: fGame, Off: at, Len: int64(len(b)) - at}, Frame: int(min64(loop, int64(d.limit()))),
-				Subject: fmt.Sprintf("game event %d", len(g.events)), Message: err.Error() + "; rest of the stream skipped", Skipped: true})
-			break
-		}
-		r.ByteAlign()
-		if loop > int64(d.limit()) {
-			loop = int64(d.limit())
-		}
-		g.events = append(g.events, gev{loop: int32(loop), user: int16(user), id: int16(id), off: int32(off), end: int32(r.Pos())})
-	}
-	d.game = g
-	d.gameEventsLater = func() { g.appendEvents(d) }
-	prevSum, prevDetail := d.r.Summarize, d.r.Detail
-	d.r.Summarize = func(ev *model.Event) string {
-		if ev.Span.Stream != fGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
-			if prevSum != nil {
-				return prevSum(ev)
-			}
-			return ""
-		}
-		return g.summary(d, &g.events[ev.Ref])
-	}
-	d.r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Span.Stream != fGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
-			if prevDetail != nil {
-				return prevDetail(ev)
-			}
-			return nil
-		}
-		return g.detail(&g.events[ev.Ref])
-	}
+			return ev
+		}}
 }
 
-// appendEvents adds the game events to the replay.
-func (g *gameStream) appendEvents(d *decoder) {
-	for i, e := range g.events {
-		pl := d.gamePlayer(int(e.user))
-		et := g.types[int64(e.id)]
-		ev := model.Event{Frame: int(e.loop), Player: pl, Kind: et.kind, Ref: i,
-			Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
-		if et.kind == "leave" {
-			ev.Notable = true
-		}
-		d.r.Events = append(d.r.Events, ev)
-	}
-}
-
-func (g *gameStream) body(e *gev) bitpack.Value {
+// body reads an event's body again. It is bounded by the event's own
+// bytes, so it needs no budget.
+func (g *gameStream) body(e *rawEvent) bitpack.Value {
 	r := bitpack.New(g.data[e.off:e.end])
-	readHead(r)
-	return r.Read(g.tab, g.types[int64(e.id)].typ)
+	g.table.head(r)
+	et, _ := g.table.event(int64(e.id))
+	dec := bitpack.Decoder{Tab: g.table.p.Types}
+	return dec.Read(r, et.Type)
 }
 
-func (g *gameStream) summary(d *decoder, e *gev) string {
-	et := g.types[int64(e.id)]
+func (g *gameStream) summary(d *decoder, e *rawEvent) string {
+	et, _ := g.table.event(int64(e.id))
 	v := g.body(e)
 	who := fmt.Sprintf("user %d", e.user)
 	if p := d.gamePlayer(int(e.user)); p >= 0 && p < len(d.r.Players) {
 		who = d.r.Players[p].Name
+	} else if e.user == 16 {
+		who = "game" // user 16 is the game itself (loading, triggers)
 	}
 	var sb strings.Builder
-	sb.WriteString(et.name)
-	sb.WriteString(" ")
 	sb.WriteString(who)
-	if body := eventSummary(et.name, &v); body != "" {
-		sb.WriteString(": ")
+	sb.WriteString(": ")
+	if body := d.eventSummary(et.Name, &v); body != "" {
 		sb.WriteString(body)
-	} else if len(v.Fields) > 0 {
-		sb.WriteString(" ")
-		formatValue(&sb, &v, 0)
+	} else {
+		sb.WriteString(names.Words(et.Name))
+		if len(v.Fields) > 0 {
+			sb.WriteString(" ")
+			formatValue(&sb, &v, 0)
+		}
 	}
 	s := sb.String()
 	if len(s) > 200 {
 		s = s[:200] + "…"
 	}
 	return s
+}
+
+// eventKind is the short kind shown in the events pane for an event name.
+func eventKind(name string) string {
+	switch name {
+	case "Cmd":
+		return "cmd"
+	case "SelectionDelta":
+		return "select"
+	case "ControlGroupUpdate":
+		return "group"
+	case "SelectionSyncCheck":
+		return "selsync"
+	case "CameraUpdate":
+		return "camera"
+	case "CameraSave":
+		return "camsave"
+	case "PlayerLeave", "GameUserLeave":
+		return "leave"
+	case "GameUserJoin":
+		return "join"
+	case "UserFinishedLoadingSync":
+		return "loaded"
+	case "UserOptions":
+		return "options"
+	case "ResourceTrade":
+		return "trade"
+	case "UnitClick":
+		return "click"
+	case "UnitHighlight":
+		return "highlight"
+	case "Alliance":
+		return "alliance"
+	case "SetAbsoluteGameSpeed", "AddAbsoluteGameSpeed":
+		return "speed"
+	case "GameCheat", "BroadcastCheat":
+		return "cheat"
+	case "AICommunicate":
+		return "ai"
+	case "TriggerPing":
+		return "tping"
+	case "SaveGame", "SaveGameDone":
+		return "save"
+	case "LoadGameDone":
+		return "load"
+	case "LagMessage":
+		return "lag"
+	case "DecrementGameTimeRemaining":
+		return "timer"
+	case "CmdUpdateTargetPoint", "CmdUpdateTargetUnit":
+		return "cmdupdate"
+	case "CommandManagerReset":
+		return "cmdreset"
+	case "CommandManagerState":
+		return "cmdstate"
+	case "HijackReplayGame":
+		return "hijack"
+	case "AchievementAwarded":
+		return "achievement"
+	case "TriggerCommandError":
+		return "cmderror"
+	case "HeroTalentTreeSelected", "HeroTalentTreeSelectionPanelToggled":
+		return "talent"
+	case "CatalogModify":
+		return "catalog"
+	}
+	switch {
+	case strings.HasPrefix(name, "Bank"):
+		return "bank"
+	case strings.HasPrefix(name, "ResourceRequest"):
+		return "request"
+	case strings.HasPrefix(name, "TriggerMouse"):
+		return "mouse"
+	case strings.HasPrefix(name, "TriggerDialog"), strings.HasPrefix(name, "TriggerCustomDialog"):
+		return "dialog"
+	case strings.HasSuffix(name, "SyncLoadingTime"), strings.HasSuffix(name, "SyncPlayingTime"):
+		return "sync"
+	case strings.HasPrefix(name, "TriggerKey"), strings.HasPrefix(name, "TriggerHotkey"):
+		return "key"
+	}
+	return "trigger"
 }
 
 // Fixed-point scales of s2protocol's coordinates: map points (20-bit x and
@@ -148,23 +218,11 @@ const (
 // controlGroupUpdates names NNet.Game.EControlGroupUpdate.
 var controlGroupUpdates = []string{"set", "append", "recall", "clear", "set and steal", "append and steal"}
 
-// selectionGroup names a control group id of the selection events: 0-9
-// are the numbered groups, 10 is the current selection.
-func selectionGroup(id int64) string {
-	if id == 10 {
-		return "selection"
-	}
-	return fmt.Sprintf("group %d", id)
-}
-
-// bitAt follows member names through optionals.
-func bitAt(v *bitpack.Value, names ...string) (*bitpack.Value, bool) {
+// at follows member names through optionals.
+func at(v *bitpack.Value, names ...string) (*bitpack.Value, bool) {
 	for _, n := range names {
-		if v.Kind == bitpack.KOptional {
-			if v.Absent || len(v.Items) == 0 {
-				return nil, false
-			}
-			v = &v.Items[0]
+		if v = v.Deref(); v == nil {
+			return nil, false
 		}
 		f, ok := v.Get(n)
 		if !ok {
@@ -172,36 +230,30 @@ func bitAt(v *bitpack.Value, names ...string) (*bitpack.Value, bool) {
 		}
 		v = f
 	}
-	if v.Kind == bitpack.KOptional {
-		if v.Absent || len(v.Items) == 0 {
-			return nil, false
-		}
-		v = &v.Items[0]
-	}
-	return v, true
+	v = v.Deref()
+	return v, v != nil
 }
 
 func intAt(v *bitpack.Value, names ...string) (int64, bool) {
-	f, ok := bitAt(v, names...)
+	f, ok := at(v, names...)
 	if !ok {
 		return 0, false
 	}
 	return f.Int, true
 }
 
-// pointText formats a struct with x and y (and maybe z) members scaled to
-// map cells.
+// pointText formats a struct with x and y members scaled to map cells.
 func pointText(v *bitpack.Value, scale float64) string {
 	x, ok1 := intAt(v, "x")
 	y, ok2 := intAt(v, "y")
 	if !ok1 || !ok2 {
 		return "?"
 	}
-	return fmt.Sprintf("(%.2f, %.2f)", float64(x)/scale, float64(y)/scale)
+	return fmt.Sprintf("(%.1f, %.1f)", float64(x)/scale, float64(y)/scale)
 }
 
-// maskText describes a selection mask choice: which units a delta removes
-// or a control group update keeps.
+// maskText describes a selection mask choice: which units of the
+// selection a delta removes or a control group update keeps.
 func maskText(m *bitpack.Value) string {
 	if m == nil || len(m.Items) == 0 {
 		return ""
@@ -211,65 +263,88 @@ func maskText(m *bitpack.Value) string {
 	case "None":
 		return ""
 	case "Mask":
-		n := 0
-		for _, b := range c.Bytes {
-			for ; b != 0; b &= b - 1 {
-				n++
-			}
+		if c.OnesCount() == 0 {
+			return ""
 		}
-		return fmt.Sprintf("mask of %d bits, %d set", c.Int, n)
+		return "units " + indexList(c.Indices())
 	case "OneIndices":
 		if len(c.Items) == 0 {
 			return ""
 		}
-		return fmt.Sprintf("indices %s", indexList(c))
+		return "units " + indexList(itemInts(c))
 	case "ZeroIndices":
 		if len(c.Items) == 0 {
-			return "all"
+			return "all units"
 		}
-		return fmt.Sprintf("all but indices %s", indexList(c))
+		return "all units but " + indexList(itemInts(c))
 	}
 	return c.Name
 }
 
-func indexList(c *bitpack.Value) string {
-	var sb strings.Builder
+func itemInts(c *bitpack.Value) []int {
+	out := make([]int, len(c.Items))
 	for i := range c.Items {
+		out[i] = int(c.Items[i].Int)
+	}
+	return out
+}
+
+func indexList(ix []int) string {
+	var sb strings.Builder
+	for i, x := range ix {
 		if i > 0 {
-			sb.WriteString(",")
+			sb.WriteString(", ")
 		}
-		if i == 8 {
-			fmt.Fprintf(&sb, "… (%d)", len(c.Items))
+		if i == 12 {
+			fmt.Fprintf(&sb, "… (%d)", len(ix))
 			break
 		}
-		fmt.Fprint(&sb, c.Items[i].Int)
+		fmt.Fprint(&sb, x)
 	}
 	return sb.String()
 }
 
+// unitName is a unit link's title in the replay's id table.
+func (d *decoder) unitName(link int64) string {
+	if n, ok := d.names.Unit(int(link)); ok {
+		return n
+	}
+	return fmt.Sprintf("unit type %d", link)
+}
+
+// command names a command's ability: "Train Marine"; ok false when the
+// id table has no name for it.
+func (d *decoder) command(v *bitpack.Value) (string, bool) {
+	a, ok := at(v, "m_abil")
+	if !ok {
+		return "Right Click", true // a command without an ability is the default ("smart") command
+	}
+	link, _ := intAt(a, "m_abilLink")
+	idx, _ := intAt(a, "m_abilCmdIndex")
+	if c, ok := d.names.Command(int(link), int(idx)); ok {
+		return c.Text(), true
+	}
+	return fmt.Sprintf("ability %d command %d", link, idx), false
+}
+
 // eventSummary is the readable body of the common game events; "" means
 // the caller writes the generic form.
-func eventSummary(name string, v *bitpack.Value) string {
+func (d *decoder) eventSummary(name string, v *bitpack.Value) string {
 	switch name {
 	case "Cmd":
+		text, _ := d.command(v)
 		var sb strings.Builder
-		if a, ok := bitAt(v, "m_abil"); ok {
-			link, _ := intAt(a, "m_abilLink")
-			idx, _ := intAt(a, "m_abilCmdIndex")
-			fmt.Fprintf(&sb, "ability %d cmd %d", link, idx)
-		} else {
-			sb.WriteString("no ability")
-		}
-		if t, ok := bitAt(v, "m_data"); ok && len(t.Items) > 0 {
+		sb.WriteString(text)
+		if t, ok := at(v, "m_data"); ok && len(t.Items) > 0 {
 			c := &t.Items[0]
 			switch c.Name {
 			case "TargetPoint":
 				sb.WriteString(" at " + pointText(c, pointScale))
 			case "TargetUnit":
 				tag, _ := intAt(c, "m_tag")
-				unitType, _ := intAt(c, "m_snapshotUnitLink")
-				fmt.Fprintf(&sb, " on unit %d/%d (type %d)", tag>>18, tag&0x3ffff, unitType)
-				if p, ok := bitAt(c, "m_snapshotPoint"); ok {
+				typ, _ := intAt(c, "m_snapshotUnitLink")
+				fmt.Fprintf(&sb, " on %s (unit %d/%d)", d.unitName(typ), tag>>18, tag&0x3ffff)
+				if p, ok := at(c, "m_snapshotPoint"); ok {
 					sb.WriteString(" at " + pointText(p, pointScale))
 				}
 			case "Data":
@@ -279,25 +354,31 @@ func eventSummary(name string, v *bitpack.Value) string {
 		return sb.String()
 	case "SelectionDelta":
 		id, _ := intAt(v, "m_controlGroupId")
-		delta, ok := bitAt(v, "m_delta")
-		if !ok {
-			return selectionGroup(id)
+		where := "selection"
+		if id != 10 {
+			where = fmt.Sprintf("group %d", id)
 		}
-		units, types := int64(0), 0
-		if add, ok := bitAt(delta, "m_addSubgroups"); ok {
+		delta, ok := at(v, "m_delta")
+		if !ok {
+			return where
+		}
+		var parts []string
+		if add, ok := at(delta, "m_addSubgroups"); ok {
 			for i := range add.Items {
 				n, _ := intAt(&add.Items[i], "m_count")
-				units += n
-				types++
+				link, _ := intAt(&add.Items[i], "m_unitLink")
+				parts = append(parts, fmt.Sprintf("+%d %s", n, d.unitName(link)))
 			}
 		}
-		s := fmt.Sprintf("%s +%d units of %d types", selectionGroup(id), units, types)
-		if rm, ok := bitAt(delta, "m_removeMask"); ok {
+		if rm, ok := at(delta, "m_removeMask"); ok {
 			if m := maskText(rm); m != "" {
-				s += ", remove " + m
+				parts = append(parts, "remove "+m)
 			}
 		}
-		return s
+		if len(parts) == 0 {
+			return where + " unchanged"
+		}
+		return where + " " + strings.Join(parts, ", ")
 	case "ControlGroupUpdate":
 		idx, _ := intAt(v, "m_controlGroupIndex")
 		u, _ := intAt(v, "m_controlGroupUpdate")
@@ -306,35 +387,38 @@ func eventSummary(name string, v *bitpack.Value) string {
 			op = controlGroupUpdates[u]
 		}
 		s := fmt.Sprintf("%s group %d", op, idx)
-		if m, ok := bitAt(v, "m_mask"); ok {
+		if m, ok := at(v, "m_mask"); ok {
 			if t := maskText(m); t != "" {
-				s += ", " + t
+				s += " without " + t
 			}
 		}
 		return s
 	case "SelectionSyncCheck":
 		id, _ := intAt(v, "m_controlGroupId")
 		n, _ := intAt(v, "m_selectionSyncData", "m_count")
-		return fmt.Sprintf("%s holds %d units", selectionGroup(id), n)
+		if id == 10 {
+			return fmt.Sprintf("selection holds %d units", n)
+		}
+		return fmt.Sprintf("group %d holds %d units", id, n)
 	case "CameraUpdate":
-		t, ok := bitAt(v, "m_target")
+		t, ok := at(v, "m_target")
 		if !ok {
 			return "camera without a target"
 		}
 		s := "camera to " + pointText(t, cameraScale)
-		if d, ok := intAt(v, "m_distance"); ok {
-			s += fmt.Sprintf(" distance %.2f", float64(d)/cameraScale)
+		if dist, ok := intAt(v, "m_distance"); ok {
+			s += fmt.Sprintf(" distance %.1f", float64(dist)/cameraScale)
 		}
 		return s
 	case "CameraSave":
 		w, _ := intAt(v, "m_which")
-		if t, ok := bitAt(v, "m_target"); ok {
-			return fmt.Sprintf("camera %d at %s", w, pointText(t, cameraScale))
+		if t, ok := at(v, "m_target"); ok {
+			return fmt.Sprintf("save camera %d at %s", w+1, pointText(t, cameraScale))
 		}
-		return fmt.Sprintf("camera %d", w)
+		return fmt.Sprintf("save camera %d", w+1)
 	case "UnitClick", "UnitHighlight":
 		tag, _ := intAt(v, "m_unitTag")
-		return fmt.Sprintf("unit %d/%d", tag>>18, tag&0x3ffff)
+		return fmt.Sprintf("%s unit %d/%d", map[string]string{"UnitClick": "click", "UnitHighlight": "highlight"}[name], tag>>18, tag&0x3ffff)
 	case "PlayerLeave", "GameUserLeave":
 		if r, ok := intAt(v, "m_leaveReason"); ok {
 			return fmt.Sprintf("leaves (reason %d)", r)
@@ -343,12 +427,12 @@ func eventSummary(name string, v *bitpack.Value) string {
 	case "HijackReplayGame":
 		m, _ := intAt(v, "m_method")
 		n := 0
-		if u, ok := bitAt(v, "m_userInfos"); ok {
+		if u, ok := at(v, "m_userInfos"); ok {
 			n = len(u.Items)
 		}
 		return fmt.Sprintf("game resumed from the replay (method %d) by %d users", m, n)
 	case "GameUserJoin":
-		if b, ok := bitAt(v, "m_name"); ok {
+		if b, ok := at(v, "m_name"); ok {
 			return fmt.Sprintf("%q joins", b.Bytes)
 		}
 	case "UserFinishedLoadingSync":
@@ -357,27 +441,27 @@ func eventSummary(name string, v *bitpack.Value) string {
 		s := ""
 		if b, ok := intAt(v, "m_button"); ok {
 			down, _ := intAt(v, "m_down")
-			s = fmt.Sprintf("button %d %s ", b, map[bool]string{true: "down", false: "up"}[down != 0])
+			s = fmt.Sprintf("mouse button %d %s ", b, map[bool]string{true: "down", false: "up"}[down != 0])
 		}
-		if p, ok := bitAt(v, "m_posWorld"); ok {
+		if p, ok := at(v, "m_posWorld"); ok {
 			return s + "at " + pointText(p, pointScale)
 		}
 		if x, ok := intAt(v, "m_posXWorld"); ok {
 			y, _ := intAt(v, "m_posYWorld")
-			return s + fmt.Sprintf("at (%.2f, %.2f)", float64(x)/pointScale, float64(y)/pointScale)
+			return s + fmt.Sprintf("at (%.1f, %.1f)", float64(x)/pointScale, float64(y)/pointScale)
 		}
 		return strings.TrimSpace(s)
 	case "TriggerChatMessage":
-		if b, ok := bitAt(v, "m_chatMessage"); ok {
-			return fmt.Sprintf("%q", b.Bytes)
+		if b, ok := at(v, "m_chatMessage"); ok {
+			return fmt.Sprintf("trigger chat %q", b.Bytes)
 		}
 	case "CmdUpdateTargetPoint":
-		if t, ok := bitAt(v, "m_target"); ok {
-			return "target " + pointText(t, pointScale)
+		if t, ok := at(v, "m_target"); ok {
+			return "command target moved to " + pointText(t, pointScale)
 		}
 	case "CmdUpdateTargetUnit":
 		if tag, ok := intAt(v, "m_target", "m_tag"); ok {
-			return fmt.Sprintf("target unit %d/%d", tag>>18, tag&0x3ffff)
+			return fmt.Sprintf("command target now unit %d/%d", tag>>18, tag&0x3ffff)
 		}
 	}
 	return ""
@@ -424,54 +508,55 @@ func formatValue(sb *strings.Builder, v *bitpack.Value, depth int) {
 	case bitpack.KBlob, bitpack.KFourCC:
 		fmt.Fprintf(sb, "%q", v.Bytes)
 	case bitpack.KBitArray:
-		fmt.Fprintf(sb, "bits(%d)", v.Int)
+		fmt.Fprintf(sb, "bits(%d: %s)", v.Int, indexList(v.Indices()))
+	case bitpack.KReal32, bitpack.KReal64:
+		fmt.Fprint(sb, v.Real)
 	case bitpack.KNull:
 	default:
 		fmt.Fprint(sb, v.Int)
 	}
 }
 
-func (g *gameStream) detail(e *gev) []model.Field {
-	et := g.types[int64(e.id)]
+func (g *gameStream) detail(d *decoder, e *rawEvent) []model.Field {
+	et, _ := g.table.event(int64(e.id))
 	v := g.body(e)
 	out := []model.Field{
-		{Key: "event", Label: "_event", Value: int64(e.id), Name: et.name, Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}},
+		{Key: "event", Label: "_event", Value: int64(e.id), Name: et.Name, Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}},
 		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)},
 		{Key: "userId", Label: "_userid", Value: int64(e.user)},
 	}
+	if et.Name == "Cmd" {
+		text, _ := d.command(&v)
+		out = append(out, model.Field{Key: "command", Label: "command", Value: text})
+	}
 	for i := range v.Fields {
-		out = append(out, bitField(&v.Fields[i], int64(e.off), 0))
+		out = append(out, bitField(&v.Fields[i], fGame, int64(e.off), 0))
 	}
 	return out
 }
 
-func bitField(v *bitpack.Value, base int64, depth int) model.Field {
+// bitField makes the field of a bit-packed value; base is the offset of
+// the bytes the value was read from in the stream.
+func bitField(v *bitpack.Value, stream string, base int64, depth int) model.Field {
 	f := model.Field{Key: strings.TrimPrefix(v.Name, "m_"), Label: v.Name,
-		Span: model.Span{Stream: fGame, Off: base + int64(v.Off), Len: int64(v.End-v.Off) + 1}}
+		Span: model.Span{Stream: stream, Off: base + int64(v.Off), Len: int64(v.End-v.Off) + 1}}
 	if f.Key == "" {
 		f.Key = "value"
 	}
-	x := v
-	if x.Kind == bitpack.KOptional {
-		if x.Absent || len(x.Items) == 0 {
-			return f
-		}
-		x = &x.Items[0]
-	}
-	if depth > 8 {
+	x := v.Deref()
+	if x == nil || depth > 8 {
 		return f
 	}
 	switch x.Kind {
 	case bitpack.KStruct:
 		for i := range x.Fields {
-			f.Fields = append(f.Fields, bitField(&x.Fields[i], base, depth+1))
+			f.Fields = append(f.Fields, bitField(&x.Fields[i], stream, base, depth+1))
 		}
 	case bitpack.KChoice:
-		f.Name = ""
 		if len(x.Items) > 0 {
 			f.Name = x.Items[0].Name
 			f.Value = x.Int
-			c := bitField(&x.Items[0], base, depth+1)
+			c := bitField(&x.Items[0], stream, base, depth+1)
 			if c.Fields != nil {
 				f.Fields = c.Fields
 			} else if c.Value != nil {
@@ -487,20 +572,42 @@ func bitField(v *bitpack.Value, base int64, depth int) model.Field {
 			}
 			it := x.Items[i]
 			it.Name = fmt.Sprintf("[%d]", i)
-			f.Fields = append(f.Fields, bitField(&it, base, depth+1))
+			f.Fields = append(f.Fields, bitField(&it, stream, base, depth+1))
 		}
 	case bitpack.KBlob, bitpack.KFourCC:
 		f.Value = string(x.Bytes)
 	case bitpack.KBitArray:
-		f.Value = x.Bytes
-		f.Name = fmt.Sprintf("%d bits", x.Int)
+		f.Value = bitString(x)
+		if ix := x.Indices(); len(ix) > 0 {
+			f.Name = "indices " + indexList(ix)
+		} else {
+			f.Name = "none set"
+		}
 	case bitpack.KBool:
 		f.Value = x.Int != 0
+	case bitpack.KReal32, bitpack.KReal64:
+		f.Value = x.Real
 	case bitpack.KNull:
 	default:
 		f.Value = x.Int
 	}
 	return f
+}
+
+// bitString writes a bit array's Int bits, most significant first.
+func bitString(v *bitpack.Value) string {
+	n := int(v.Int)
+	b := make([]byte, n)
+	for i := 0; i < n; i++ {
+		bit := n - 1 - i // the bit this character shows
+		byteIdx := len(v.Bytes) - 1 - bit/8
+		if byteIdx >= 0 && v.Bytes[byteIdx]>>(bit%8)&1 != 0 {
+			b[i] = '1'
+		} else {
+			b[i] = '0'
+		}
+	}
+	return string(b)
 }
 
 // gamePlayer is the player index of a game event's user id, -1 if none.

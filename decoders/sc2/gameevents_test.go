@@ -1,24 +1,26 @@
 package sc2
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/budget"
+	"rewind/decoders/sc2/bitpack"
+	"rewind/decoders/sc2/names"
+	"rewind/decoders/sc2/protocol"
 	"rewind/model"
 )
 
-func protocolNamed(t testing.TB, name string) *protocol {
-	t.Helper()
-	for _, p := range protocols {
-		if p.name == name {
-			return p
-		}
+// testDecoder is a decoder of a replay of the base build with two players,
+// for feeding it hand-built streams.
+func testDecoder(base int, expansion string) *decoder {
+	d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{Streams: map[string][]byte{}},
+		b: budget.New(1<<20, model.Limits{}), baseBuild: base, names: names.Pick(expansion, base)}
+	for _, n := range []string{"firebat", "Stardust"} {
+		d.players = append(d.players, playerInfo{name: n})
+		d.r.Players = append(d.r.Players, model.Player{Name: n})
 	}
-	t.Fatalf("no protocol %s", name)
-	return nil
+	return d
 }
 
 // gameHead writes what precedes a game event body: the loop delta (as the
@@ -40,11 +42,12 @@ func gameHead(w *bitWriter, delta uint64, user, id uint64) {
 	w.bits(id, 7)
 }
 
-// TestWoLGameEventsHandBuilt builds a 17326 stream (camera, command with a
-// target point, control group recall, leave) and checks events, loops and
-// the readable summaries with scaled coordinates.
+// TestWoLGameEventsHandBuilt builds a 17326 stream (camera, a command with
+// a target point, a control group recall, leave) from the layout of
+// protocol17326.py and checks the events, loops and readable summaries,
+// with the ability named from WoL/17326_abilities.csv (114 TerranBuild,
+// whose command 1 is BuildSupplyDepot in ability_lookup.csv).
 func TestWoLGameEventsHandBuilt(t *testing.T) {
-	p := protocolNamed(t, "17326")
 	w := &bitWriter{}
 	gameHead(w, 0, 1, 49) // CameraUpdate: x, y 16 bits in 1/256; three absent optionals
 	w.bits(100*256, 16)
@@ -53,12 +56,12 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 	gameHead(w, 16, 2, 27) // Cmd: flags 17 bits, ability, target point, no other unit
 	w.bits(0, 17)
 	w.bits(1, 1)
-	w.bits(3771, 16)
-	w.bits(1, 5)
+	w.bits(114, 16) // TerranBuild
+	w.bits(1, 5)    // command 1: BuildSupplyDepot
 	w.bits(0, 1)
 	w.bits(1, 2) // TargetPoint
-	w.bits(30*4096, 20)
-	w.bits(40*4096, 20)
+	w.bits(52*4096+2048, 20)
+	w.bits(31*4096, 20)
 	w.bits(1<<31, 32) // z = 0 with the -2^31 offset
 	w.bits(0, 1)
 	gameHead(w, 100, 1, 29) // ControlGroupUpdate: group 3, recall, no mask
@@ -67,22 +70,26 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 	w.bits(0, 2)
 	gameHead(w, 0, 1, 25) // PlayerLeave: empty body
 	b := w.out
-	if !p.gameReadsExactly(b) {
-		t.Fatal("stream does not read to its end")
+
+	d := testDecoder(17326, "WoL")
+	var diags []model.Diagnostic
+	d.decodeGame(b, &diags)
+	if len(diags) != 0 || d.game == nil {
+		t.Fatalf("diagnostics %v", diags)
 	}
-	d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{}}
-	d.gameEvents(b, p)
-	if len(d.r.Diagnostics) != 0 {
-		t.Fatalf("diagnostics %v", d.r.Diagnostics)
+	if d.game.table.p.Base != 17326 {
+		t.Errorf("read with the table of %d", d.game.table.p.Base)
 	}
+	// WoL game events count senders by occupied lobby slot from 1
+	d.gameUserToPl = map[int]int{1: 0, 2: 1}
 	want := []struct {
 		loop    int32
 		summary string
 	}{
-		{0, "CameraUpdate user 1: camera to (100.00, 50.00)"},
-		{16, "Cmd user 2: ability 3771 cmd 1 at (30.00, 40.00)"},
-		{116, "ControlGroupUpdate user 1: recall group 3"},
-		{116, "PlayerLeave user 1: leaves"},
+		{0, "firebat: camera to (100.0, 50.0)"},
+		{16, "Stardust: Build Supply Depot at (52.5, 31.0)"},
+		{116, "firebat: recall group 3"},
+		{116, "firebat: leaves"},
 	}
 	if len(d.game.events) != len(want) {
 		t.Fatalf("%d events, want %d", len(d.game.events), len(want))
@@ -97,24 +104,21 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 		}
 	}
 	// a stream cut inside the command keeps the camera event and says where
-	d2 := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{}}
-	d2.gameEvents(b[:8], p)
-	if len(d2.game.events) != 1 || len(d2.r.Diagnostics) != 1 || d2.r.Diagnostics[0].Span.Stream != fGame {
-		t.Errorf("cut stream: %d events, diagnostics %v", len(d2.game.events), d2.r.Diagnostics)
+	d2 := testDecoder(17326, "WoL")
+	var diags2 []model.Diagnostic
+	d2.decodeGame(b[:8], &diags2)
+	if d2.game == nil || len(d2.game.events) != 1 || len(diags2) != 1 || diags2[0].Span.Stream != fGame ||
+		diags2[0].Span.Off < 3 || diags2[0].Span.Off > 8 || diags2[0].Severity != model.Error {
+		t.Errorf("cut stream: %v events, diagnostics %v", d2.game, diags2)
 	}
 }
 
 // TestLayoutDifferences checks by hand-built bytes what tells the WoL
-// layouts apart: 16939's event 11 is the user options (17326's is a bank
-// signature) and 18574/19132 read 18 command-flag bits where 17326 reads 17.
+// tables apart (protocol16939.py, protocol17326.py, protocol18574.py):
+// 16939's event 11 is the user options, 17326's a bank signature; 18574
+// reads 18 command-flag bits where 17326 reads 17.
 func TestLayoutDifferences(t *testing.T) {
-	w := &bitWriter{}
-	gameHead(w, 0, 1, 11)
-	w.bits(0, 4) // four option bools
-	if !protocolNamed(t, "16939").gameReadsExactly(w.out) {
-		t.Error("16939: user options event 11 does not read")
-	}
-	if protocolNamed(t, "16939").events[11].name != "UserOptions" || protocolNamed(t, "17326").events[11].name != "BankSignature" {
+	if protocol.Get(16939).Game[11].Name != "UserOptions" || protocol.Get(17326).Game[11].Name != "BankSignature" {
 		t.Error("event 11 names")
 	}
 	// Cmd with no ability and no target: flags, absent ability, None, no other unit.
@@ -128,215 +132,114 @@ func TestLayoutDifferences(t *testing.T) {
 		return w.out
 	}
 	for _, c := range []struct {
-		proto string
-		bits  uint
-	}{{"16939", 17}, {"17326", 17}, {"18574", 18}, {"19132", 18}, {"19679", 18}} {
-		p := protocolNamed(t, c.proto)
-		if !p.gameReadsExactly(cmd(c.bits)) {
-			t.Errorf("%s: command with %d flag bits does not read", c.proto, c.bits)
+		base int
+		bits uint
+	}{{16939, 17}, {17326, 17}, {18574, 18}, {19132, 18}, {19679, 18}} {
+		et := gameTable(protocol.Get(c.base))
+		if _, err := et.readEvents(cmd(c.bits), nil); err != nil {
+			t.Errorf("%d: command with %d flag bits does not read: %v", c.base, c.bits, err)
 		}
 	}
 }
 
-// corpusGameBuilds are the base builds whose game events and lobby decode,
-// with the layout each uses and how many corpus files carry that base build
-// in their header (88500 has one more, testError2, cut before its streams).
-var corpusGameBuilds = map[int]struct {
-	layout string
-	files  int
-}{
-	16561: {"16939", 5}, 16605: {"16939", 3}, 16755: {"16939", 3}, 16939: {"16939", 8},
-	17326: {"17326", 17}, 18092: {"17326", 8}, 18574: {"18574", 7}, 19132: {"19132", 11},
-	19595: {"19679", 1}, 19679: {"19679", 15}, 21029: {"19679", 1},
-	24247: {"24247", 4}, 24764: {"24944", 7}, 24944: {"24944", 8}, 26490: {"26490", 2}, 39576: {"39576", 3}, 56787: {"56787", 1}, 64469: {"64469", 2}, 65895: {"65895", 1},
-	70154: {"71663", 2}, 71663: {"71663", 1}, 78285: {"77379", 2},
-	80949: {"97364", 1}, 87702: {"97364", 1}, 88500: {"97364", 1}, 91115: {"97364", 1},
-	94137: {"97364", 1}, 95299: {"97364", 2}, 95841: {"97364", 2}, 96883: {"97364", 2},
+// TestNeighbourTable gives a build without a table of its own (24764) a
+// stream written for 24944's: the nearest table that reads it is taken,
+// and a note says so.
+func TestNeighbourTable(t *testing.T) {
+	w := &bitWriter{}
+	gameHead(w, 3, 0, 5)  // UserFinishedLoadingSync, no body
+	gameHead(w, 0, 1, 14) // CameraSave (26490's body, gen/patches.txt): which, then x and y
+	w.bits(2, 3)
+	w.bits(40*256, 16)
+	w.bits(30*256, 16)
+	d := testDecoder(24764, "HotS")
+	var diags []model.Diagnostic
+	d.decodeGame(w.out, &diags)
+	if d.game == nil || d.game.table.p.Base != 24944 || len(d.game.events) != 2 {
+		t.Fatalf("game %+v", d.game)
+	}
+	d.tableNote()
+	if len(diags) != 0 || len(d.r.Diagnostics) != 1 || d.r.Diagnostics[0].Severity != model.Info ||
+		!strings.Contains(d.r.Diagnostics[0].Message, "table of base build 24944") || d.r.Diagnostics[0].Subject != fGame {
+		t.Errorf("diagnostics %v %v", diags, d.r.Diagnostics)
+	}
+	d.userToPl[1] = 1 // HotS game events name lobby users
+	if s := d.game.summary(d, &d.game.events[1]); s != "Stardust: save camera 3 at (40.0, 30.0)" {
+		t.Errorf("summary %q", s)
+	}
 }
 
-func baseBuildOf(fs []model.Field) int64 {
-	for _, f := range fs {
-		if f.Key == "baseBuild" {
-			switch v := f.Value.(type) {
-			case int64:
-				return v
-			case uint64:
-				return int64(v)
-			}
-		}
-		if b := baseBuildOf(f.Fields); b != 0 {
-			return b
-		}
+// TestBitArrayIsOneValue reads a selection mask that starts in the middle
+// of a byte: s2protocol reads a bit array as one number of its length,
+// most significant bit first in the bit-packed order; index i is bit i of
+// that number.
+func TestBitArrayIsOneValue(t *testing.T) {
+	tab := bitpack.Table{
+		0: {Kind: bitpack.KInt, Bits: 3},
+		1: {Kind: bitpack.KBitArray, Bits: 9},
+		2: {Kind: bitpack.KStruct, Fields: []bitpack.Field{{Name: "pad", Type: 0}, {Name: "mask", Type: 1}}},
 	}
-	return 0
-}
-
-// TestCorpusGameEvents decodes the game events of every corpus file whose
-// base build has a known layout and checks them structurally: the lobby
-// and the stream read to their last byte, loops never go back and stay
-// within the header's length, the first event comes in the first game
-// second, and every command comes from a player of replay.details.
-func TestCorpusGameEvents(t *testing.T) {
-	got := map[int]int{}
-	total := 0
-	for _, path := range corpusFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Decode(data, model.DecodeOptions{})
-		if err != nil {
-			continue
-		}
-		base := int(baseBuildOf(r.Header))
-		want, ok := corpusGameBuilds[base]
-		if !ok {
-			continue
-		}
-		name := filepath.Base(path)
-		if strings.Contains(name, "testError2") { // truncated to 1232 bytes (EXPECTED.md): no streams
-			continue
-		}
-		init, ok := model.Find(r.Header, "initData")
-		if !ok || init.Value != "layout of base build "+want.layout {
-			t.Errorf("%s (base %d): lobby %v, want layout %s", name, base, init.Value, want.layout)
-			continue
-		}
-		resumed := strings.Contains(name, "resume_from_replay")
-		for _, dg := range r.Diagnostics {
-			if dg.Span.Stream == fGame && resumed {
-				// the events after the game resumed from the replay do not
-				// read with the layout: the stream stops there, said once
-				continue
-			}
-			if dg.Span.Stream == fGame || dg.Span.Stream == fInit {
-				t.Errorf("%s: %v", name, dg)
-			}
-		}
-		if resumed {
-			// EXPECTED.md (sc2reader test_replays.py:261-266): resume_from_replay
-			// True, resume_method 0 — the hijack event and its method.
-			found := false
-			for i, e := range r.Events {
-				if e.Kind == "hijack" {
-					found = true
-					if f, ok := model.Find(r.EventFields(i), "method"); !ok || f.Value != int64(0) {
-						t.Errorf("%s: hijack method %v", name, f.Value)
-					}
-				}
-			}
-			if !found {
-				t.Errorf("%s: no HijackReplayGame event", name)
-			}
-		}
-		n, first, last := 0, -1, -1
-		lastRef := -1
-		byRef := map[int]int{}
-		for _, e := range r.Events {
-			if e.Span.Stream != fGame {
-				continue
-			}
-			n++
-			byRef[e.Ref] = e.Frame
-			if e.Ref > lastRef {
-				lastRef = e.Ref
-			}
-			if e.Kind == "cmd" && (e.Player < 0 || e.Player >= len(r.Players)) {
-				t.Errorf("%s: command at loop %d from no player (ref %d)", name, e.Frame, e.Ref)
-			}
-		}
-		for ref := 0; ref <= lastRef; ref++ {
-			f, ok := byRef[ref]
-			if !ok {
-				t.Fatalf("%s: game event %d missing", name, ref)
-			}
-			if f < last {
-				t.Errorf("%s: game event %d at loop %d after loop %d", name, ref, f, last)
-				break
-			}
-			if first < 0 {
-				first = f
-			}
-			last = f
-		}
-		if n < 50 || first < 0 || first >= 16 || last >= r.Timeline.Count {
-			t.Errorf("%s: %d game events, loops %d..%d of %d", name, n, first, last, r.Timeline.Count)
-		}
-		got[base]++
-		total += n
-	}
-	for base, w := range corpusGameBuilds {
-		if got[base] != w.files {
-			t.Errorf("base build %d: %d files decode their game events, want %d", base, got[base], w.files)
-		}
-	}
-	t.Logf("%d game events from %d base builds", total, len(got))
-}
-
-// TestSampleLayouts runs from the built-in samples alone: each sample whose
-// base build has a layout decodes its lobby and game events to the end,
-// with commands from its players; the 1.0 sample keeps the presence note.
-func TestSampleLayouts(t *testing.T) {
 	for _, c := range []struct {
-		file, layout string
+		n     uint64
+		value uint64
+		want  []int
 	}{
-		{"wol-1.1.3-kr-encrypted-listfile.SC2Replay", "16939"},
-		{"hots-2.0.8-tracker.SC2Replay", "24944"},
-		{"lotv-3.1.0-dusktowers-vs-ai.SC2Replay", "39576"},
-		{"lotv-4.3.0-backwater-vs-ai.SC2Replay", "64469"},
-		{"lotv-5.0.15-winter-madness.SC2Replay", "97364"},
-		{"wol-1.0.1-metalopolis.SC2Replay", ""},
+		{11, 0b100_0000_0101, []int{0, 2, 10}},
+		{9, 0b1_0000_0001, []int{0, 8}},
+		{16, 0x8001, []int{0, 15}},
+		{3, 0b110, []int{1, 2}},
+		{0, 0, nil},
 	} {
-		t.Run(c.file, func(t *testing.T) {
-			r := decodeFile(t, corpus.Samples(t, "sc2")+"/"+c.file)
-			init, ok := model.Find(r.Header, "initData")
-			if c.layout == "" {
-				if ok {
-					t.Errorf("lobby decoded with %v", init.Value)
-				}
-				found := false
-				for _, d := range r.Diagnostics {
-					if d.Span.Stream == fGame && strings.Contains(d.Message, "not decoded") {
-						found = true
-					}
-				}
-				if !found {
-					t.Error("no presence note for replay.game.events")
-				}
-				return
+		w := &bitWriter{}
+		w.bits(5, 3)               // three bits before: the array starts mid-byte
+		w.bits(c.n, 9)             // its length
+		w.bits(c.value, uint(c.n)) // one value of n bits, as s2protocol reads it
+		dec := bitpack.Decoder{Tab: tab}
+		r := bitpack.New(w.out)
+		v := dec.Read(r, 2)
+		m, _ := v.Get("mask")
+		if r.Err() != nil || m.Int != int64(c.n) {
+			t.Fatalf("n %d: %v, length %d", c.n, r.Err(), m.Int)
+		}
+		got := m.Indices()
+		if len(got) != len(c.want) {
+			t.Errorf("n %d value %b: indices %v, want %v", c.n, c.value, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != c.want[i] {
+				t.Errorf("n %d value %b: indices %v, want %v", c.n, c.value, got, c.want)
 			}
-			if !ok || init.Value != "layout of base build "+c.layout {
-				t.Fatalf("lobby %v, want layout %s", init.Value, c.layout)
-			}
-			for _, d := range r.Diagnostics {
-				if d.Span.Stream == fGame && d.Severity >= model.Warning {
-					t.Errorf("game events: %v", d)
-				}
-			}
-			cmds, first := 0, -1
-			for i, e := range r.Events {
-				if e.Span.Stream != fGame {
-					continue
-				}
-				if first < 0 || e.Frame < first {
-					first = e.Frame
-				}
-				if e.Kind == "cmd" {
-					cmds++
-					if e.Player < 0 {
-						t.Fatalf("command %q from no player", r.EventSummary(i))
-					}
-					if s := r.EventSummary(i); !strings.HasPrefix(s, "Cmd "+r.Players[e.Player].Name+": ") {
-						t.Fatalf("summary %q", s)
-					}
-				}
-			}
-			if cmds == 0 || first != 0 {
-				t.Errorf("%d commands, first game event at loop %d", cmds, first)
-			}
-			if w, _ := model.Find(r.Header, "mapSizeX"); w.Value == nil {
-				t.Error("no map size from the lobby")
-			}
-		})
+		}
+		if s := bitString(m); len(s) != int(c.n) {
+			t.Errorf("bit string %q of %d bits", s, c.n)
+		}
+	}
+}
+
+// TestWoLPingInTheMap reads a Wings of Liberty ping: the recipient is 2
+// bits (protocol16939.py), so the point that follows is where it was.
+func TestWoLPingInTheMap(t *testing.T) {
+	w := &bitWriter{}
+	w.bits(0, 2)
+	w.bits(10, 6)
+	w.bits(1, 5) // user
+	w.bits(1, 4) // ping
+	w.bits(1, 2) // allies
+	w.bits(uint64(139480+1<<31), 32)
+	w.bits(uint64(40960+1<<31), 32)
+	d := testDecoder(16939, "WoL")
+	var diags []model.Diagnostic
+	d.decodeMessages(w.out, &diags)
+	if len(diags) != 0 || d.msgs == nil || len(d.msgs.events) != 1 {
+		t.Fatalf("messages %+v, diagnostics %v", d.msgs, diags)
+	}
+	e := d.msgs.events[0]
+	if e.recipient != 1 || e.x != 139480 || e.y != 40960 {
+		t.Errorf("ping %+v, want allies at (139480, 40960)", e)
+	}
+	evs := d.msgs.appendEvents(d, nil)
+	if evs[0].Summary != "ping [allies] Stardust at (34.1, 10.0)" {
+		t.Errorf("summary %q", evs[0].Summary)
 	}
 }

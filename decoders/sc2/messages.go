@@ -4,71 +4,80 @@ import (
 	"fmt"
 
 	"rewind/decoders/sc2/bitpack"
+	"rewind/decoders/sc2/protocol"
 	"rewind/model"
 )
 
-// msgLayout is what changes between builds in replay.message.events: the
-// width of the user id before each event and of the chat recipient.
-type msgLayout struct {
-	userBits uint
-	recBits  uint
+// msgStream is replay.message.events: chat, pings, loading progress. It is
+// small, so each message is read whole while decoding.
+type msgStream struct {
+	table  eventTable
+	events []msgEvent
+	exact  bool // the table read the whole stream
 }
-
-// Layouts to try, newest first. s2protocol's type info gives a 5-bit user
-// id and a 3-bit recipient for recent builds, a 2-bit recipient for 2010
-// builds. The stream carries no version of its own, so the decoder takes
-// the first layout that reads the whole stream cleanly.
-var msgLayouts = []msgLayout{{5, 3}, {5, 2}, {4, 2}, {4, 3}}
 
 type msgEvent struct {
-	loop      int64
-	user      int64
-	id        int64
+	raw       rawEvent
+	name      string // "ChatMessage"
 	recipient int64
 	text      string
-	x, y      int64
-	progress  int64
-	off, end  int
+	x, y      int64 // ping point, 1/4096 map cell
+	value     int64 // loading progress, reconnect status
+	hasValue  bool
 }
 
-func readMessages(b []byte, l msgLayout) ([]msgEvent, error) {
-	r := bitpack.New(b)
-	var out []msgEvent
-	loop := int64(0)
-	for !r.Done() {
-		e := msgEvent{off: r.Pos()}
-		sel := r.Bits(2)
-		loop += int64(r.Bits([]uint{6, 14, 22, 32}[sel]))
-		e.loop = loop
-		e.user = int64(r.Bits(l.userBits))
-		e.id = int64(r.Bits(4))
-		switch e.id {
-		case 0: // chat
-			e.recipient = int64(r.Bits(l.recBits))
-			e.text = string(r.Blob(11))
-		case 1: // ping
-			e.recipient = int64(r.Bits(l.recBits))
-			e.x = r.Int(-2147483648, 32)
-			e.y = r.Int(-2147483648, 32)
-		case 2: // loading progress
-			e.progress = r.Int(-2147483648, 32)
-		case 3: // server ping, no body
-		case 4: // reconnect notify
-			e.progress = int64(r.Bits(2))
-		default:
-			r.Fail("unknown message event id %d", e.id)
-		}
-		if err := r.Err(); err != nil {
-			return out, err
-		}
-		r.ByteAlign()
-		e.end = r.Pos()
-		out = append(out, e)
+// msgEventSize is what one message costs the budget.
+const msgEventSize = 96
+
+// decodeMessages runs on its own goroutine: it writes only d.msgs and out.
+func (d *decoder) decodeMessages(b []byte, out *[]model.Diagnostic) {
+	ps, err := pickEvents(b, d.baseBuild, fMessages, d.b, messageTable, (*protocol.Protocol).MessageLayout)
+	if err == nil {
+		err = d.b.Items(fMessages+": messages", int64(len(ps.events)), msgEventSize)
 	}
-	return out, nil
+	if err != nil {
+		d.budgetHit(model.Span{Stream: fMessages})
+		return
+	}
+	if ps.table.p == nil {
+		return
+	}
+	if ps.err != nil {
+		last := 0
+		if n := len(ps.events); n > 0 {
+			last = int(ps.events[n-1].loop)
+		}
+		*out = append(*out, streamError(fMessages, len(ps.events), ps.err, len(b), last))
+	}
+	m := &msgStream{table: ps.table, events: make([]msgEvent, 0, len(ps.events)), exact: ps.err == nil}
+	dec := bitpack.Decoder{Tab: ps.table.p.Types}
+	for _, raw := range ps.events {
+		r := bitpack.New(b[raw.off:raw.end])
+		ps.table.head(r)
+		et, _ := ps.table.event(int64(raw.id))
+		v := dec.Read(r, et.Type)
+		e := msgEvent{raw: raw, name: et.Name}
+		e.recipient, _ = v.IntOf("m_recipient")
+		if s, ok := v.BytesOf("m_string"); ok {
+			e.text = string(s)
+		}
+		if p, ok := v.Get("m_point"); ok {
+			e.x, _ = p.IntOf("x")
+			e.y, _ = p.IntOf("y")
+		}
+		if x, ok := v.IntOf("m_progress"); ok {
+			e.value, e.hasValue = x, true
+		}
+		if x, ok := v.IntOf("m_status"); ok {
+			e.value, e.hasValue = x, true
+		}
+		m.events = append(m.events, e)
+	}
+	d.msgs = m
 }
 
-var msgKinds = []string{"chat", "ping", "progress", "serverping", "reconnect"}
+var msgKinds = map[string]string{"ChatMessage": "chat", "PingMessage": "ping", "LoadingProgressMessage": "progress",
+	"ServerPingMessage": "serverping", "ReconnectNotifyMessage": "reconnect"}
 
 func recipientName(r int64) string {
 	switch r {
@@ -86,71 +95,62 @@ func recipientName(r int64) string {
 	return fmt.Sprintf("recipient %d", r)
 }
 
-func (d *decoder) messages(b []byte) {
-	var evs []msgEvent
-	var err error
-	var best []msgEvent
-	var bestErr error
-	for _, l := range msgLayouts {
-		evs, err = readMessages(b, l)
-		if err == nil {
-			best, bestErr = evs, nil
-			break
-		}
-		if len(evs) > len(best) || best == nil {
-			best, bestErr = evs, err
-		}
+// msgPlayer is the player of a message's user id.
+func (d *decoder) msgPlayer(user int) int {
+	if p, ok := d.userToPl[user]; ok {
+		return p
 	}
-	if bestErr != nil {
-		d.r.Partial = true
-		off := int64(0)
-		if e, ok := bestErr.(*bitpack.Error); ok {
-			off = int64(e.Off)
-		}
-		d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Warning, Source: source,
-			Span: model.Span{Stream: fMessages, Off: off, Len: int64(len(b)) - off}, Frame: -1,
-			Subject: fmt.Sprintf("message event %d", len(best)), Message: bestErr.Error() + "; rest of the stream skipped", Skipped: true})
+	if len(d.userToPl) == 0 && user < len(d.r.Players) {
+		// Without tracker setup events or a lobby the user id is the lobby
+		// slot, which is the details order for games without open slots.
+		return user
 	}
-	for _, e := range best {
-		pl := -1
-		if p, ok := d.userToPl[int(e.user)]; ok {
-			pl = p
-		} else if len(d.userToPl) == 0 && int(e.user) < len(d.r.Players) {
-			// Without tracker setup events the user id is the lobby slot,
-			// which is the details order for games without open slots.
-			pl = int(e.user)
-		}
-		who := fmt.Sprintf("user %d", e.user)
+	return -1
+}
+
+// appendEvents adds the messages, with their summaries and fields.
+func (m *msgStream) appendEvents(d *decoder, evs []model.Event) []model.Event {
+	for _, e := range m.events {
+		pl := d.msgPlayer(int(e.raw.user))
+		who := fmt.Sprintf("user %d", e.raw.user)
 		if pl >= 0 {
 			who = d.r.Players[pl].Name
 		}
-		ev := model.Event{Frame: int(e.loop), Player: pl, Kind: msgKinds[e.id],
-			Span: model.Span{Stream: fMessages, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: -1}
-		fs := []model.Field{
-			{Key: "gameloop", Label: "_gameloop", Value: e.loop},
-			{Key: "userId", Label: "_userid", Value: e.user},
-			{Key: "eventId", Label: "_eventid", Value: e.id, Name: msgKinds[e.id]},
+		kind := msgKinds[e.name]
+		if kind == "" {
+			kind = "message"
 		}
-		switch e.id {
-		case 0:
+		ev := model.Event{Frame: int(e.raw.loop), Player: pl, Kind: kind,
+			Span: model.Span{Stream: fMessages, Off: int64(e.raw.off), Len: int64(e.raw.end - e.raw.off)}, Ref: -1}
+		fs := []model.Field{
+			{Key: "gameloop", Label: "_gameloop", Value: int64(e.raw.loop)},
+			{Key: "userId", Label: "_userid", Value: int64(e.raw.user)},
+			{Key: "eventId", Label: "_eventid", Value: int64(e.raw.id), Name: e.name},
+		}
+		switch e.name {
+		case "ChatMessage":
 			ev.Summary = fmt.Sprintf("chat [%s] %s: %s", recipientName(e.recipient), who, e.text)
 			ev.Notable = true
 			fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
 				model.Field{Key: "string", Label: "m_string", Value: e.text})
-		case 1:
-			ev.Summary = fmt.Sprintf("ping [%s] %s at (%g, %g)", recipientName(e.recipient), who, float64(e.x)/4096, float64(e.y)/4096)
+		case "PingMessage":
+			ev.Summary = fmt.Sprintf("ping [%s] %s at (%.1f, %.1f)", recipientName(e.recipient), who, float64(e.x)/pointScale, float64(e.y)/pointScale)
 			fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
-				model.Field{Key: "point", Label: "m_point", Value: fmt.Sprintf("(%d, %d)", e.x, e.y)})
-		case 2:
-			ev.Summary = fmt.Sprintf("loading progress %s %d%%", who, e.progress)
-			fs = append(fs, model.Field{Key: "progress", Label: "m_progress", Value: e.progress})
-		case 3:
+				model.Field{Key: "point", Label: "m_point", Value: fmt.Sprintf("(%d, %d)", e.x, e.y),
+					Name: fmt.Sprintf("(%.2f, %.2f) in map cells", float64(e.x)/pointScale, float64(e.y)/pointScale)})
+		case "LoadingProgressMessage":
+			ev.Summary = fmt.Sprintf("loading progress %s %d%%", who, e.value)
+			fs = append(fs, model.Field{Key: "progress", Label: "m_progress", Value: e.value})
+		case "ServerPingMessage":
 			ev.Summary = "server ping"
-		case 4:
-			ev.Summary = fmt.Sprintf("reconnect %s status %d", who, e.progress)
-			fs = append(fs, model.Field{Key: "status", Label: "m_status", Value: e.progress})
+		case "ReconnectNotifyMessage":
+			ev.Summary = fmt.Sprintf("reconnect %s status %d", who, e.value)
+			fs = append(fs, model.Field{Key: "status", Label: "m_status", Value: e.value})
+		default:
+			ev.Summary = fmt.Sprintf("%s %s", e.name, who)
 		}
 		ev.Fields = fs
-		d.r.Events = append(d.r.Events, ev)
+		evs = append(evs, ev)
 	}
+	return evs
 }

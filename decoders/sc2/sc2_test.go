@@ -2,9 +2,11 @@ package sc2
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -294,9 +296,13 @@ func TestUpstreamAssertions(t *testing.T) {
 	t.Run("s2protocol_streams", func(t *testing.T) {
 		r := f("Blizzard__s2protocol/tests__s2replaystatsdata__2018-11-29_Z_iaguz_VS_P_Luneth.SC2Replay")
 		for _, n := range []string{fDetails, fBackup, fInit, fGame, fMessages, fTracker} {
-			if _, ok := r.Streams[n]; !ok {
+			if len(r.Bytes(n)) == 0 {
 				t.Errorf("stream %s missing", n)
 			}
+		}
+		// "initData decodes"
+		if init, ok := model.Find(r.Header, "initData"); !ok || init.Value != "table of base build 70154" {
+			t.Errorf("lobby %v", init.Value)
 		}
 	})
 }
@@ -359,35 +365,148 @@ func TestSampleTracker(t *testing.T) {
 	}
 }
 
-// TestTruncation cuts a sample at many offsets: a replay or a clean
-// refusal, never a panic; cuts inside the archive give a diagnostic.
+// checkContract holds a decode to the decoders' contract: a refusal is a
+// FormatError at an offset in the file and nothing else; a replay's
+// diagnostics point inside the bytes they name; a partial replay says why
+// with a warning or an error; events sit on the timeline and can be shown.
+func checkContract(t *testing.T, what string, data []byte, r *model.Replay, err error) {
+	t.Helper()
+	if err != nil {
+		fe, ok := err.(*model.FormatError)
+		if r != nil || !ok || fe.Off < 0 || fe.Off > int64(len(data)) {
+			t.Fatalf("%s: refusal %v with replay %v", what, err, r != nil)
+		}
+		return
+	}
+	if r == nil {
+		t.Fatalf("%s: no replay and no error", what)
+	}
+	for _, d := range r.Diagnostics {
+		limit := int64(len(data))
+		if d.Span.Stream != "" {
+			b := r.Bytes(d.Span.Stream)
+			if b == nil {
+				continue // a stream the archive names but could not give
+			}
+			limit = int64(len(b))
+		}
+		if d.Span.Off < 0 || d.Span.Off > limit || d.Span.Len < 0 {
+			t.Fatalf("%s: diagnostic outside its %d bytes: %v", what, limit, d)
+		}
+	}
+	if r.Partial && r.Problems() == 0 {
+		t.Fatalf("%s: partial without a warning or an error: %v", what, r.Diagnostics)
+	}
+	for i, e := range r.Events {
+		if e.Frame < 0 || e.Frame >= r.Timeline.Count {
+			t.Fatalf("%s: event %d at frame %d of %d", what, i, e.Frame, r.Timeline.Count)
+		}
+		if i < 100 {
+			r.EventSummary(i)
+			r.EventFields(i)
+		}
+	}
+	for pi := range r.Players {
+		r.PlayerState(r.Timeline.Count-1, pi)
+	}
+	r.SceneAt(r.Timeline.Count / 2)
+}
+
+// TestTruncation cuts a sample at many offsets: the archive's tables are
+// at its end, so every cut leaves a partial replay (header and whatever
+// the cut spares) with an error at or before the cut, never a refusal
+// once the signature is there.
 func TestTruncation(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "hots-2.0.8-tracker.SC2Replay"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for n := 0; n < len(data); n += 1 + n/16 {
-		r, err := Decode(data[:n], model.DecodeOptions{})
+		cut := data[:n]
+		r, err := Decode(cut, model.DecodeOptions{})
+		what := fmt.Sprintf("cut at %d", n)
+		checkContract(t, what, cut, r, err)
 		if err != nil {
+			if n >= 4 {
+				t.Errorf("%s: refused: %v", what, err)
+			}
 			continue
 		}
-		if n > 1100 && len(r.Diagnostics) == 0 {
-			t.Errorf("cut at %d: no diagnostic", n)
+		if !r.Partial {
+			t.Errorf("%s: not partial", what)
+		}
+		found := false
+		for _, d := range r.Diagnostics {
+			if d.Severity == model.Error && d.Span.Stream == "" && d.Span.Off <= int64(n) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: no error at or before the cut: %v", what, r.Diagnostics)
+		}
+		if n > 1100 && r.Version != "2.0.8.25604" {
+			t.Errorf("%s: version %q from the intact header", what, r.Version)
 		}
 	}
 }
 
+// TestBitFlip flips one bit in many places of a sample. A flip in the
+// stored bytes of a stream the decoder reads gives a partial replay with
+// an error about that stream; any flip gives a replay that keeps the
+// contract.
 func TestBitFlip(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "lotv-4.3.0-backwater-vs-ai.SC2Replay"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	arc, err := mpq.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// where the streams the decoder reads are stored
+	type block struct {
+		name   string
+		lo, hi int64
+	}
+	var blocks []block
+	for _, n := range []string{fDetails, fAttributes, fInit, fGame, fMessages, fTracker} {
+		// a stream stored as it is has no check: a flip there changes a
+		// value (a name's letter) and is not an error
+		if bi := arc.FindBlock(n); bi >= 0 && arc.Block[bi].CompressedSize < arc.Block[bi].FileSize {
+			at := arc.BlockAt(bi)
+			blocks = append(blocks, block{name: n, lo: at, hi: at + int64(arc.Block[bi].CompressedSize)})
+		}
+	}
 	buf := make([]byte, len(data))
-	for i := 0; i < len(data); i += 577 {
+	inStream, caught := 0, 0
+	for i := 0; i < len(data); i += 151 {
 		copy(buf, data)
 		buf[i] ^= 1 << (i % 8)
-		Decode(buf, model.DecodeOptions{})
+		r, err := Decode(buf, model.DecodeOptions{})
+		what := fmt.Sprintf("bit %d of byte %#x", i%8, i)
+		checkContract(t, what, buf, r, err)
+		for _, b := range blocks {
+			if int64(i) < b.lo || int64(i) >= b.hi {
+				continue
+			}
+			inStream++
+			if err != nil || !r.Partial {
+				continue
+			}
+			for _, d := range r.Diagnostics {
+				if d.Severity >= model.Warning && (d.Subject == b.name || d.Span.Stream == b.name ||
+					strings.HasPrefix(d.Subject, b.name) || (d.Span.Stream == "" && d.Span.Off >= b.lo && d.Span.Off <= b.hi)) {
+					caught++
+					break
+				}
+			}
+		}
 	}
+	// bzip2 checks every block
+	if inStream == 0 || caught != inStream {
+		t.Errorf("%d of %d flips inside the decoded streams gave a partial replay with a diagnostic about the stream", caught, inStream)
+	}
+	t.Logf("%d of %d flips inside the decoded streams caught", caught, inStream)
 }
 
 // TestHeaderShifted moves the archive one byte later than the user data
@@ -483,34 +602,30 @@ func TestHeaderOnly(t *testing.T) {
 	}
 }
 
+// FuzzSC2 decodes arbitrary bytes, starting from small files (a few KB
+// at most, so that the fuzzer runs many inputs): the contract holds for
+// every input (see checkContract).
 func FuzzSC2(f *testing.F) {
 	f.Add(synthReplay(synthTracker()))
 	for _, p := range samples(f) {
 		data, _ := os.ReadFile(p)
-		if len(data) < 20<<10 { // small seeds keep the fuzzer fast
+		if len(data) <= 2048 {
 			f.Add(data)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Decode(data, model.DecodeOptions{})
-		if err == nil {
-			for i := range r.Events {
-				if i > 200 {
-					break
-				}
-				r.EventSummary(i)
-				r.EventFields(i)
-			}
-			for pi := range r.Players {
-				r.PlayerState(r.Timeline.Count-1, pi)
-			}
-			r.SceneAt(0)
-		}
+		checkContract(t, "input", data, r, err)
 	})
 }
 
 func BenchmarkDecodeSC2(b *testing.B) {
-	data, err := os.ReadFile(corpus.File(b, "sc2", "ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test10.SC2Replay"))
+	benchFile(b, "ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test10.SC2Replay")
+}
+
+// benchFile decodes one corpus file.
+func benchFile(b *testing.B, rel string) {
+	data, err := os.ReadFile(corpus.File(b, "sc2", rel))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -519,6 +634,78 @@ func BenchmarkDecodeSC2(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeCorpus decodes every file of the corpus, as `rewind
+// check` does; with -cpu 1 it gives the rate per core.
+func BenchmarkDecodeCorpus(b *testing.B) {
+	var files [][]byte
+	size := 0
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		size += len(data)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, data := range files {
+			Decode(data, model.DecodeOptions{})
+		}
+	}
+}
+
+// BenchmarkOpen1v1 opens a 22-minute ladder 1v1 (29,818 loops, 147 KB).
+func BenchmarkOpen1v1(b *testing.B) {
+	benchFile(b, "paulocanedo__sc2-replay-utils/examples__old_republic_50.SC2Replay")
+}
+
+// TestStreamsReadWhenAsked: the streams nothing decodes (smartcam, sync,
+// the battle lobby) are not decompressed by the decode; the hex view gets
+// them through Replay.Bytes, once, from any goroutine.
+func TestStreamsReadWhenAsked(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "sc2"), "lotv-5.0.15-winter-madness.SC2Replay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy := []string{"replay.smartcam.events", "replay.sync.events", "replay.server.battlelobby"}
+	for _, n := range lazy {
+		if ls := d.st.m[n]; ls == nil || ls.data != nil {
+			t.Errorf("%s: decompressed by the decode (%v)", n, ls)
+		}
+		if _, ok := d.r.Streams[n]; ok {
+			t.Errorf("%s in Streams", n)
+		}
+	}
+	for _, n := range []string{fDetails, fInit, fGame, fMessages, fTracker, fAttributes} {
+		if len(d.r.Streams[n]) == 0 {
+			t.Errorf("decoded stream %s not in Streams", n)
+		}
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = d.r.Bytes("replay.smartcam.events")
+		}()
+	}
+	wg.Wait()
+	bi := d.arc.FindBlock("replay.smartcam.events")
+	for i := range got {
+		if len(got[i]) != int(d.arc.Block[bi].FileSize) || &got[i][0] != &got[0][0] {
+			t.Errorf("reader %d got %d bytes, want the one copy of %d", i, len(got[i]), d.arc.Block[bi].FileSize)
 		}
 	}
 }

@@ -138,7 +138,7 @@ func synthReplay(tracker []byte) []byte {
 	header := vStruct(
 		kv{0, vBlob("StarCraft II replay\x1b11")},
 		kv{1, vStruct(kv{0, vInt(1)}, kv{1, vInt(5)}, kv{2, vInt(0)}, kv{3, vInt(10)}, kv{4, vInt(88500)}, kv{5, vInt(88500)})},
-		kv{2, vInt(2)}, kv{3, vInt(100)},
+		kv{2, vInt(2)}, kv{3, vInt(100)}, kv{4, vInt(1)},
 	)
 	// 2020-01-02 03:04:05 UTC as a FILETIME
 	ft := (time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC).Unix())*10000000 + 116444736000000000
@@ -331,7 +331,8 @@ func TestSynthetic(t *testing.T) {
 			}
 		}
 	}
-	if r.Timeline.Label(5) != "loop 5" || r.Timeline.Time(224) != 10*time.Second {
+	// m_useScaledTime: the client showed real time, loops / 22.4 on Faster
+	if r.Timeline.Label(5) != "0:00.22" || r.Timeline.Time(224) != 10*time.Second || r.Timeline.Number(5) != 5 {
 		t.Errorf("label %q time %v", r.Timeline.Label(5), r.Timeline.Time(224))
 	}
 }
@@ -416,7 +417,8 @@ func TestSampleGameEvents(t *testing.T) {
 	}
 	for i, e := range r.Events {
 		if e.Kind == "cmd" {
-			if s := r.EventSummary(i); !strings.HasPrefix(s, "Cmd ") {
+			// a command reads as its player and the command's name
+			if s := r.EventSummary(i); !strings.HasPrefix(s, r.Players[e.Player].Name+": ") || strings.Contains(s, "ability") {
 				t.Errorf("summary %q", s)
 			}
 			if fs := r.EventFields(i); len(fs) < 4 {
@@ -427,24 +429,85 @@ func TestSampleGameEvents(t *testing.T) {
 	}
 }
 
-// FuzzBitPacked feeds arbitrary bytes to the bit-packed stream decoders.
+// FuzzBitPacked feeds arbitrary bytes to the bit-packed stream decoders of
+// a few builds' tables: no panic, and every diagnostic points inside the
+// stream it names; a stream that stops reading says where with an error.
 func FuzzBitPacked(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0})
 	f.Add([]byte{0x02, 0x00, 'h', 'i', 0xff, 0x13})
+	w := &bitWriter{}
+	gameHead(w, 0, 1, 49)
+	w.bits(100*256, 16)
+	w.bits(50*256, 16)
+	w.bits(0, 3)
+	f.Add(w.out)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{}}
-		for _, p := range protocols {
-			d.baseBuild = p.minBase
-			d.initData(b)
-			d.gameEvents(b, p)
-		}
-		d.messages(b)
-		for i := range d.r.Events {
-			if i > 50 {
-				break
+		for _, c := range []struct {
+			base int
+			exp  string
+		}{{16939, "WoL"}, {24944, "HotS"}, {97364, "LotV"}} {
+			d := testDecoder(c.base, c.exp)
+			var diags []model.Diagnostic
+			d.decodeInit(b, &diags)
+			d.decodeGame(b, &diags)
+			d.decodeMessages(b, &diags)
+			for _, dg := range diags {
+				if dg.Span.Stream == "" || dg.Span.Off < 0 || dg.Span.Off > int64(len(b)) {
+					t.Fatalf("%d: diagnostic outside the stream of %d bytes: %v", c.base, len(b), dg)
+				}
 			}
-			d.r.EventSummary(i)
-			d.r.EventFields(i)
+			if d.game != nil {
+				if d.game.table.p == nil {
+					t.Fatal("game stream without a table")
+				}
+				for i := range d.game.events {
+					if i > 50 {
+						break
+					}
+					e := &d.game.events[i]
+					if e.off < 0 || e.end > int32(len(b)) || e.off >= e.end {
+						t.Fatalf("event %d at %d-%d of %d bytes", i, e.off, e.end, len(b))
+					}
+					d.game.summary(d, e)
+					d.game.detail(d, e)
+				}
+			}
+			if d.msgs != nil {
+				d.msgs.appendEvents(d, nil)
+			}
 		}
 	})
+}
+
+// TestTrackerPastTheEnd: tracker events after the header's last loop are
+// kept, shown at the last frame, and reported (not silently clamped).
+func TestTrackerPastTheEnd(t *testing.T) {
+	tr := synthTracker()
+	tr = append(tr, trackerStream([]tev{{60, tUpgrade, vStruct(kv{0, vInt(1)}, kv{1, vBlob("Late")}, kv{2, vInt(1)})}})...)
+	r, err := Decode(synthReplay(tr), model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d *model.Diagnostic
+	for i := range r.Diagnostics {
+		if r.Diagnostics[i].Span.Stream == fTracker && r.Diagnostics[i].Severity == model.Warning {
+			d = &r.Diagnostics[i]
+		}
+	}
+	// the synthetic tracker ends at loop 90; 90 + 60 is past the header's 100
+	if d == nil || d.Found != "loop 150" || !strings.Contains(d.Expected, "up to 100") || d.Frame != 100 {
+		t.Fatalf("diagnostic %+v", d)
+	}
+	last := -1
+	for i, e := range r.Events {
+		if e.Kind == "upgrade" && strings.Contains(r.EventSummary(i), "Late") {
+			last = i
+		}
+	}
+	if last < 0 || r.Events[last].Frame != 100 {
+		t.Fatalf("late event not kept at the last frame")
+	}
+	if f, _ := model.Find(r.EventFields(last), "gameloop"); f.Value != int64(150) {
+		t.Errorf("late event's loop %v, want 150", f.Value)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"rewind/decoders/internal/budget"
+	"rewind/decoders/sc2/names"
 	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
@@ -137,16 +139,30 @@ type tracker struct {
 	unknownUnits int
 	firstUnknown int
 	preplaced    int
+
+	setupUsers map[int]int // lobby user id -> player index, from PlayerSetup
+	b          *budget.Budget
+	noCounts   bool // the budget could not pay for the unit-count index
 }
 
-func (t *tracker) typeOf(name string) int32 {
-	if i, ok := t.typeIdx[name]; ok {
-		return i
+// typeOf numbers a unit type name; false when the budget cannot pay for
+// a new one.
+func (t *tracker) typeOf(name []byte) (int32, bool) {
+	if i, ok := t.typeIdx[string(name)]; ok {
+		return i, true
+	}
+	if t.b.Alloc(fTracker+": unit type names", int64(len(name))+48) != nil {
+		return 0, false
 	}
 	i := int32(len(t.types))
-	t.types = append(t.types, name)
-	t.typeIdx[name] = i
-	return i
+	t.types = append(t.types, string(name))
+	t.typeIdx[string(name)] = i
+	return i, true
+}
+
+// pay asks the budget for n bytes of the tracker's records.
+func (t *tracker) pay(n int64) bool {
+	return t.b.Alloc(fTracker+": unit and player records", n) == nil
 }
 
 func (d *decoder) playerIndex(pid int64) int32 {
@@ -156,14 +172,27 @@ func (d *decoder) playerIndex(pid int64) int32 {
 	return -1
 }
 
-// tracker decodes replay.tracker.events and builds the per-loop state.
-func (d *decoder) tracker(b []byte) {
-	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players)}
+// Sizes the budget pays for the tracker's own records.
+const (
+	teventSize  = 28
+	unitRecSize = 64 + 12 + 12 // the record with its first history and position
+	histSize    = 12
+	posSize     = 12
+	statRecSize = 4 + 4*nStats
+	changeSize  = 12
+)
+
+// decodeTracker decodes replay.tracker.events and builds the per-loop
+// state. It runs on its own goroutine: it reads d.players (through
+// playerIndex) and writes only d.tr and out.
+func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
+	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players),
+		setupUsers: map[int]int{}, b: d.b}
 	t.stats = make([][]statRec, t.nplayers)
 	d.tr = t
 	dec := versioned.NewDecoder(b)
+	dec.Budget, dec.What = d.b, fTracker
 	dec.UseArena() // apply consumes each event before the next is read
-	t.events = make([]tevent, 0, len(b)/24+16)
 	loop := int64(0)
 	for !dec.Done() {
 		dec.ResetArena()
@@ -187,53 +216,76 @@ func (d *decoder) tracker(b []byte) {
 		if err == nil && sv.Kind != versioned.Struct {
 			err = &versioned.Error{Off: sv.Off, Msg: fmt.Sprintf("event body is a %v, expected a struct", sv.Kind)}
 		}
+		if err == nil && (loop < 0 || loop > 1<<31-1) {
+			err = &versioned.Error{Off: start, Msg: fmt.Sprintf("game loop %d out of range", loop)}
+		}
+		if err == nil && len(t.events) == cap(t.events) {
+			err = t.grow(start)
+		}
 		if err != nil {
+			if d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)}) {
+				break
+			}
 			e, _ := err.(*versioned.Error)
 			off := int64(start)
 			msg := err.Error()
 			if e != nil {
 				off, msg = int64(e.Off), e.Msg
 			}
-			d.r.Partial = true
-			d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Error, Source: source,
-				Span: model.Span{Stream: fTracker, Off: off, Len: int64(len(b)) - off}, Frame: int(min64(loop, int64(d.loops))),
-				Subject: fmt.Sprintf("tracker event %d", len(t.events)), Message: msg + "; rest of the stream skipped", Skipped: true})
+			dg := diagnostic(model.Error, model.Span{Stream: fTracker, Off: off, Len: int64(len(b)) - off},
+				fmt.Sprintf("tracker event %d", len(t.events)), msg+"; the rest of the stream is not decoded", "", "")
+			dg.Frame, dg.Skipped = int(min64(max(loop, 0), int64(d.loops))), true
+			*out = append(*out, dg)
 			break
-		}
-		if loop > int64(d.limit()) || loop < 0 {
-			loop = int64(d.limit())
 		}
 		ev := tevent{loop: int32(loop), id: int32(id.Int), off: int32(start), end: int32(dec.Pos()), structOff: int32(sv.Off), unit: -1, player: -1}
 		t.apply(d, &ev, &sv)
-		t.events = append(t.events, ev)
-		if d.opt.Progress != nil && len(t.events)%4096 == 0 {
-			d.opt.Progress(int64(dec.Pos()), int64(len(b)))
+		if t.b.Exhausted() {
+			d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)})
+			break
 		}
+		t.events = append(t.events, ev)
+	}
+	if dg, ok := d.pastTheEnd(fTracker, "tracker", len(t.events), func(i int) (int32, int32, int32) {
+		e := &t.events[i]
+		return e.loop, e.off, e.end
+	}); ok {
+		*out = append(*out, dg)
 	}
 	if t.preplaced > 0 {
-		d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Info, Source: source,
-			Span: model.Span{Stream: fTracker}, Frame: -1, Subject: "unit tags",
-			Message: fmt.Sprintf("%d owner changes of units placed with the map (never born); they are not counted", t.preplaced)})
+		*out = append(*out, diagnostic(model.Info, model.Span{Stream: fTracker}, "unit tags",
+			fmt.Sprintf("%d owner changes of units placed with the map (never born); they are not counted", t.preplaced), "", ""))
 	}
 	if t.unknownUnits > 0 {
-		d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{Severity: model.Warning, Source: source,
-			Span: model.Span{Stream: fTracker, Off: int64(t.firstUnknown)}, Frame: -1, Subject: "unit tags",
-			Message: fmt.Sprintf("%d events name units that were never born (corrupt unit ids)", t.unknownUnits)})
+		*out = append(*out, diagnostic(model.Warning, model.Span{Stream: fTracker, Off: int64(t.firstUnknown)}, "unit tags",
+			fmt.Sprintf("%d events name units that were never born (corrupt unit ids)", t.unknownUnits), "", ""))
 	}
 }
 
-// appendEvents adds the tracker events to the replay (once, at the end,
-// so that the event slice is allocated at its final size).
-func (t *tracker) appendEvents(d *decoder) {
-	for i, e := range t.events {
-		ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
-			Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
-		// A lost town hall is a turning point worth a tick on the timeline.
-		if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
-			ev.Notable = true
-		}
-		d.r.Events = append(d.r.Events, ev)
+// grow makes room for more events, paying the budget for them.
+func (t *tracker) grow(at int) error {
+	n := max(2*cap(t.events), len(t.data)/24+16)
+	if err := t.b.Items(fTracker+": events", int64(n-len(t.events)), teventSize); err != nil {
+		return err
 	}
+	t.events = append(make([]tevent, 0, n), t.events...)
+	return nil
+}
+
+// source hands the tracker events to the replay's merge.
+func (t *tracker) source() eventSource {
+	return eventSource{n: len(t.events),
+		frame: func(i int) int { return int(t.events[i].loop) },
+		event: func(i int) model.Event {
+			e := &t.events[i]
+			ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
+				Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
+			// A lost town hall is a turning point worth a tick on the timeline.
+			if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
+				ev.Notable = true
+			}
+			return ev
+		}}
 }
 
 func min64(a, b int64) int64 {
@@ -257,6 +309,9 @@ func (t *tracker) unitByTag(index, recycle int64) int32 {
 func (t *tracker) count(loop int32, pid int16, typ int32, delta int8, d *decoder) {
 	pi := d.playerIndex(int64(pid))
 	if pi < 0 {
+		return
+	}
+	if !t.pay(changeSize) {
 		return
 	}
 	t.changes = append(t.changes, change{loop: loop, player: int16(pi), typ: typ, delta: delta})
@@ -287,10 +342,16 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 				rec.v[f.Tag] = int32(f.Val.Int)
 			}
 		}
+		if !t.pay(statRecSize) {
+			return
+		}
 		t.stats[pi] = append(t.stats[pi], rec)
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
-		typ := t.typeOf(string(name))
+		typ, ok := t.typeOf(name)
+		if !ok {
+			return
+		}
 		owner := int16(geti(3))
 		x, y := geti(5), geti(6)
 		t.see(x, y)
@@ -301,6 +362,9 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if old, ok := t.byIndex[u.index]; ok && t.units[old].died < 0 && t.units[old].recycle == u.recycle {
 			e.unit = old
 			e.player = d.playerIndex(int64(owner))
+			return
+		}
+		if !t.pay(unitRecSize) {
 			return
 		}
 		t.units = append(t.units, u)
@@ -323,6 +387,9 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		ur.died = e.loop
 		h := ur.hist[len(ur.hist)-1]
 		e.player = d.playerIndex(int64(h.owner))
+		if !t.pay(posSize) {
+			return
+		}
 		ur.pos = append(ur.pos, unitPos{loop: e.loop, x: int32(geti(3)), y: int32(geti(4))})
 		t.count(e.loop, h.owner, h.typ, -1, d)
 	case tUnitOwnerChange:
@@ -344,6 +411,9 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		}
 		t.count(e.loop, h.owner, h.typ, -1, d)
 		t.count(e.loop, owner, h.typ, 1, d)
+		if !t.pay(histSize) {
+			return
+		}
 		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: owner, typ: h.typ})
 	case tUnitTypeChange:
 		u := t.unitByTag(geti(0), geti(1))
@@ -355,13 +425,19 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		ur := &t.units[u]
 		h := ur.hist[len(ur.hist)-1]
 		name, _ := v.BytesOf(2)
-		typ := t.typeOf(string(name))
+		typ, ok := t.typeOf(name)
+		if !ok {
+			return
+		}
 		e.player = d.playerIndex(int64(h.owner))
 		if ur.died >= 0 || typ == h.typ {
 			return
 		}
 		t.count(e.loop, h.owner, h.typ, -1, d)
 		t.count(e.loop, h.owner, typ, 1, d)
+		if !t.pay(histSize) {
+			return
+		}
 		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: h.owner, typ: typ})
 	case tUpgrade:
 		e.player = d.playerIndex(geti(0))
@@ -384,6 +460,9 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			x, y := items.Items[i+1].Int, items.Items[i+2].Int
 			t.see(x, y)
 			if u, ok := t.byIndex[uint32(idx)]; ok {
+				if !t.pay(posSize) {
+					return
+				}
 				t.units[u].pos = append(t.units[u].pos, unitPos{loop: e.loop, x: int32(x), y: int32(y)})
 			}
 		}
@@ -391,7 +470,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		pid := geti(0)
 		e.player = d.playerIndex(pid)
 		if uid, ok := v.IntOf(2); ok && e.player >= 0 {
-			d.userToPl[int(uid)] = int(e.player)
+			t.setupUsers[int(uid)] = int(e.player)
 		}
 	}
 }
@@ -409,9 +488,17 @@ func (t *tracker) install(d *decoder) {
 	r := d.r
 	n := d.loops + 1
 	buckets := n>>bucketShift + 1
-	// statIdx[p][b]: stats records of player p with loop < b*16.
+	// statIdx[p][b]: stats records of player p with loop < b*16 (players
+	// without stats records need none).
 	statIdx := make([][]int32, t.nplayers)
 	for p := range statIdx {
+		if len(t.stats[p]) == 0 {
+			continue
+		}
+		if d.b.Items(fTracker+": stats index", int64(buckets+1), 4) != nil {
+			d.budgetHit(model.Span{Stream: fTracker})
+			break
+		}
 		idx := make([]int32, buckets+1)
 		k := 0
 		for b := 0; b <= buckets; b++ {
@@ -426,20 +513,30 @@ func (t *tracker) install(d *decoder) {
 	// with loop < k*256, and where in t.changes that is.
 	ncp := n/checkpointGap + 1
 	ntypes := len(t.types)
-	cps := make([][]int32, ncp) // cps[k] = nplayers*ntypes counts
-	cpAt := make([]int32, ncp)
-	cur := make([]int32, t.nplayers*ntypes)
-	ci := 0
-	for k := 0; k < ncp; k++ {
-		for ci < len(t.changes) && int(t.changes[ci].loop) < k*checkpointGap {
-			c := t.changes[ci]
-			cur[int(c.player)*ntypes+int(c.typ)] += int32(c.delta)
-			ci++
+	var cps [][]int32 // cps[k] = nplayers*ntypes counts
+	var cpAt []int32
+	if d.b.Items(fTracker+": unit counts by player and type", int64(ncp)*(int64(t.nplayers)*int64(ntypes)+2), 4) != nil {
+		d.budgetHit(model.Span{Stream: fTracker})
+		t.noCounts = true
+	} else {
+		cps = make([][]int32, ncp)
+		cpAt = make([]int32, ncp)
+		cur := make([]int32, t.nplayers*ntypes)
+		ci := 0
+		for k := 0; k < ncp; k++ {
+			for ci < len(t.changes) && int(t.changes[ci].loop) < k*checkpointGap {
+				c := t.changes[ci]
+				cur[int(c.player)*ntypes+int(c.typ)] += int32(c.delta)
+				ci++
+			}
+			cps[k] = append([]int32(nil), cur...)
+			cpAt[k] = int32(ci)
 		}
-		cps[k] = append([]int32(nil), cur...)
-		cpAt[k] = int32(ci)
 	}
 	statAt := func(frame, p int) *statRec {
+		if len(statIdx[p]) == 0 {
+			return nil
+		}
 		b := frame >> bucketShift
 		if b >= len(statIdx[p]) {
 			b = len(statIdx[p]) - 1
@@ -462,15 +559,18 @@ func (t *tracker) install(d *decoder) {
 		if st != nil {
 			v = st.v
 		}
-		k := frame / checkpointGap
-		if k >= ncp {
-			k = ncp - 1
-		}
-		counts := make([]int32, ntypes)
-		copy(counts, cps[k][p*ntypes:(p+1)*ntypes])
-		for i := int(cpAt[k]); i < len(t.changes) && int(t.changes[i].loop) <= frame; i++ {
-			if c := t.changes[i]; int(c.player) == p {
-				counts[c.typ] += int32(c.delta)
+		var counts []int32
+		if !t.noCounts {
+			k := frame / checkpointGap
+			if k >= ncp {
+				k = ncp - 1
+			}
+			counts = make([]int32, ntypes)
+			copy(counts, cps[k][p*ntypes:(p+1)*ntypes])
+			for i := int(cpAt[k]); i < len(t.changes) && int(t.changes[i].loop) <= frame; i++ {
+				if c := t.changes[i]; int(c.player) == p {
+					counts[c.typ] += int32(c.delta)
+				}
 			}
 		}
 		supply := fmt.Sprintf("%g/%g", float64(v[sFoodUsed])/4096, float64(v[sFoodMade])/4096)
@@ -606,35 +706,67 @@ func (t *tracker) unitName(u int32, f int32) string {
 	return t.types[h.typ]
 }
 
+// summary reads as a player would: "firebat: Supply Depot born at (52, 31)".
+// Unit names are the game's titles (names.UnitTitle); the raw names, tags
+// and player ids are in the event's fields.
 func (t *tracker) summary(d *decoder, e *tevent) string {
 	v := t.body(e)
 	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
-	tag := func() string { return fmt.Sprintf("tag %d/%d", geti(0), geti(1)) }
+	who := func(pid int64) string {
+		if pi := d.playerIndex(pid); pi >= 0 && int(pi) < len(d.r.Players) {
+			return d.r.Players[pi].Name
+		}
+		if pid == 0 {
+			return "neutral"
+		}
+		return fmt.Sprintf("player %d", pid)
+	}
+	unit := func(u int32, loop int32) string { return names.UnitTitle(t.unitName(u, loop)) }
 	switch e.id {
 	case tPlayerStats:
 		st, _ := v.Get(1)
 		g := func(i int64) int64 { x, _ := st.IntOf(i); return x }
-		return fmt.Sprintf("stats minerals %d gas %d supply %g/%g workers %d army %d", g(sMinerals), g(sGas),
+		return fmt.Sprintf("%s: %d minerals, %d gas, supply %g/%g, %d workers, army %d", who(geti(0)), g(sMinerals), g(sGas),
 			float64(g(sFoodUsed))/4096, float64(g(sFoodMade))/4096, g(sWorkers), g(sMinArmy)+g(sGasArmy))
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
-		return fmt.Sprintf("%s %s (%s) for player %d at (%d, %d)", trackerKinds[e.id], name, tag(), geti(3), geti(5), geti(6))
+		verb := "born"
+		if e.id == tUnitInit {
+			verb = "started"
+		}
+		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5), geti(6))
 	case tUnitDied:
-		s := fmt.Sprintf("died %s (%s) at (%d, %d)", t.unitName(e.unit, e.loop), tag(), geti(3), geti(4))
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3), geti(4))
 		if k, ok := v.IntOf(2); ok {
-			s += fmt.Sprintf(" killed by player %d", k)
+			s += ", killed by " + who(k)
 		}
 		return s
 	case tUnitOwnerChange:
-		return fmt.Sprintf("owner %s (%s) now player %d", t.unitName(e.unit, e.loop-1), tag(), geti(2))
+		return fmt.Sprintf("%s: takes %s", who(geti(2)), unit(e.unit, e.loop-1))
 	case tUnitTypeChange:
 		name, _ := v.BytesOf(2)
-		return fmt.Sprintf("type %s (%s) becomes %s", t.unitName(e.unit, e.loop-1), tag(), name)
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), names.UnitTitle(string(name)))
 	case tUpgrade:
 		name, _ := v.BytesOf(1)
-		return fmt.Sprintf("upgrade %s for player %d (count %d)", name, geti(0), geti(2))
+		s := fmt.Sprintf("%s: upgrade %s", who(geti(0)), names.Words(string(name)))
+		if n := geti(2); n != 1 {
+			s += fmt.Sprintf(" (%d)", n)
+		}
+		return s
 	case tUnitDone:
-		return fmt.Sprintf("done %s (%s)", t.unitName(e.unit, e.loop), tag())
+		owner := int64(-1)
+		if e.unit >= 0 && int(e.unit) < len(t.units) {
+			owner = int64(t.units[e.unit].ownerAt(e.loop))
+		}
+		return fmt.Sprintf("%s: %s finished", who(owner), unit(e.unit, e.loop))
 	case tUnitPositions:
 		items, _ := v.Get(1)
 		n := 0
@@ -643,16 +775,27 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		}
 		return fmt.Sprintf("positions of %d units", n)
 	case tPlayerSetup:
-		s := fmt.Sprintf("setup player %d type %d", geti(0), geti(1))
+		s := fmt.Sprintf("setup: player %d (%s)", geti(0), who(geti(0)))
 		if u, ok := v.IntOf(2); ok {
-			s += fmt.Sprintf(" user %d", u)
+			s += fmt.Sprintf(" is user %d", u)
 		}
 		if sl, ok := v.IntOf(3); ok {
-			s += fmt.Sprintf(" slot %d", sl)
+			s += fmt.Sprintf(" in slot %d", sl)
 		}
 		return s
 	}
 	return trackerKinds[e.id]
+}
+
+// ownerAt is the tracker player id owning the unit at a loop.
+func (u *unitRec) ownerAt(loop int32) int16 {
+	h := u.hist[0]
+	for _, x := range u.hist {
+		if x.loop <= loop {
+			h = x
+		}
+	}
+	return h.owner
 }
 
 func (t *tracker) detail(e *tevent) []model.Field {

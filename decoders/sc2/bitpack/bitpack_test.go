@@ -75,22 +75,71 @@ func TestReadSkipAgree(t *testing.T) {
 		2: {Kind: KBool},
 		3: {Kind: KArray, Offset: 0, Bits: 2, Elem: 0},
 		4: {Kind: KOptional, Elem: 1},
-		5: {Kind: KChoice, Offset: 0, Bits: 1, Choices: map[int64]Field{0: {"a", 0}, 1: {"b", 6}}},
+		5: {Kind: KChoice, Offset: 0, Bits: 2, Fields: []Field{{Name: "a", Type: 0}, {Name: "b", Type: 6}, {Type: -1}, {Name: "r", Type: 10}}},
 		6: {Kind: KNull},
 		7: {Kind: KBitArray, Offset: 0, Bits: 4},
 		8: {Kind: KFourCC},
-		9: {Kind: KStruct, Fields: []Field{{"i", 0}, {"arr", 3}, {"opt", 4}, {"c", 5}, {"bits", 7}, {"cc", 8}, {"b", 2}}},
+		9: {Kind: KStruct, Fields: []Field{{Name: "i", Type: 0}, {Name: "arr", Type: 3}, {Name: "opt", Type: 4}, {Name: "c", Type: 5},
+			{Name: "bits", Type: 7}, {Name: "cc", Type: 8}, {Name: "b", Type: 2}}},
+		10: {Kind: KReal32},
 	}
 	data := []byte{0xa5, 0x3c, 0x7e, 0x01, 'x', 'y', 0x99, 0x42, 0x13, 0x37, 0x11, 0xff, 0x00, 0x80}
+	// with fixed sizes worked out, Skip passes fixed-size values at once
+	ext := append(append(Table(nil), tab...), Type{Kind: KArray, Offset: 3, Elem: 0}, Type{Kind: KStruct, Fields: []Field{{Name: "f", Type: 11}, {Name: "s", Type: 9}}})
+	prepared := append(Table(nil), ext...)
+	prepared.Prepare()
+	if prepared[11].FixedBits != 10 || prepared[9].FixedBits != 0 || prepared[0].FixedBits != 4 {
+		t.Errorf("fixed sizes %d %d %d, want 9+1, variable, 3+1", prepared[11].FixedBits, prepared[9].FixedBits, prepared[0].FixedBits)
+	}
 	for n := 0; n <= len(data); n++ {
-		a, b := New(data[:n]), New(data[:n])
-		v := a.Read(tab, 9)
-		b.Skip(tab, 9)
+		a, b, c := New(data[:n]), New(data[:n]), New(data[:n])
+		dec := Decoder{Tab: prepared}
+		v := dec.Read(a, 12)
+		b.Skip(ext, 12)
+		c.Skip(prepared, 12)
+		if (a.Err() == nil) != (c.Err() == nil) || a.Pos() != c.Pos() || a.nextBits != c.nextBits {
+			t.Errorf("%d bytes: read at %d/%d (%v), prepared skip at %d/%d (%v)", n, a.Pos(), a.nextBits, a.Err(), c.Pos(), c.nextBits, c.Err())
+		}
+		if a.Err() == nil {
+			v = v.Fields[1]
+		}
 		if (a.Err() == nil) != (b.Err() == nil) || a.Pos() != b.Pos() || a.nextBits != b.nextBits {
 			t.Errorf("%d bytes: read at %d/%d (%v), skip at %d/%d (%v)", n, a.Pos(), a.nextBits, a.Err(), b.Pos(), b.nextBits, b.Err())
 		}
 		if a.Err() == nil && len(v.Fields) != 7 {
 			t.Errorf("%d bytes: %d fields", n, len(v.Fields))
 		}
+	}
+}
+
+// TestBitArrayIsOneRead: a bit array is the number one read of its length
+// gives (Bits for up to 64 bits), from any bit of a byte; reading the same
+// bits in other pieces gives another number when they start inside a byte.
+func TestBitArrayIsOneRead(t *testing.T) {
+	data := []byte{0xa5, 0x3c, 0x7e, 0x01, 0x99, 0x42, 0x13, 0x37, 0x11, 0xff, 0x00, 0x80}
+	for skip := uint(0); skip < 8; skip++ {
+		for n := 1; n <= 64; n++ {
+			a, b := New(data), New(data)
+			a.Bits(skip)
+			b.Bits(skip)
+			want := a.Bits(uint(n))
+			got := b.BitArray(n)
+			var v uint64
+			for _, c := range got {
+				v = v<<8 | uint64(c)
+			}
+			if v != want || len(got) != (n+7)/8 || a.Pos() != b.Pos() {
+				t.Fatalf("skip %d, %d bits: bit array %x, one read %x", skip, n, v, want)
+			}
+		}
+	}
+	a, b := New([]byte{0x5f, 0xa0}), New([]byte{0x5f, 0xa0})
+	a.Bits(4)
+	b.Bits(4)
+	one := a.Bits(11)
+	hi := b.Bits(3)
+	lo := b.Bits(8)
+	if one == hi<<8|lo {
+		t.Errorf("11 bits read at once (%#x) equal 3 then 8 (%#x): the test bytes show nothing", one, hi<<8|lo)
 	}
 }

@@ -2,24 +2,35 @@ package bitpack
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+
+	"rewind/decoders/internal/budget"
 )
 
 // Type describes one bit-packed type of a build's protocol: what
 // s2protocol calls a typeinfo. Types refer to each other by index in a
 // Table.
 type Type struct {
-	Kind    Kind
-	Offset  int64 // for ints, blob/array lengths and choice tags
-	Bits    uint
-	Elem    int     // array and optional element
-	Fields  []Field // struct members in stream order
-	Choices map[int64]Field
+	Kind   Kind
+	Offset int64 // for ints, blob/array/bit array lengths and choice tags
+	Bits   uint
+	Elem   int // array and optional element
+	// Fields are a struct's members in stream order, or a choice's
+	// alternatives indexed by tag (Type -1 where the tag has none).
+	Fields []Field
+	// FixedBits+1 is the type's size when every value of it takes the
+	// same number of bits (0: it does not, or Prepare was not run). Skip
+	// passes such a value in one step.
+	FixedBits int
 }
 
 // Field is a named member of a struct or an alternative of a choice.
 type Field struct {
 	Name string
 	Type int
+	Tag  int64 // the member's tag in the versioned encoding
 }
 
 // Kind of a Type.
@@ -36,26 +47,117 @@ const (
 	KBitArray
 	KFourCC
 	KNull
+	KReal32
+	KReal64
 )
 
 // Table is the list of types of one protocol.
 type Table []Type
 
+// Prepare works out which types have a fixed size (FixedBits), for Skip.
+// The table must pass Check first.
+func (t Table) Prepare() {
+	state := make([]byte, len(t)) // 0 not seen, 1 working, 2 done
+	var size func(i int) int      // bits, or -1
+	size = func(i int) int {
+		switch state[i] {
+		case 1:
+			return -1 // a type that contains itself has no fixed size
+		case 2:
+			return t[i].FixedBits - 1
+		}
+		state[i] = 1
+		ty := &t[i]
+		n := -1
+		switch ty.Kind {
+		case KInt:
+			n = int(ty.Bits)
+		case KBool:
+			n = 1
+		case KFourCC, KReal32:
+			n = 32
+		case KReal64:
+			n = 64
+		case KNull:
+			n = 0
+		case KStruct:
+			n = 0
+			for _, f := range ty.Fields {
+				m := size(f.Type)
+				if m < 0 {
+					n = -1
+					break
+				}
+				n += m
+			}
+		case KArray:
+			// a count of no bits is a fixed count
+			if ty.Bits == 0 && ty.Offset >= 0 && ty.Offset <= 1<<16 {
+				if m := size(ty.Elem); m >= 0 {
+					n = int(ty.Offset) * m
+				}
+			}
+		}
+		state[i] = 2
+		ty.FixedBits = n + 1
+		return n
+	}
+	for i := range t {
+		size(i)
+	}
+}
+
+// Check reports the first reference to a type outside the table.
+func (t Table) Check() error {
+	for i, ty := range t {
+		refs := []int{}
+		switch ty.Kind {
+		case KArray, KOptional:
+			refs = append(refs, ty.Elem)
+		case KStruct:
+			for _, f := range ty.Fields {
+				refs = append(refs, f.Type)
+			}
+		case KChoice:
+			for _, f := range ty.Fields {
+				if f.Type != -1 {
+					refs = append(refs, f.Type)
+				}
+			}
+		}
+		for _, r := range refs {
+			if r < 0 || r >= len(t) {
+				return fmt.Errorf("type %d refers to type %d of %d", i, r, len(t))
+			}
+		}
+		if ty.Bits > 64 {
+			return fmt.Errorf("type %d has %d bits", i, ty.Bits)
+		}
+	}
+	return nil
+}
+
 // Value is a decoded value. Int holds ints, bools, choice tags and bit
-// array lengths; Bytes blobs, bit arrays and fourccs; Items array members
-// and the value of an optional or choice; Fields struct members (Name
-// from the table). Off and End are byte offsets of the first and last bit.
+// array lengths; Bytes blobs, fourccs and bit arrays (the array's value as
+// one big-endian number of Int bits); Items array members and the value of
+// an optional or choice; Fields struct members (Name from the table). Off
+// and End are the byte offsets of the first and the last bit. Reals are in
+// Real.
 type Value struct {
 	Kind   Kind
-	Name   string // struct member or choice alternative name
+	Absent bool // an optional without a value
+	Name   string
 	Int    int64
+	Real   float64
 	Bytes  []byte
 	Items  []Value
 	Fields []Value
 	Off    int
 	End    int
-	Absent bool // an optional without a value
 }
+
+// valueSize is what one Value costs the budget.
+const valueSize = int64(unsafe.Sizeof(Value{}))
 
 // Get returns the struct member with the name.
 func (v *Value) Get(name string) (*Value, bool) {
@@ -67,17 +169,26 @@ func (v *Value) Get(name string) (*Value, bool) {
 	return nil, false
 }
 
+// Deref is the value of an optional (nil when absent), the value itself
+// for any other kind.
+func (v *Value) Deref() *Value {
+	if v == nil || v.Kind != KOptional {
+		return v
+	}
+	if v.Absent || len(v.Items) == 0 {
+		return nil
+	}
+	return &v.Items[0]
+}
+
 // IntOf is the integer of a member, through an optional.
 func (v *Value) IntOf(name string) (int64, bool) {
 	f, ok := v.Get(name)
 	if !ok {
 		return 0, false
 	}
-	if f.Kind == KOptional {
-		if f.Absent || len(f.Items) == 0 {
-			return 0, false
-		}
-		f = &f.Items[0]
+	if f = f.Deref(); f == nil {
+		return 0, false
 	}
 	return f.Int, true
 }
@@ -88,25 +199,52 @@ func (v *Value) BytesOf(name string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	if f.Kind == KOptional {
-		if f.Absent || len(f.Items) == 0 {
-			return nil, false
-		}
-		f = &f.Items[0]
+	if f = f.Deref(); f == nil {
+		return nil, false
 	}
 	return f.Bytes, f.Bytes != nil
 }
 
-const maxDepth = 32
-
-// Read decodes a value of type t from the reader.
-func (r *Reader) Read(tab Table, t int) Value {
-	return r.read(tab, t, 0)
+// Indices lists the set bits of a bit array, bit 0 being the least
+// significant bit of its value: the indices a selection mask selects.
+func (v *Value) Indices() []int {
+	var out []int
+	n := len(v.Bytes)
+	for i := n - 1; i >= 0; i-- {
+		for b := v.Bytes[i]; b != 0; b &= b - 1 {
+			out = append(out, (n-1-i)*8+bits.TrailingZeros8(b))
+		}
+	}
+	return out
 }
 
-func (r *Reader) read(tab Table, t int, depth int) Value {
+// OnesCount is the number of set bits of a bit array.
+func (v *Value) OnesCount() int {
+	n := 0
+	for _, b := range v.Bytes {
+		n += bits.OnesCount8(b)
+	}
+	return n
+}
+
+// maxDepth bounds nesting: the tables nest a dozen deep at most.
+const maxDepth = 32
+
+// Decoder reads typed values; its budget pays for the values it builds.
+type Decoder struct {
+	Tab    Table
+	Budget *budget.Budget // nil: values are bounded by the stream only
+	What   string         // what the budget is told is paying ("replay.initData")
+}
+
+// Read decodes a value of type t from the reader.
+func (d *Decoder) Read(r *Reader, t int) Value {
+	return d.read(r, t, 0)
+}
+
+func (d *Decoder) read(r *Reader, t int, depth int) Value {
 	v := Value{Off: r.Pos()}
-	if t < 0 || t >= len(tab) {
+	if t < 0 || t >= len(d.Tab) {
 		r.Fail("type %d not in the table", t)
 		return v
 	}
@@ -114,7 +252,7 @@ func (r *Reader) read(tab Table, t int, depth int) Value {
 		r.Fail("types nested deeper than %d", maxDepth)
 		return v
 	}
-	ty := &tab[t]
+	ty := &d.Tab[t]
 	v.Kind = ty.Kind
 	switch ty.Kind {
 	case KInt:
@@ -123,6 +261,10 @@ func (r *Reader) read(tab Table, t int, depth int) Value {
 		v.Int = int64(r.Bits(1))
 	case KBlob:
 		n := r.Int(ty.Offset, ty.Bits)
+		if n < 0 || n > int64(len(r.data)) {
+			r.Fail("blob of %d bytes, %d left", n, len(r.data)-r.used)
+			break
+		}
 		v.Bytes = r.AlignedBytes(int(n))
 	case KFourCC:
 		b := make([]byte, 4)
@@ -130,59 +272,76 @@ func (r *Reader) read(tab Table, t int, depth int) Value {
 			b[i] = byte(r.Bits(8))
 		}
 		v.Bytes = b
+	case KReal32, KReal64:
+		// s2protocol reads a real as big-endian bytes of 8 bits each
+		var u uint64
+		n := 4
+		if ty.Kind == KReal64 {
+			n = 8
+		}
+		for i := 0; i < n; i++ {
+			u = u<<8 | r.Bits(8)
+		}
+		if n == 4 {
+			v.Real = float64(math.Float32frombits(uint32(u)))
+		} else {
+			v.Real = math.Float64frombits(u)
+		}
 	case KBitArray:
 		n := r.Int(ty.Offset, ty.Bits)
 		v.Int = n
-		if n < 0 || n > int64(r.bitsLeft()) {
-			r.Fail("bit array of %d bits, %d left", n, r.bitsLeft())
+		if n < 0 || n > int64(r.BitsLeft()) {
+			r.Fail("bit array of %d bits, %d left", n, r.BitsLeft())
 			break
 		}
-		b := make([]byte, (n+7)/8)
-		left := n
-		for i := range b {
-			c := uint(8)
-			if left < 8 {
-				c = uint(left)
-			}
-			b[i] = byte(r.Bits(c))
-			left -= int64(c)
+		if !d.pay(r, "bit arrays", (n+7)/8) {
+			break
 		}
-		v.Bytes = b
+		v.Bytes = r.BitArray(int(n))
 	case KArray:
 		n := r.Int(ty.Offset, ty.Bits)
-		if n < 0 || n > int64(r.bitsLeft())+1 {
-			r.Fail("array of %d items, %d bits left", n, r.bitsLeft())
+		if n < 0 || n > int64(r.BitsLeft())+1 {
+			r.Fail("array of %d items, %d bits left", n, r.BitsLeft())
 			break
 		}
-		v.Items = make([]Value, 0, min(n, 1024))
+		if !d.payItems(r, "arrays", n) {
+			break
+		}
+		v.Items = make([]Value, 0, n)
 		for i := int64(0); i < n && r.err == nil; i++ {
-			v.Items = append(v.Items, r.read(tab, ty.Elem, depth+1))
+			v.Items = append(v.Items, d.read(r, ty.Elem, depth+1))
 		}
 	case KOptional:
 		if r.Bits(1) != 0 {
-			v.Items = []Value{r.read(tab, ty.Elem, depth+1)}
+			v.Items = []Value{d.read(r, ty.Elem, depth+1)}
 		} else {
 			v.Absent = true
 		}
 	case KStruct:
+		if !d.payItems(r, "structs", int64(len(ty.Fields))) {
+			break
+		}
 		v.Fields = make([]Value, 0, len(ty.Fields))
 		for _, f := range ty.Fields {
 			if r.err != nil {
 				break
 			}
-			fv := r.read(tab, f.Type, depth+1)
+			fv := d.read(r, f.Type, depth+1)
 			fv.Name = f.Name
 			v.Fields = append(v.Fields, fv)
 		}
 	case KChoice:
 		tag := r.Int(ty.Offset, ty.Bits)
-		f, ok := ty.Choices[tag]
-		if !ok {
+		if r.err != nil {
+			break
+		}
+		if tag < 0 || tag >= int64(len(ty.Fields)) || ty.Fields[tag].Type < 0 {
 			r.Fail("choice tag %d not in the layout", tag)
 			break
 		}
+		f := &ty.Fields[tag]
 		v.Int = tag
-		c := r.read(tab, f.Type, depth+1)
+		c := d.read(r, f.Type, depth+1)
 		c.Name = f.Name
 		v.Items = []Value{c}
 	case KNull:
@@ -193,13 +352,31 @@ func (r *Reader) read(tab Table, t int, depth int) Value {
 	return v
 }
 
-func (r *Reader) bitsLeft() int {
-	return int(r.nextBits) + 8*(len(r.data)-r.used)
+func (d *Decoder) pay(r *Reader, what string, n int64) bool {
+	if d.Budget == nil {
+		return true
+	}
+	if err := d.Budget.Alloc(d.What+": "+what, n); err != nil {
+		r.Fail("%v", err)
+		return false
+	}
+	return true
+}
+
+func (d *Decoder) payItems(r *Reader, what string, n int64) bool {
+	if d.Budget == nil {
+		return true
+	}
+	if err := d.Budget.Items(d.What+": "+what, n, valueSize); err != nil {
+		r.Fail("%v", err)
+		return false
+	}
+	return true
 }
 
 // String names a kind.
 func (k Kind) String() string {
-	names := []string{"int", "blob", "bool", "array", "optional", "struct", "choice", "bit array", "fourcc", "null"}
+	names := []string{"int", "blob", "bool", "array", "optional", "struct", "choice", "bit array", "fourcc", "null", "real32", "real64"}
 	if int(k) < len(names) {
 		return names[k]
 	}
@@ -207,7 +384,7 @@ func (k Kind) String() string {
 }
 
 // Skip reads past a value of type t without building it, for a pass that
-// only needs to know where each event ends.
+// only needs to know where each event ends. It allocates nothing.
 func (r *Reader) Skip(tab Table, t int) { r.skip(tab, t, 0) }
 
 func (r *Reader) skip(tab Table, t int, depth int) {
@@ -220,6 +397,10 @@ func (r *Reader) skip(tab Table, t int, depth int) {
 		return
 	}
 	ty := &tab[t]
+	if ty.FixedBits > 0 {
+		r.SkipBits(int64(ty.FixedBits - 1))
+		return
+	}
 	switch ty.Kind {
 	case KInt:
 		r.Bits(ty.Bits)
@@ -227,24 +408,24 @@ func (r *Reader) skip(tab Table, t int, depth int) {
 		r.Bits(1)
 	case KBlob:
 		n := r.Int(ty.Offset, ty.Bits)
-		r.AlignedBytes(int(n))
-	case KFourCC:
-		r.Bits(32)
-	case KBitArray:
-		n := r.Int(ty.Offset, ty.Bits)
-		if n < 0 || n > int64(r.bitsLeft()) {
-			r.Fail("bit array of %d bits, %d left", n, r.bitsLeft())
+		if n < 0 || n > int64(len(r.data)) {
+			r.Fail("blob of %d bytes, %d left", n, len(r.data)-r.used)
 			return
 		}
-		for n > 0 && r.err == nil {
-			c := uint(min(n, 64))
-			r.Bits(c)
-			n -= int64(c)
+		r.AlignedBytes(int(n))
+	case KFourCC, KReal32:
+		r.Bits(32)
+	case KReal64:
+		r.Bits(64)
+	case KBitArray:
+		n := r.Int(ty.Offset, ty.Bits)
+		if r.err == nil {
+			r.SkipBits(n)
 		}
 	case KArray:
 		n := r.Int(ty.Offset, ty.Bits)
-		if n < 0 || n > int64(r.bitsLeft())+1 {
-			r.Fail("array of %d items, %d bits left", n, r.bitsLeft())
+		if n < 0 || n > int64(r.BitsLeft())+1 {
+			r.Fail("array of %d items, %d bits left", n, r.BitsLeft())
 			return
 		}
 		for i := int64(0); i < n && r.err == nil; i++ {
@@ -255,20 +436,22 @@ func (r *Reader) skip(tab Table, t int, depth int) {
 			r.skip(tab, ty.Elem, depth+1)
 		}
 	case KStruct:
-		for _, f := range ty.Fields {
+		for i := range ty.Fields {
 			if r.err != nil {
 				return
 			}
-			r.skip(tab, f.Type, depth+1)
+			r.skip(tab, ty.Fields[i].Type, depth+1)
 		}
 	case KChoice:
 		tag := r.Int(ty.Offset, ty.Bits)
-		f, ok := ty.Choices[tag]
-		if !ok {
+		if r.err != nil {
+			return
+		}
+		if tag < 0 || tag >= int64(len(ty.Fields)) || ty.Fields[tag].Type < 0 {
 			r.Fail("choice tag %d not in the layout", tag)
 			return
 		}
-		r.skip(tab, f.Type, depth+1)
+		r.skip(tab, ty.Fields[tag].Type, depth+1)
 	case KNull:
 	default:
 		r.Fail("unknown type kind %d", ty.Kind)

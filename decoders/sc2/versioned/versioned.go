@@ -13,6 +13,9 @@ package versioned
 
 import (
 	"fmt"
+	"unsafe"
+
+	"rewind/decoders/internal/budget"
 )
 
 // Kind is a value's tag.
@@ -131,6 +134,11 @@ type Decoder struct {
 	pos  int
 	err  *Error
 
+	// Budget, when set, pays for the members of arrays and structs before
+	// they are allocated; What names the stream in its refusals.
+	Budget *budget.Budget
+	What   string
+
 	// With an arena, member slices are carved from reused chunks: values
 	// stay valid until the next ResetArena. Stream readers that consume
 	// each event at once use it to avoid allocating per value.
@@ -149,12 +157,39 @@ func (d *Decoder) ResetArena() {
 	d.fields = d.fields[:0]
 }
 
+const (
+	valueSize = int64(unsafe.Sizeof(Value{}))
+	fieldSize = int64(unsafe.Sizeof(Field{}))
+)
+
+// pay asks the budget for count members of size bytes; false (and the
+// decoder stopped with the refusal) when it cannot pay.
+func (d *Decoder) pay(what string, count int, size int64) bool {
+	if d.Budget == nil {
+		return true
+	}
+	if err := d.Budget.Items(d.What+": "+what, int64(count), size); err != nil {
+		d.fail(d.pos, "%v", err)
+		return false
+	}
+	return true
+}
+
 func (d *Decoder) newItems(n int) []Value {
 	if !d.arena {
+		if !d.pay("array items", n, valueSize) {
+			return nil
+		}
 		return make([]Value, 0, n)
 	}
 	if cap(d.items)-len(d.items) < n {
-		d.items = make([]Value, 0, max(n, 1024))
+		// chunks grow with use, to 1024 values, so that a short stream
+		// does not pay for a long one's
+		c := max(n, min(1024, 2*cap(d.items)), 32)
+		if !d.pay("array items", c, valueSize) {
+			return nil
+		}
+		d.items = make([]Value, 0, c)
 	}
 	l := len(d.items)
 	d.items = d.items[:l+n]
@@ -163,10 +198,17 @@ func (d *Decoder) newItems(n int) []Value {
 
 func (d *Decoder) newFields(n int) []Field {
 	if !d.arena {
+		if !d.pay("struct members", n, fieldSize) {
+			return nil
+		}
 		return make([]Field, 0, n)
 	}
 	if cap(d.fields)-len(d.fields) < n {
-		d.fields = make([]Field, 0, max(n, 1024))
+		c := max(n, min(1024, 2*cap(d.fields)), 32)
+		if !d.pay("struct members", c, fieldSize) {
+			return nil
+		}
+		d.fields = make([]Field, 0, c)
 	}
 	l := len(d.fields)
 	d.fields = d.fields[:l+n]

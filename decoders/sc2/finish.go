@@ -1,0 +1,321 @@
+package sc2
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"rewind/decoders/sc2/protocol"
+	"rewind/model"
+)
+
+// merge ties what the streams decoded in parallel together: which lobby
+// user is which player (the lobby's working-set slots, then its names,
+// then the tracker's player setup, which has the last word), the map size,
+// the lobby's fields.
+func (d *decoder) merge() {
+	if in := d.init; in != nil {
+		d.r.Header = append(d.r.Header, in.field)
+		d.mapW, d.mapH = in.mapW, in.mapH
+		for _, su := range in.slotUsers {
+			if _, seen := d.userToPl[su[0]]; !seen {
+				d.userToPl[su[0]] = su[1]
+			}
+		}
+		// Lobbies without working-set slots (HotS before 24764) tie a user
+		// to a player by name; Wings of Liberty users are slots (below).
+		if in.p.User >= 0 {
+			for uid, pi := range in.namedUsers {
+				if _, seen := d.userToPl[uid]; !seen {
+					d.userToPl[uid] = pi
+				}
+			}
+		}
+	}
+	if d.tr != nil {
+		for uid, pi := range d.tr.setupUsers {
+			d.userToPl[uid] = pi
+		}
+	}
+	// Wings of Liberty game events number their senders from 1 in the
+	// order of the lobby's occupied slots; 16 is the game itself.
+	if d.game != nil && d.game.table.p.User < 0 && d.init != nil {
+		d.gameUserToPl = map[int]int{}
+		for i, pi := range d.init.occupied {
+			if pi >= 0 {
+				d.gameUserToPl[i+1] = pi
+			}
+		}
+	}
+	d.tableNote()
+}
+
+// tableNote lists the protocol tables the bit-packed streams were read
+// with, and says once when that is not the file's own build's table (a
+// build Blizzard published none for, or whose table does not read them).
+func (d *decoder) tableNote() {
+	var used []model.Field
+	borrowed := map[int][]string{}
+	var bases []int
+	for _, s := range []struct {
+		name  string
+		base  int
+		exact bool
+	}{{fInit, d.initBase(), true}, {fGame, d.tableBase(d.game), d.game != nil && d.game.exact},
+		{fMessages, d.msgBase(), d.msgs != nil && d.msgs.exact}} {
+		if s.base == 0 {
+			continue
+		}
+		used = append(used, model.Field{Key: fileKey(s.name), Label: s.name, Value: int64(s.base), Name: fmt.Sprintf("table of base build %d", s.base)})
+		if s.base != d.baseBuild && s.exact {
+			if borrowed[s.base] == nil {
+				bases = append(bases, s.base)
+			}
+			borrowed[s.base] = append(borrowed[s.base], s.name)
+		}
+	}
+	if len(used) > 0 {
+		d.r.Header = append(d.r.Header, model.Field{Key: "protocolTables", Label: "Protocol tables used", Fields: used})
+	}
+	why := fmt.Sprintf("Blizzard published no table for base build %d", d.baseBuild)
+	if p := protocol.Get(d.baseBuild); p != nil {
+		why = fmt.Sprintf("the table of base build %d does not read them to their end", d.baseBuild)
+		if p.Derived != 0 {
+			why = fmt.Sprintf("the table derived for base build %d does not read them to their end", d.baseBuild)
+		}
+	}
+	for _, b := range bases {
+		streams := borrowed[b]
+		d.diag(model.Info, model.Span{Stream: streams[0]}, strings.Join(streams, ", "),
+			fmt.Sprintf("read with the table of base build %d, the nearest that reads them to their last byte: %s", b, why), "", "", false)
+	}
+}
+
+func (d *decoder) initBase() int {
+	if d.init == nil {
+		return 0
+	}
+	return d.init.p.Base
+}
+
+func (d *decoder) tableBase(g *gameStream) int {
+	if g == nil {
+		return 0
+	}
+	return g.table.p.Base
+}
+
+func (d *decoder) msgBase() int {
+	if d.msgs == nil {
+		return 0
+	}
+	return d.msgs.table.p.Base
+}
+
+// finish sets the timeline and the summary values.
+func (d *decoder) finish() {
+	r := d.r
+	d.rate = 16 * speedFactor[d.speed]
+	if d.rate == 0 {
+		d.rate = 22.4
+	}
+	// Each stream's events are in loop order; merging them into one slice
+	// of the final size keeps the model's sort from having anything to do.
+	var srcs []eventSource
+	if d.msgs != nil {
+		evs := d.msgs.appendEvents(d, nil)
+		srcs = append(srcs, eventSource{n: len(evs), frame: func(i int) int { return evs[i].Frame },
+			event: func(i int) model.Event { return evs[i] }})
+	}
+	if d.tr != nil {
+		srcs = append(srcs, d.tr.source())
+	}
+	if d.game != nil {
+		srcs = append(srcs, d.game.source(d))
+	}
+	r.Events = mergeByFrame(srcs)
+	if !d.hasLoops {
+		// no usable header: let the timeline reach the last event the
+		// file's size can justify
+		for _, e := range r.Events {
+			if e.Frame > d.loops && e.Frame <= d.limit() {
+				d.loops = e.Frame
+			}
+		}
+	}
+	d.timeline()
+	mode := d.attrGlobal(attrTeams)
+	if mode == "" && len(d.players) > 0 {
+		mode = teamMode(d.players)
+	}
+	if mode != "" {
+		r.Mode = mode + " " + d.speed
+	} else {
+		r.Mode = d.speed
+	}
+	if gm := attrValueName(attrGameMode, d.attrGlobal(attrGameMode)); gm != "" && d.attrGlobal(attrGameMode) != "" {
+		r.Mode += " " + strings.ToLower(strings.Fields(gm)[0])
+	}
+	var winners []string
+	for i, p := range d.players {
+		if p.result == 1 {
+			winners = append(winners, r.Players[i].Name)
+		}
+	}
+	switch {
+	case len(winners) > 0:
+		r.Result = "Win: " + strings.Join(winners, ", ")
+	case len(d.players) > 0:
+		r.Result = "no winner recorded"
+	}
+	if d.tr != nil {
+		d.tr.install(d)
+	}
+	d.installGame()
+	if len(r.Events) > 0 || d.loops > 0 {
+		r.Events = append(r.Events, model.Event{Frame: d.loops, Player: -1, Kind: "end", Notable: true,
+			Summary: "game end: " + nonEmpty(r.Result, "result unknown")})
+	}
+	// Events past the header's last loop (reported by their stream) are
+	// shown at the last frame.
+	for i := range r.Events {
+		if r.Events[i].Frame > d.loops {
+			r.Events[i].Frame = d.loops
+		}
+		if r.Events[i].Frame < 0 {
+			r.Events[i].Frame = 0
+		}
+	}
+	d.budgetDiagnostic()
+	r.Finish()
+}
+
+// eventSource is one stream's events in frame order, made one at a time.
+type eventSource struct {
+	n     int
+	frame func(i int) int
+	event func(i int) model.Event
+}
+
+// mergeByFrame merges the sources into one slice (with room for the end
+// event), keeping the order of the sources for events of the same frame.
+func mergeByFrame(srcs []eventSource) []model.Event {
+	n := 1
+	for _, s := range srcs {
+		n += s.n
+	}
+	out := make([]model.Event, 0, n)
+	pos := make([]int, len(srcs))
+	next := make([]int, len(srcs)) // frame of each source's next event
+	for i, s := range srcs {
+		if s.n > 0 {
+			next[i] = s.frame(0)
+		}
+	}
+	for {
+		best := -1
+		for i, s := range srcs {
+			if pos[i] < s.n && (best < 0 || next[i] < next[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		s := srcs[best]
+		out = append(out, s.event(pos[best]))
+		pos[best]++
+		if pos[best] < s.n {
+			next[best] = s.frame(pos[best])
+		}
+	}
+}
+
+// installGame hands the game events' summaries and fields to the replay,
+// after the tracker's (which pass on what is not theirs).
+func (d *decoder) installGame() {
+	g := d.game
+	if g == nil {
+		return
+	}
+	prevSum, prevDetail := d.r.Summarize, d.r.Detail
+	d.r.Summarize = func(ev *model.Event) string {
+		if ev.Span.Stream != fGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
+			if prevSum != nil {
+				return prevSum(ev)
+			}
+			return ""
+		}
+		return g.summary(d, &g.events[ev.Ref])
+	}
+	d.r.Detail = func(ev *model.Event) []model.Field {
+		if ev.Span.Stream != fGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
+			if prevDetail != nil {
+				return prevDetail(ev)
+			}
+			return nil
+		}
+		return g.detail(d, &g.events[ev.Ref])
+	}
+}
+
+// timeline makes a frame of every game loop. Time is real time (loops /
+// 22.4 on Faster), which playback follows. The label is the clock as the
+// game client showed it: real time where the header says the game used
+// scaled time (Legacy of the Void), game time before (Wings of Liberty
+// and Heart of the Swarm counted loops / 16 as seconds on any speed), so
+// for those the label and the real time differ. Timeline.Number is the loop.
+func (d *decoder) timeline() {
+	r := d.r
+	rate := d.rate
+	realTime := func(i int) time.Duration { return time.Duration(float64(i) / rate * float64(time.Second)) }
+	gameTime := func(i int) time.Duration { return time.Duration(i) * time.Second / 16 }
+	clock := gameTime
+	clockName := "game time (loops / 16), as the client showed it"
+	if d.scaledTime || rate == 16 {
+		clock = realTime
+		clockName = "real time, as the client showed it"
+	}
+	r.Timeline = model.Timeline{Count: d.loops + 1, First: 0, Rate: rate, Unit: "loop",
+		LabelOf: func(i int) string { return model.FormatDuration(clock(i)) },
+		TimeOf:  realTime,
+	}
+	r.Duration = realTime(d.loops)
+	for i := range r.Header {
+		if r.Header[i].Key == "replayHeader" {
+			r.Header[i].Fields = append(r.Header[i].Fields,
+				model.Field{Key: "gameLength", Label: "Game length", Value: clock(d.loops), Name: model.FormatDuration(clock(d.loops)) + " " + clockName},
+				model.Field{Key: "realLength", Label: "Real length", Value: r.Duration})
+		}
+	}
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// teamMode guesses "1v1", "2v2" from the teams of the players.
+func teamMode(ps []playerInfo) string {
+	count := map[int64]int{}
+	var teams []int64
+	for _, p := range ps {
+		if p.observe != 0 {
+			continue
+		}
+		if count[p.team] == 0 {
+			teams = append(teams, p.team)
+		}
+		count[p.team]++
+	}
+	if len(teams) < 2 {
+		return ""
+	}
+	var s []string
+	for _, t := range teams {
+		s = append(s, fmt.Sprint(count[t]))
+	}
+	return strings.Join(s, "v")
+}

@@ -1,0 +1,101 @@
+package sc2
+
+import (
+	"fmt"
+	"sync"
+
+	"rewind/decoders/sc2/mpq"
+	"rewind/model"
+)
+
+// streams decompresses the archive's files when something first reads
+// them, once each, from any goroutine: the decoder asks for the streams it
+// decodes, the hex view later for any other (smartcam, sync, the battle
+// lobby), through Replay.LoadStream.
+type streams struct {
+	arc *mpq.Archive
+	mu  sync.Mutex
+	m   map[string]*lazyStream
+}
+
+type lazyStream struct {
+	once sync.Once
+	bi   int
+	data []byte
+	err  error
+}
+
+func newStreams(arc *mpq.Archive, names []string) *streams {
+	s := &streams{arc: arc, m: map[string]*lazyStream{}}
+	for _, n := range names {
+		s.m[n] = &lazyStream{bi: arc.FindBlock(n)}
+	}
+	return s
+}
+
+// has reports whether the archive lists the file.
+func (s *streams) has(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.m[name]
+	return ok
+}
+
+// get decompresses a file (once). On damage it returns the whole sectors
+// before it together with the error.
+func (s *streams) get(name string) ([]byte, error) {
+	s.mu.Lock()
+	ls, ok := s.m[name]
+	s.mu.Unlock()
+	if !ok {
+		return nil, nil
+	}
+	ls.once.Do(func() {
+		ls.data, ls.err = s.arc.ReadBlock(name, ls.bi)
+	})
+	return ls.data, ls.err
+}
+
+// load is Replay.LoadStream: the bytes of any file of the archive, read
+// on first use.
+func (s *streams) load(name string) []byte {
+	b, _ := s.get(name)
+	return b
+}
+
+// read gets a stream for a decoder: a read error becomes an error
+// diagnostic in out (the bytes before the damage are still decoded).
+func (d *decoder) read(name string, out *[]model.Diagnostic) ([]byte, bool) {
+	if !d.st.has(name) {
+		return nil, false
+	}
+	data, err := d.st.get(name)
+	if err != nil {
+		bi := d.arc.FindBlock(name)
+		size := uint32(0)
+		if bi >= 0 {
+			size = d.arc.Block[bi].FileSize
+		}
+		*out = append(*out, diagnostic(model.Error, model.Span{Off: errOff(err)}, name, errMsg(err), "",
+			fmt.Sprintf("%d of %d bytes", len(data), size)))
+	}
+	if data == nil {
+		return nil, false
+	}
+	if d.opt.Progress != nil {
+		d.progress(name)
+	}
+	return data, true
+}
+
+// progress reports the archive bytes behind the streams read so far.
+func (d *decoder) progress(name string) {
+	bi := d.arc.FindBlock(name)
+	if bi < 0 {
+		return
+	}
+	d.progressMu.Lock()
+	defer d.progressMu.Unlock()
+	d.progressDone += int64(d.arc.Block[bi].CompressedSize)
+	d.opt.Progress(min(d.progressDone, int64(len(d.data))), int64(len(d.data)))
+}
