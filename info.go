@@ -30,6 +30,8 @@ type infoJSON struct {
 	Title           string       `json:"title,omitempty"`
 	Mode            string       `json:"mode,omitempty"`
 	DurationSeconds float64      `json:"durationSeconds"`
+	ClockSeconds    *float64     `json:"clockSeconds,omitempty"` // the game's own clock where it is not real time
+	ClockName       string       `json:"clockName,omitempty"`
 	Frames          int          `json:"frames"`
 	Rate            float64      `json:"rate,omitempty"`
 	Result          string       `json:"result,omitempty"`
@@ -119,6 +121,10 @@ func summarize(in input, r *model.Replay, err error) infoJSON {
 	j.Format, j.FormatName, j.Version = r.Format, r.FormatName, r.Version
 	j.Title, j.Mode, j.Result, j.Partial = r.Title, r.Mode, r.Result, r.Partial
 	j.DurationSeconds, j.Frames, j.Rate = r.Duration.Seconds(), r.Timeline.Count, r.Timeline.Rate
+	if tl := &r.Timeline; tl.Clock != nil && tl.Count > 0 {
+		c := tl.Clock(tl.Count - 1).Seconds()
+		j.ClockSeconds, j.ClockName = &c, tl.ClockName
+	}
 	j.Problems, j.Diagnostics = r.Problems(), len(r.Diagnostics)
 	if !r.Start.IsZero() {
 		t := r.Start
@@ -157,6 +163,10 @@ func writeInfo(w io.Writer, in input, r *model.Replay, err error) {
 	dur := ""
 	if r.Duration > 0 {
 		dur = model.FormatDuration(r.Duration)
+	}
+	if tl := &r.Timeline; tl.Clock != nil && tl.Count > 0 {
+		// the clock players saw first, real time beside it
+		dur = fmt.Sprintf("%s %s, %s real time", model.FormatDuration(tl.Clock(tl.Count-1)), tl.ClockName, dur)
 	}
 	if r.Timeline.Count > 0 {
 		unit := r.Timeline.Unit

@@ -21,6 +21,13 @@ type Timeline struct {
 	// TimeOf, when set, gives the game time at a frame index. It must be
 	// non-decreasing. The default is Number(i)/Rate.
 	TimeOf func(i int) time.Duration
+	// Clock, when set, is the game's own clock at a frame where it is not
+	// real time, and ClockName what players call it: StarCraft II before
+	// Legacy of the Void showed "game time", 16 loops a second at any
+	// speed, while a Faster game runs 22.4 loops a real second. Time stays
+	// real time, which playback follows.
+	Clock     func(i int) time.Duration
+	ClockName string
 }
 
 // Number is the format's number for a frame index.

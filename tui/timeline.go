@@ -119,6 +119,12 @@ func (v *replayView) timeline(w int) []string {
 		cur := clean(tl.Label(v.frame))
 		t := model.FormatDuration(tl.Time(v.frame))
 		switch {
+		case tl.Clock != nil:
+			// the game's own clock as players saw it, real time beside it,
+			// and the frame by its unit ("loop 6,720 / 8,185")
+			s = append(s, fmt.Sprintf("%s / %s %s", model.FormatDuration(tl.Clock(v.frame)), model.FormatDuration(tl.Clock(n-1)), tl.ClockName),
+				p.dim.wrap(fmt.Sprintf("%s / %s real", t, model.FormatDuration(tl.Time(n-1)))),
+				fmt.Sprintf("%s %s / %s", unit, model.FormatCount(tl.Number(v.frame)), model.FormatCount(tl.Number(n-1))))
 		case !v.noTime && strings.HasPrefix(cur, t):
 			// the label is the game time (BSOR's song time): say it once,
 			// and count the frames by their unit ("sample 901 / 2,682")

@@ -280,6 +280,9 @@ func (d *decoder) timeline() {
 		LabelOf: func(i int) string { return model.FormatDuration(clock(i)) },
 		TimeOf:  realTime,
 	}
+	if !d.scaledTime && rate != 16 {
+		r.Timeline.Clock, r.Timeline.ClockName = gameTime, "game time"
+	}
 	r.Duration = realTime(d.loops)
 	for i := range r.Header {
 		if r.Header[i].Key == "replayHeader" {
