@@ -28,6 +28,7 @@ new file always decodes without a problem (rewind check OUT says clean).
                 missing sections empty
   teehistorian  cut at the last whole message, append FINISH
   F-Zero GX     recompute the checksum
+  StarCraft II  not yet (it waits for the rewrite of rewind's MPQ layer)
 `
 
 const repairNotes = `A replay that needs no repair is said to be whole and nothing is written,
@@ -64,7 +65,7 @@ type repairStep struct {
 
 func cmdRepair(c *command, args []string) int {
 	c.about, c.notes = repairAbout, repairNotes
-	outPath := c.flags.String("o", "", "write the repaired replay to `OUT`, e.g. -o fixed.slp")
+	outPath := c.flags.String("o", "", "write the repaired replay to `OUT`, e.g. fixed.slp")
 	force := c.flags.Bool("force", false, "replace OUT if it exists; with a whole replay, write a copy")
 	asJSON := c.flags.Bool("json", false, "write the report as one JSON object")
 	paths, code, ok := c.parse(args)
@@ -83,20 +84,17 @@ func cmdRepair(c *command, args []string) int {
 
 	in, err := decoders.OpenRegular(path)
 	if err != nil {
-		return c.errorf("%s: %s", path, readReason(path, err))
+		return c.errorf("%s", unreadable(path, err))
 	}
 	st, err := in.Stat()
 	if err != nil {
 		in.Close()
-		return c.errorf("%s: %s", path, readReason(path, err))
+		return c.errorf("%s", unreadable(path, err))
 	}
 	data, err := io.ReadAll(in)
 	in.Close()
 	if err != nil {
-		return c.errorf("%s: %s", path, readReason(path, err))
-	}
-	if why := refuseOut(st, *outPath, *force); why != "" {
-		return c.errorf("%s", why)
+		return c.errorf("%s", unreadable(path, err))
 	}
 	f, err := decoders.Detect(data, path)
 	if err != nil {
@@ -104,6 +102,14 @@ func cmdRepair(c *command, args []string) int {
 	}
 	if f.Repair == nil {
 		return c.errorf("%s: %s", path, f.NoRepair)
+	}
+	// a file its decoder refuses outright is no replay to repair (an
+	// F-Zero GX emblem, a Slippi file whose stream is not one)
+	if _, err := decoders.Decode(data, path, model.DecodeOptions{HeaderOnly: true}); err != nil {
+		return c.errorf("%s: %s", path, reason(path, err))
+	}
+	if why := refuseOut(st, *outPath, *force); why != "" {
+		return c.errorf("%s", why)
 	}
 
 	rep, err := f.Repair(data, model.RepairOptions{ModTime: st.ModTime()})
@@ -166,12 +172,16 @@ func writeRepair(w io.Writer, j repairJSON) {
 	fmt.Fprintf(w, "%s decodes without a problem (rewind check %s)\n", j.Out, j.Out)
 }
 
-// readReason words why FILE could not be read.
-func readReason(path string, err error) string {
-	if errors.Is(err, fs.ErrNotExist) {
-		return "no such file"
+// unreadable words why FILE could not be read, path first.
+func unreadable(path string, err error) string {
+	var nr *decoders.NotRegularError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path + ": no such file"
+	case errors.As(err, &nr):
+		return nr.Error()
 	}
-	return reason(path, err)
+	return path + ": " + reason(path, err)
 }
 
 // repairReason is a repair error without the format's prefix.

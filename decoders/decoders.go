@@ -47,15 +47,15 @@ var Formats = []Format{
 		Decode: slippi.Decode, Repair: slippi.Repair},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
-		Decode: bsor.Decode},
+		Decode: bsor.Decode, Repair: bsor.Repair},
 	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
-		Decode: teehistorian.Decode},
+		Decode: teehistorian.Decode, Repair: teehistorian.Repair},
 	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
-		Decode: fzgx.Decode},
+		Decode: fzgx.Decode, Repair: fzgx.Repair},
 	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
