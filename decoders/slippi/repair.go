@@ -334,10 +334,7 @@ func (w *walk) lastFrameEnd(n int) int {
 				return i + 1
 			}
 		}
-		if w.hasBookend(n) {
-			return firstIdx
-		}
-		// a 3.x stream without bookends: judge it as the older ones
+		return firstIdx // not even the first frame's bookend came
 	}
 	// runs of events with the same frame number; a Frame Start opens one
 	type run struct {
@@ -384,15 +381,6 @@ func (w *walk) lastFrameEnd(n int) int {
 		return n
 	}
 	return cur.start
-}
-
-func (w *walk) hasBookend(n int) bool {
-	for i := 0; i < n; i++ {
-		if w.data[w.offs[i]] == cmdBookend {
-			return true
-		}
-	}
-	return false
 }
 
 // frameCount counts the distinct frame numbers among the first n events,

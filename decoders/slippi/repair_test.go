@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -568,6 +569,60 @@ func BenchmarkRepair(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := Repair(in, model.RepairOptions{ModTime: repairTime}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestRepairFrameBoundaries cuts right after and right before the event
+// that completes a frame: its Frame Bookend from 3.0.0 (v3.16), the last
+// post-frame update of its characters before (nametags 1.7.1, and ics
+// 1.0.0 where Nana has her own updates). The frame is kept exactly when
+// the cut follows that event.
+func TestRepairFrameBoundaries(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		kind string // the event that completes a frame
+		nth  int    // which one (early, before any rollback)
+	}{
+		{"tests__data__v3.16.slp", kBookend, 10},
+		{"slp__nametags.slp", kPost, 41},
+		{"tests__data__ics.slp", kPost, 61},
+	} {
+		data := readFile(t, filepath.Join(corpus.Samples(t, "slippi"), tt.file))
+		r, err := Decode(data, model.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []model.Event
+		for _, e := range r.Events {
+			if e.Kind == tt.kind {
+				evs = append(evs, e)
+			}
+		}
+		sort.Slice(evs, func(i, j int) bool { return evs[i].Span.Off < evs[j].Span.Off })
+		frameOf := func(e model.Event) int64 { return int64(int32(binary.BigEndian.Uint32(data[e.Span.Off+1:]))) }
+		// the last completing event of a frame: the next one is of another frame
+		i := tt.nth
+		for frameOf(evs[i+1]) == frameOf(evs[i]) {
+			i++
+		}
+		done := evs[i]
+		f := frameOf(done)
+		for _, c := range []struct {
+			cut  int64
+			want int64
+		}{{done.Span.Off + done.Span.Len, f}, {done.Span.Off, f - 1}, {done.Span.Off + done.Span.Len - 1, f - 1}} {
+			in := append([]byte(nil), data[:c.cut]...)
+			binary.BigEndian.PutUint32(in[len(magic):], 0)
+			rep, err := Repair(in, model.RepairOptions{ModTime: repairTime})
+			if err != nil {
+				t.Fatalf("%s cut at %#x: %v", tt.file, c.cut, err)
+			}
+			checkRepaired(t, tt.file, in, rep)
+			if got := fact(rep, "lastFrame"); got != c.want {
+				t.Errorf("%s cut at %#x (the %s of frame %d ends at %#x): last frame kept %v, want %d",
+					tt.file, c.cut, tt.kind, f, done.Span.Off+done.Span.Len, got, c.want)
+			}
 		}
 	}
 }
