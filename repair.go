@@ -254,7 +254,16 @@ func writeAtomic(path string, data []byte, replace bool) error {
 		err = os.Rename(name, path)
 	} else {
 		// a link fails when path exists: no replacing a file that appeared
+		// meanwhile. A file system without hard links (FAT on a USB stick)
+		// gets one more look, then the rename.
 		err = os.Link(name, path)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			if _, serr := os.Lstat(path); serr == nil {
+				err = fs.ErrExist
+			} else {
+				err = os.Rename(name, path)
+			}
+		}
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("-o %s exists; add --force to replace it", path)

@@ -36,7 +36,7 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		return nil, &model.RepairError{Source: source, Msg: "the repaired file does not decode: " + err.Error()}
 	}
 	if r.Problems() > 0 {
-		return nil, &model.RepairError{Source: source, Msg: "the whole records still have a problem: " + firstProblem(r.Diagnostics)}
+		return nil, &model.RepairError{Source: source, Msg: "the records are whole, but a value in them has a problem that cutting and counting cannot mend: " + firstProblem(r.Diagnostics)}
 	}
 	rep.Data = out
 	return rep, nil
