@@ -151,7 +151,12 @@ func (d *replay) rebuild(rep *model.Repaired) []byte {
 		keptText = append(keptText, fmt.Sprintf("the user data (%d %s)", len(d.user), plural(len(d.user), "entry", "entries")))
 	}
 
-	rep.Step(model.RepairKept, strings.Join(keptText, ", "))
+	kt := strings.Join(keptText, ", ")
+	if d.truncated && d.info.FailTime <= 0 {
+		// BSOR has no end marker: only failTime says a play stopped early
+		kt += "; BSOR marks no end, so readers (rewind too) will take the repaired file for a finished play"
+	}
+	rep.Step(model.RepairKept, kt)
 	if cut := int64(len(data)) - kept; cut > 0 {
 		rep.BytesCut = cut
 		var why []string
