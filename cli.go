@@ -85,22 +85,31 @@ func (c *command) parse(args []string) (rest []string, code int, ok bool) {
 				value = "true"
 			}
 			if err := f.Value.Set(value); err != nil {
-				return nil, c.errorf("--%s takes true or false, not %q", name, value), false
+				return nil, c.errorf("%s takes true or false, not %q", dashed(name), value), false
 			}
 			continue
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
-				return nil, c.errorf("--%s needs a value, like --%s %s", name, name, example(f)), false
+				return nil, c.errorf("%s needs a value, like %s %s", dashed(name), dashed(name), example(f)), false
 			}
 			i++
 			value = args[i]
 		}
 		if err := f.Value.Set(value); err != nil {
-			return nil, c.errorf("--%s %s: %v", name, value, err), false
+			return nil, c.errorf("%s %s: %v", dashed(name), value, err), false
 		}
 	}
 	return rest, 0, true
+}
+
+// dashed is how a flag is written: -o for a one-letter name, --force
+// for the others (either form is read).
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 func isBool(f *flag.Flag) bool {
@@ -130,7 +139,7 @@ func (c *command) help(w io.Writer) {
 	rows := []row{}
 	c.flags.VisitAll(func(f *flag.Flag) {
 		arg, usage := flag.UnquoteUsage(f)
-		left := "--" + f.Name
+		left := dashed(f.Name)
 		if !isBool(f) {
 			left += " " + arg
 		}

@@ -39,6 +39,7 @@ var commands = []struct {
 	{"dump", "rewind dump [--frames A..B] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic", cmdDump},
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
 	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},
+	{"repair", "rewind repair FILE -o OUT [--force] [--json]", "repair a damaged replay into a new file, saying what was kept and cut", cmdRepair},
 }
 
 func main() {

@@ -260,11 +260,11 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		n := 0
 		c.flags.VisitAll(func(f *flag.Flag) {
 			n++
-			if !strings.Contains(out.String(), "\n  --"+f.Name+" ") {
-				t.Errorf("%s --help does not list --%s", cmd.name, f.Name)
+			if !strings.Contains(out.String(), "\n  "+dashed(f.Name)+" ") {
+				t.Errorf("%s --help does not list %s", cmd.name, dashed(f.Name))
 			}
-			if !strings.Contains(cmd.synopsis, "--"+f.Name) {
-				t.Errorf("%s's usage line does not show --%s", cmd.name, f.Name)
+			if !strings.Contains(cmd.synopsis, dashed(f.Name)) {
+				t.Errorf("%s's usage line does not show %s", cmd.name, dashed(f.Name))
 			}
 		})
 		if n == 0 {
@@ -319,8 +319,8 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"dump", "testdata/samples"}, "rewind dump: testdata/samples is a folder; dump takes one replay file"},
 		{[]string{"dump", "testdata/missing.slp"}, "rewind dump: testdata/missing.slp: no such file or folder"},
 		{[]string{"dump", "testdata/samples/slippi/MANIFEST.tsv"}, `rewind dump: testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
-		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check, stats`},
-		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats (rewind --help)"},
+		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check, stats, repair`},
+		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, repair (rewind --help)"},
 	} {
 		r := rewind(t, tt.args...)
 		r.want(t, strings.Join(tt.args, " "), 2, tt.stderr+"\n")

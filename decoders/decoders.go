@@ -31,6 +31,10 @@ type Format struct {
 	Exts   []string // usual extensions, lower case with the dot
 	Match  func(head []byte) bool
 	Decode func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
+	// Repair makes a new file from a damaged one (see model.Repaired);
+	// nil when the format has no repair yet, and NoRepair says why.
+	Repair   func(data []byte, opt model.RepairOptions) (*model.Repaired, error)
+	NoRepair string
 }
 
 // teehistorianUUID is 699db17b-8efb-34ff-b1d8-da6f60c15dd1.
@@ -40,23 +44,25 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 var Formats = []Format{
 	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode},
+		Decode: slippi.Decode, Repair: slippi.Repair},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
-		Decode: bsor.Decode},
+		Decode: bsor.Decode, Repair: bsor.Repair},
 	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
-		Decode: teehistorian.Decode},
+		Decode: teehistorian.Decode, Repair: teehistorian.Repair},
 	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
-		Decode: fzgx.Decode},
+		Decode: fzgx.Decode, Repair: fzgx.Repair},
 	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
-		Decode: sc2.Decode},
+		Decode: sc2.Decode,
+		NoRepair: "StarCraft II repair is not available yet: it rebuilds the MPQ archive from the members that still read, " +
+			"and rewind's MPQ layer is being rewritten; the repair will come on top of the new one"},
 }
 
 // NotReplayError says what a file that no decoder claims looks like.
