@@ -183,7 +183,7 @@ func (d *decoder) finishHeader() {
 		}})
 	}
 	if d.metadata != nil {
-		m := ubjsonField("metadata", "Metadata", d.metadata, d.metadata.Off-int64(len(metadataKey)))
+		m := d.ubjsonField("metadata", "Metadata", d.metadata, d.metadata.Off-int64(len(metadataKey)))
 		labelMeta(m.Fields)
 		h = append(h, m)
 	}

@@ -19,6 +19,7 @@ package budget
 import (
 	"math"
 	"sync/atomic"
+	"unsafe"
 
 	"rewind/model"
 )
@@ -34,6 +35,19 @@ const (
 	BaseSteps    = 1 << 25
 	StepsPerByte = 512
 )
+
+// The promise the budget keeps, on any input: a decode of a file of n bytes
+// takes at most PromiseBase + PromisePerByte×n bytes of memory at its peak
+// (the file's own bytes included). Tests hold decodes to it.
+const (
+	PromiseBase    = 64 << 20
+	PromisePerByte = 32
+)
+
+// Promise is the most memory a decode of a file of size bytes may take.
+func Promise(size int64) int64 {
+	return satAdd(PromiseBase, satMul(PromisePerByte, max(size, 0)))
+}
 
 // Default is the allowance for a file of size bytes.
 func Default(size int64) model.Limits {
@@ -90,6 +104,48 @@ func (b *Budget) Items(what string, count, size int64) error {
 		return b.refuse("bytes", what, math.MaxInt64, b.bytes.Load(), b.limits.Bytes)
 	}
 	return b.Alloc(what, satMul(count, size))
+}
+
+// Left is what is left of the allowance.
+func (b *Budget) Left() model.Limits {
+	return model.Limits{Bytes: b.bytes.Load(), Steps: b.steps.Load()}
+}
+
+// SizeOf is the bytes one value of type T occupies, for paying before a
+// slice of them is made.
+func SizeOf[T any]() int64 {
+	var z T
+	return int64(unsafe.Sizeof(z))
+}
+
+// Make pays for n values of type T, then makes them; it returns nil and
+// the refusal when the budget cannot pay.
+func Make[T any](b *Budget, what string, n int) ([]T, error) {
+	if err := b.Items(what, int64(n), SizeOf[T]()); err != nil {
+		return nil, err
+	}
+	return make([]T, n), nil
+}
+
+// Grow returns s with room for at least extra more values. When s must move
+// it doubles (at least), and pays for the new backing array first, so the
+// payments for a slice built by appending add up to at most about twice
+// its final size: the garbage it leaves behind included. On refusal s comes
+// back unchanged with the error.
+func Grow[T any](b *Budget, what string, s []T, extra int) ([]T, error) {
+	if extra <= cap(s)-len(s) {
+		return s, nil
+	}
+	if extra < 0 {
+		return s, b.Items(what, -1, 1)
+	}
+	n := max(2*int64(cap(s)), int64(len(s))+int64(extra))
+	if err := b.Items(what, n, SizeOf[T]()); err != nil {
+		return s, err
+	}
+	t := make([]T, len(s), int(n))
+	copy(t, s)
+	return t, nil
 }
 
 // Step pays for n iterations of a loop whose length the file decides (hash

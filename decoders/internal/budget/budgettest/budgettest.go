@@ -1,0 +1,63 @@
+// Package budgettest holds decodes to the budget's promise in tests: what a
+// decode allocated, and the diagnostic a refusal must leave.
+package budgettest
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"rewind/model"
+)
+
+// Allocated runs f and returns the bytes the process allocated meanwhile
+// (runtime.MemStats.TotalAlloc, which counts garbage too, so it bounds the
+// peak from above). It measures the whole process: callers do not run in
+// parallel.
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Refused checks that r is the partial replay of a decode the budget
+// stopped: partial, never clean, with one error diagnostic that names what
+// asked (a substring of its subject), says by how much, and points inside
+// the data.
+func Refused(t testing.TB, r *model.Replay, what string) model.Diagnostic {
+	t.Helper()
+	if r == nil {
+		t.Fatal("no replay: a decode the budget stopped keeps what it decoded before")
+	}
+	if !r.Partial {
+		t.Error("a decode the budget stopped is not marked partial")
+	}
+	var found []model.Diagnostic
+	for _, d := range r.Diagnostics {
+		if strings.Contains(d.Message, "decode budget") {
+			found = append(found, d)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d budget diagnostics, want 1: %v", len(found), r.Diagnostics)
+	}
+	d := found[0]
+	if d.Severity != model.Error {
+		t.Errorf("budget diagnostic is a %s, want an error: %v", d.Severity, d)
+	}
+	if !strings.Contains(d.Subject, what) {
+		t.Errorf("budget diagnostic names %q, want %q", d.Subject, what)
+	}
+	if !strings.HasPrefix(d.Found, "a claim of ") || !strings.HasPrefix(d.Expected, "at most ") {
+		t.Errorf("budget diagnostic does not say by how much: expected %q, found %q", d.Expected, d.Found)
+	}
+	if d.Span.Stream == "" && (d.Span.Off < 0 || d.Span.End() > r.Size) {
+		t.Errorf("budget diagnostic at %v+%d outside the %d bytes of the file", d.Span, d.Span.Len, r.Size)
+	}
+	if r.Problems() == 0 {
+		t.Error("a decode the budget stopped is reported clean")
+	}
+	return d
+}
