@@ -192,7 +192,7 @@ func (f *File) Decode(opt model.DecodeOptions) (*model.Replay, error) {
 			Span: model.Span{Off: int64(len(f.Data))}, Frame: -1, Subject: "trailing bytes",
 			Message:  fmt.Sprintf("%s bytes follow the end of the replay, where its header says it ends; they were not read", model.FormatCount(rest)),
 			Expected: fmt.Sprintf("end of file at %#x", len(f.Data)), Found: fmt.Sprintf("a file of %s bytes", model.FormatCount(f.Size)),
-			Skipped:  true})
+			Skipped: true})
 	}
 	return r, err
 }
