@@ -17,6 +17,7 @@ import (
 	"math"
 	"strings"
 
+	"rewind/decoders/internal/binread"
 	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
@@ -373,30 +374,29 @@ func userEntries(data []byte, p int, n int32) ([]userEntry, int, bool) {
 	if n < 0 || int(n) > (len(data)-p)/8 {
 		return nil, 0, false
 	}
+	r := binread.LE(data)
+	r.Seek(p)
 	out := make([]userEntry, 0, n)
 	for i := int32(0); i < n; i++ {
-		if len(data)-p < 4 {
+		ks := r.Pos()
+		kl := r.I32()
+		if kl < 0 || kl > 1024 {
 			return nil, 0, false
 		}
-		kl := int32(le32(data[p:]))
-		if kl < 0 || kl > 1024 || int(kl) > len(data)-p-4 {
+		key := r.Bytes(int(kl))
+		vs := r.Pos()
+		vl := r.I32()
+		if vl < 0 {
 			return nil, 0, false
 		}
-		key := data[p+4 : p+4+int(kl)]
-		ks := model.Span{Off: int64(p), Len: int64(4 + kl)}
-		p += 4 + int(kl)
-		if len(data)-p < 4 {
+		value := r.Bytes(int(vl))
+		if r.Failed() {
 			return nil, 0, false
 		}
-		vl := int32(le32(data[p:]))
-		if vl < 0 || int(vl) > len(data)-p-4 {
-			return nil, 0, false
-		}
-		out = append(out, userEntry{Key: escapeString(key), KeySpan: ks,
-			Value: data[p+4 : p+4+int(vl)], ValSpan: model.Span{Off: int64(p), Len: int64(4 + vl)}})
-		p += 4 + int(vl)
+		out = append(out, userEntry{Key: escapeString(key), KeySpan: model.Span{Off: int64(ks), Len: int64(4 + kl)},
+			Value: value, ValSpan: model.Span{Off: int64(vs), Len: int64(4 + vl)}})
 	}
-	return out, p, true
+	return out, r.Pos(), true
 }
 
 // count reads a section's record count at pos (just after the id byte);
