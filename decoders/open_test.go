@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"rewind/decoders/internal/budget/budgettest"
+	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/internal/corpus"
 	"rewind/model"
 )
@@ -75,7 +75,7 @@ func TestOpenStopsAtTheExtent(t *testing.T) {
 			}
 			path := withTail(t, data, int64(len(data))+tail)
 			var r *model.Replay
-			alloc := budgettest.Allocated(func() { r, err = Open(path, model.DecodeOptions{}) })
+			alloc := decodetest.Allocated(func() { r, err = Open(path, model.DecodeOptions{}) })
 			if err != nil {
 				t.Fatal(err)
 			}

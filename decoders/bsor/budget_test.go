@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/budget"
-	"rewind/decoders/internal/budget/budgettest"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -17,7 +17,7 @@ func decodeBudget(t *testing.T, data []byte, lim model.Limits) (*model.Replay, u
 	t.Helper()
 	var r *model.Replay
 	var err error
-	alloc := budgettest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
+	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
 	if err != nil {
 		t.Fatalf("refused outright: %v", err)
 	}
@@ -50,7 +50,7 @@ func TestBudgetSmallRecords(t *testing.T) {
 			data := tt.file.bytes()
 			lim := model.Limits{Bytes: 1 << 20}
 			r, alloc := decodeBudget(t, data, lim)
-			budgettest.Refused(t, r, tt.what)
+			decodetest.Refused(t, r, tt.what)
 			bound := lim.Bytes + 32*int64(len(data)) + 1<<20
 			t.Logf("%d-byte file: allocated %d bytes (bound %d)", len(data), alloc, bound)
 			if alloc > uint64(bound) {
@@ -85,5 +85,5 @@ func TestBudgetSectionSearch(t *testing.T) {
 	}
 	data[p] = 0xee
 	r, _ := decodeBudget(t, data, model.Limits{Steps: 100})
-	budgettest.Refused(t, r, "bsor: section search")
+	decodetest.Refused(t, r, "bsor: section search")
 }

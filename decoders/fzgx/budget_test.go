@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/budget"
-	"rewind/decoders/internal/budget/budgettest"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -19,7 +19,7 @@ func TestBudgetTimeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Size = int64(len(data))
-	d := budgettest.Refused(t, r, "fzgx: ")
+	d := decodetest.Refused(t, r, "fzgx: ")
 	if d.Span.Off < streamOff {
 		t.Errorf("budget diagnostic at %v, want the replay data", d.Span)
 	}
@@ -41,7 +41,7 @@ func TestBudgetLargestTimeline(t *testing.T) {
 	data := wrapGCI(gciOpts{}, ta.stream())
 	var r *model.Replay
 	var err error
-	alloc := budgettest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{}) })
+	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	}
 	rep.Version = fmt.Sprintf("%s (%s)", g.gameCode, g.region)
 	rep.Start = g.modTime
-	rep.Header = []model.Field{{Key: "gci", Label: "GCI header", Span: model.Span{Off: 0, Len: streamOff}, Fields: g.fields}}
+	rep.Header = []model.Field{{Key: "gci", Label: "GCI header", Span: model.Span{Off: 0, Len: min(streamOff, int64(len(data)))}, Fields: g.fields}}
 
 	if len(data) < streamOff {
 		diag(model.Diagnostic{Severity: model.Error, Span: model.Span{Off: int64(len(data))}, Frame: -1, Subject: "replay data",

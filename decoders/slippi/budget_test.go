@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/budget"
-	"rewind/decoders/internal/budget/budgettest"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -48,7 +48,7 @@ func decodeBudget(t *testing.T, data []byte, lim model.Limits) (*model.Replay, u
 	t.Helper()
 	var r *model.Replay
 	var err error
-	alloc := budgettest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
+	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
 	if err != nil {
 		t.Fatalf("refused outright: %v (a decode the budget stops keeps its partial replay)", err)
 	}
@@ -78,7 +78,7 @@ func TestBudgetNullContainers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, alloc := decodeBudget(t, tt.data, tt.lim)
-			budgettest.Refused(t, r, "ubjson: ")
+			decodetest.Refused(t, r, "ubjson: ")
 			bound := budget.Promise(int64(len(tt.data)))
 			if tt.lim.Bytes > 0 {
 				// the scaled budget, plus what a small replay costs
@@ -119,7 +119,7 @@ func TestBudgetEventsAndFrames(t *testing.T) {
 	}
 	data := s.end(2).bytes()
 	r, alloc := decodeBudget(t, data, model.Limits{Bytes: 1 << 20})
-	d := budgettest.Refused(t, r, "slippi: events")
+	d := decodetest.Refused(t, r, "slippi: events")
 	if d.Span.Off <= int64(len(magic)) {
 		t.Errorf("budget diagnostic at %v, want the event stream", d.Span)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/budget"
-	"rewind/decoders/internal/budget/budgettest"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -19,7 +19,7 @@ func decodeBudget(t *testing.T, data []byte, lim model.Limits) (*model.Replay, u
 	t.Helper()
 	var r *model.Replay
 	var err error
-	alloc := budgettest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
+	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
 	if err != nil {
 		t.Fatalf("refused outright: %v", err)
 	}
@@ -55,7 +55,7 @@ func TestBudgetRows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, alloc := decodeBudget(t, tt.data, tt.lim)
-			budgettest.Refused(t, r, tt.what)
+			decodetest.Refused(t, r, tt.what)
 			bound := budget.Promise(int64(len(tt.data)))
 			if tt.lim.Bytes > 0 {
 				bound = tt.lim.Bytes + 32*int64(len(tt.data)) + 1<<20
@@ -74,7 +74,7 @@ func TestBudgetKeepsWhatCameBefore(t *testing.T) {
 	body := msg(idPlayerNew, 0, 10, 20, idInputNew, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0)
 	body = append(body, joins(40000)...)
 	r, _ := decodeBudget(t, file(testHeader, body), model.Limits{Bytes: 1 << 20})
-	budgettest.Refused(t, r, "teehistorian: events")
+	decodetest.Refused(t, r, "teehistorian: events")
 	if r.Title != "Kobra 3 Solo" || len(r.Events) < 1000 || r.Events[0].Kind != "spawn" {
 		t.Fatalf("title %q, %d events", r.Title, len(r.Events))
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/teehistorian/twint"
 	"rewind/model"
 )
@@ -330,16 +331,9 @@ func FuzzTeehistorian(f *testing.F) {
 		f.Add(file(testHeader, v))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Decode(data, model.DecodeOptions{})
-		if err != nil {
-			if r != nil {
-				t.Fatal("replay and error")
-			}
-			return
-		}
-		checkReplay(t, r)
-		if _, err := Decode(data, model.DecodeOptions{HeaderOnly: true}); err != nil {
-			t.Fatal(err)
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(data, opt)
+			decodetest.Check(t, r, err, data, opt)
 		}
 	})
 }

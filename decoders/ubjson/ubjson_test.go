@@ -164,6 +164,10 @@ func FuzzUBJSON(f *testing.F) {
 		if n < 0 || n > len(b) {
 			t.Fatalf("used %d of %d", n, len(b))
 		}
+		var e *Error
+		if err != nil && (!errors.As(err, &e) || e.Off < 0 || e.Off > int64(len(b))) {
+			t.Fatalf("error %v: not an Error at an offset inside the %d bytes", err, len(b))
+		}
 		if err == nil && v.Off+v.Len != int64(n) {
 			t.Fatalf("span %d+%d, used %d", v.Off, v.Len, n)
 		}

@@ -91,6 +91,10 @@ func TestSpanAndOffset(t *testing.T) {
 		{7, 9, 0x20A0, 2},
 		{8, 8, 0x20A1, 1},
 		{12, 40, 0x20A1, 4},
+		// never past the 8 bytes of the stream
+		{64, 64, 0x20A8, 0},
+		{60, 80, 0x20A7, 1},
+		{100, 120, 0x20A8, 0},
 	}
 	for _, tc := range tests {
 		off, n := r.Span(tc.from, tc.to)

@@ -1,6 +1,7 @@
-// Package budgettest holds decodes to the budget's promise in tests: what a
+// Package decodetest holds the checks every decoder's tests share: the
+// contract a decode keeps on any input (Check), and the budget's promise: what a
 // decode allocated, and the diagnostic a refusal must leave.
-package budgettest
+package decodetest
 
 import (
 	"runtime"
