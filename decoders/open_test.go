@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
