@@ -346,7 +346,7 @@ func (d *replay) parseUser(pos int) (int, bool) {
 	}
 	n := int32(le32(data[pos+1:]))
 	p := pos + 5
-	if n > 0 && int(n) <= (len(data)-p)/8 && !d.paid(d.b.Items("bsor: user data entries", int64(n), budget.SizeOf[userEntry]()), pos+1) {
+	if n > 0 && int(n) <= (len(data)-p)/8 && !d.paid(d.b.Items("user data entries", int64(n), budget.SizeOf[userEntry]()), pos+1) {
 		return pos, false
 	}
 	if entries, end, ok := userEntries(data, p, n); ok {
@@ -462,7 +462,7 @@ func (d *replay) fixedSection(pos, id, size int) (start, n, next int, ok bool) {
 
 func (d *replay) parseFrames(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 1, frameSize)
-	frames, err := budget.Make[frame](d.b, "bsor: frames", n)
+	frames, err := budget.Make[frame](d.b, "frames", n)
 	if !d.paid(err, pos+1) {
 		return pos, false
 	}
@@ -478,7 +478,7 @@ func (d *replay) parseFrames(pos int) (int, bool) {
 
 func (d *replay) parseWalls(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 3, wallSize)
-	walls, err := budget.Make[wall](d.b, "bsor: wall events", n)
+	walls, err := budget.Make[wall](d.b, "wall events", n)
 	if !d.paid(err, pos+1) {
 		return pos, false
 	}
@@ -494,7 +494,7 @@ func (d *replay) parseWalls(pos int) (int, bool) {
 
 func (d *replay) parseHeights(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 4, heightSize)
-	heights, err := budget.Make[height](d.b, "bsor: height changes", n)
+	heights, err := budget.Make[height](d.b, "height changes", n)
 	if !d.paid(err, pos+1) {
 		return pos, false
 	}
@@ -509,7 +509,7 @@ func (d *replay) parseHeights(pos int) (int, bool) {
 
 func (d *replay) parsePauses(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 5, pauseSize)
-	pauses, err := budget.Make[pause](d.b, "bsor: pauses", n)
+	pauses, err := budget.Make[pause](d.b, "pauses", n)
 	if !d.paid(err, pos+1) {
 		return pos, false
 	}
@@ -538,7 +538,7 @@ func (d *replay) parseNotes(pos int) (int, bool) {
 			fmt.Sprintf("at most %d", (len(data)-start)/noteHead), fmt.Sprint(c))
 		c = (len(data) - start) / noteHead
 	}
-	if !d.paid(d.b.Items("bsor: note events", int64(c), budget.SizeOf[note]()), pos+1) {
+	if !d.paid(d.b.Items("note events", int64(c), budget.SizeOf[note]()), pos+1) {
 		return pos, false
 	}
 	d.notes = make([]note, 0, c)
@@ -609,7 +609,7 @@ const (
 // give up (its cap, or the decode budget's refusal, recorded).
 func (d *replay) probe(at int) bool {
 	d.budget++
-	if d.budget%probeBatch == 0 && !d.paid(d.b.Step("bsor: section search", probeBatch), at) {
+	if d.budget%probeBatch == 0 && !d.paid(d.b.Step("section search", probeBatch), at) {
 		return false
 	}
 	return d.budget <= chainBudget && !d.over

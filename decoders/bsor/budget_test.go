@@ -41,9 +41,9 @@ func TestBudgetSmallRecords(t *testing.T) {
 		name, what string
 		file       *testFile
 	}{
-		{"height changes", "bsor: height changes", heights},
-		{"missed notes", "bsor: note events", misses},
-		{"pauses", "bsor: pauses", pauses},
+		{"height changes", "height changes", heights},
+		{"missed notes", "note events", misses},
+		{"pauses", "pauses", pauses},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,5 +85,5 @@ func TestBudgetSectionSearch(t *testing.T) {
 	}
 	data[p] = 0xee
 	r, _ := decodeBudget(t, data, model.Limits{Steps: 100})
-	decodetest.Refused(t, r, "bsor: section search")
+	decodetest.Refused(t, r, "section search")
 }

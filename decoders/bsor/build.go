@@ -135,11 +135,11 @@ func (d *replay) payBuild() {
 		each  int64
 		where model.Span
 	}{
-		{"bsor: frames", len(d.frames), 4 + 1 + 4 + 8 + 8 + ev, d.framesSpan},
-		{"bsor: note events", len(d.notes), ev + 4 + budget.SizeOf[cutScore]() + 1 + budget.SizeOf[noteParams]() + score, d.notesSpan},
-		{"bsor: wall events", len(d.walls), ev + 4 + score, d.wallsSpan},
-		{"bsor: height changes", len(d.heights), ev, d.heightsSpan},
-		{"bsor: pauses", len(d.pauses), ev, d.pausesSpan},
+		{"frames", len(d.frames), 4 + 1 + 4 + 8 + 8 + ev, d.framesSpan},
+		{"note events", len(d.notes), ev + 4 + budget.SizeOf[cutScore]() + 1 + budget.SizeOf[noteParams]() + score, d.notesSpan},
+		{"wall events", len(d.walls), ev + 4 + score, d.wallsSpan},
+		{"height changes", len(d.heights), ev, d.heightsSpan},
+		{"pauses", len(d.pauses), ev, d.pausesSpan},
 	}
 	for _, c := range claims {
 		if !d.paid(d.b.Items(c.what, int64(c.n), c.each), int(c.where.Off)) {

@@ -103,9 +103,9 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 func payTimeline(bud *budget.Budget, s *stream, rep *model.Replay) bool {
 	frames := max(s.inputSum, s.totalFrames) + 1
 	runs := int64(len(s.inputs) + len(s.checkpoints) + 2)
-	err := bud.Items("fzgx: frames", frames, 2+8)
+	err := bud.Items("frames", frames, 2+8)
 	if err == nil {
-		err = bud.Items("fzgx: input runs", runs, 4+budget.SizeOf[model.Event]())
+		err = bud.Items("input runs", runs, 4+budget.SizeOf[model.Event]())
 	}
 	if err == nil {
 		return true

@@ -78,7 +78,7 @@ func TestBudgetNullContainers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, alloc := decodeBudget(t, tt.data, tt.lim)
-			decodetest.Refused(t, r, "ubjson: ")
+			decodetest.Refused(t, r, "UBJSON ")
 			bound := budget.Promise(int64(len(tt.data)))
 			if tt.lim.Bytes > 0 {
 				// the scaled budget, plus what a small replay costs
@@ -119,7 +119,7 @@ func TestBudgetEventsAndFrames(t *testing.T) {
 	}
 	data := s.end(2).bytes()
 	r, alloc := decodeBudget(t, data, model.Limits{Bytes: 1 << 20})
-	d := decodetest.Refused(t, r, "slippi: events")
+	d := decodetest.Refused(t, r, "events")
 	if d.Span.Off <= int64(len(magic)) {
 		t.Errorf("budget diagnostic at %v, want the event stream", d.Span)
 	}

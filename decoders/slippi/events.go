@@ -264,8 +264,8 @@ func (d *decoder) payEvents() {
 	if d.followers {
 		perFrame += 2 * 4 * 4
 	}
-	if d.b.Items("slippi: events", int64(d.nEvents), perEvent) != nil ||
-		d.b.Items("slippi: frames", int64(d.count), perFrame) != nil {
+	if d.b.Items("events", int64(d.nEvents), perEvent) != nil ||
+		d.b.Items("frames", int64(d.count), perFrame) != nil {
 		d.count = 0
 		d.overBudget(int64(d.from), int64(d.stop-d.from))
 		return

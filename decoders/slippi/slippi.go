@@ -580,7 +580,7 @@ var fieldCost = budget.SizeOf[model.Field]()
 func (d *decoder) ubjsonField(key, label string, v *ubjson.Value, keyOff int64) model.Field {
 	f := model.Field{Key: key, Label: label, Span: model.Span{Off: keyOff, Len: v.Off + v.Len - keyOff}}
 	pay := func(n int, keyBytes int64) bool {
-		if d.b.Items("slippi: metadata fields", int64(n), fieldCost) != nil || d.b.Alloc("slippi: metadata fields", keyBytes) != nil {
+		if d.b.Items("metadata fields", int64(n), fieldCost) != nil || d.b.Alloc("metadata fields", keyBytes) != nil {
 			d.overBudget(f.Span.Off, f.Span.Len)
 			return false
 		}

@@ -45,12 +45,12 @@ func TestBudgetRows(t *testing.T) {
 		data       []byte
 		lim        model.Limits
 	}{
-		{"JOIN messages, scaled", "teehistorian: events", file(testHeader, joins(40000)), model.Limits{Bytes: scaled}},
-		{"header array, scaled", "teehistorian: header fields", file(headerArray(40000), msg(idFinish)), model.Limits{Bytes: scaled}},
-		{"TICK_SKIP timeline, scaled", "teehistorian: timeline ticks",
+		{"JOIN messages, scaled", "events", file(testHeader, joins(40000)), model.Limits{Bytes: scaled}},
+		{"header array, scaled", "header fields", file(headerArray(40000), msg(idFinish)), model.Limits{Bytes: scaled}},
+		{"TICK_SKIP timeline, scaled", "timeline ticks",
 			file(testHeader, msg(idJoin, 1, idTickSkip, 1<<31-1, idJoin, 2, idFinish)), model.Limits{Bytes: scaled}},
-		{"JOIN messages, default budget", "teehistorian: events", file(testHeader, joins(1<<20)), model.Limits{}},
-		{"header array, default budget", "teehistorian: header fields", file(headerArray(1<<20), msg(idFinish)), model.Limits{}},
+		{"JOIN messages, default budget", "events", file(testHeader, joins(1<<20)), model.Limits{}},
+		{"header array, default budget", "header fields", file(headerArray(1<<20), msg(idFinish)), model.Limits{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestBudgetKeepsWhatCameBefore(t *testing.T) {
 	body := msg(idPlayerNew, 0, 10, 20, idInputNew, 0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0)
 	body = append(body, joins(40000)...)
 	r, _ := decodeBudget(t, file(testHeader, body), model.Limits{Bytes: 1 << 20})
-	decodetest.Refused(t, r, "teehistorian: events")
+	decodetest.Refused(t, r, "events")
 	if r.Title != "Kobra 3 Solo" || len(r.Events) < 1000 || r.Events[0].Kind != "spawn" {
 		t.Fatalf("title %q, %d events", r.Title, len(r.Events))
 	}

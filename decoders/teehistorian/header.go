@@ -97,9 +97,9 @@ func (w *jsonWalker) value(key, label string, tok json.Token, sp model.Span, dep
 					return f, err
 				}
 			}
-			grown, err := budget.Grow(w.b, "teehistorian: header fields", f.Fields, 1)
+			grown, err := budget.Grow(w.b, "header fields", f.Fields, 1)
 			if err == nil {
-				err = w.b.Alloc("teehistorian: header fields", int64(len(child.Key)+len(child.Label)))
+				err = w.b.Alloc("header fields", int64(len(child.Key)+len(child.Label)))
 			}
 			if err != nil {
 				return f, err

@@ -69,7 +69,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	// the budget's bytes, and at least the two per client that a
 	// checkpoint spacing longer than the timeline leaves
 	d.cpEntries = max(min(cpBudget, d.b.Limits().Bytes/64), 4*maxClients)
-	if !opt.HeaderOnly && !d.paid(d.b.Items("teehistorian: state checkpoints", d.cpEntries, 4), 0) {
+	if !opt.HeaderOnly && !d.paid(d.b.Items("state checkpoints", d.cpEntries, 4), 0) {
 		d.finish()
 		return d.r, nil
 	}
@@ -242,7 +242,7 @@ func (d *decoder) str(s string) int32 {
 		return i
 	}
 	// the string, its map entry and its slot in strs
-	if d.b.Alloc("teehistorian: names", int64(len(s))+64) != nil {
+	if d.b.Alloc("names", int64(len(s))+64) != nil {
 		return 0
 	}
 	i := int32(len(d.strs))
@@ -317,7 +317,7 @@ func (d *decoder) commit() {
 		} else {
 			if len(s.infos) == cap(s.infos) {
 				// double: the default growth copies long slices many times
-				grown, err := budget.Grow(d.b, "teehistorian: player state versions", s.infos, max(len(s.infos), 16))
+				grown, err := budget.Grow(d.b, "player state versions", s.infos, max(len(s.infos), 16))
 				if !d.paid(err, int64(d.at)) {
 					continue
 				}
@@ -348,7 +348,7 @@ func (d *decoder) setPos(cid int32, alive bool, x, y int32) {
 		s.poss[n-1] = posVer{t, alive, x, y}
 	} else {
 		if len(s.poss) == cap(s.poss) {
-			grown, err := budget.Grow(d.b, "teehistorian: positions", s.poss, max(len(s.poss), 16))
+			grown, err := budget.Grow(d.b, "positions", s.poss, max(len(s.poss), 16))
 			if !d.paid(err, int64(d.at)) {
 				return
 			}
@@ -364,7 +364,7 @@ func (d *decoder) inputTick() {
 		return
 	}
 	if len(d.inputTicks) == cap(d.inputTicks) {
-		grown, err := budget.Grow(d.b, "teehistorian: input ticks", d.inputTicks, 1)
+		grown, err := budget.Grow(d.b, "input ticks", d.inputTicks, 1)
 		if !d.paid(err, int64(d.at)) {
 			return
 		}
@@ -389,7 +389,7 @@ func (d *decoder) advance(n int64, off int) {
 	if t >= d.paidTicks && !d.opt.HeaderOnly {
 		// the timeline's index, 8 bytes a tick, paid ahead in chunks
 		want := t + 1 - d.paidTicks + tickChunk
-		if !d.paid(d.b.Items("teehistorian: timeline ticks", want, 8), int64(off)) {
+		if !d.paid(d.b.Items("timeline ticks", want, 8), int64(off)) {
 			t = max(d.paidTicks-1, d.tick)
 		} else {
 			d.paidTicks += want
@@ -428,8 +428,8 @@ func (d *decoder) event(ev model.Event) {
 		return
 	}
 	ev.Frame = int(d.tick)
-	grown, err := budget.Grow(d.b, "teehistorian: events", d.r.Events, 1)
-	if !d.paid(err, ev.Span.Off) || !d.paid(d.b.Alloc("teehistorian: events", int64(len(ev.Summary))), ev.Span.Off) {
+	grown, err := budget.Grow(d.b, "events", d.r.Events, 1)
+	if !d.paid(err, ev.Span.Off) || !d.paid(d.b.Alloc("events", int64(len(ev.Summary))), ev.Span.Off) {
 		return
 	}
 	d.r.Events = append(grown, ev)

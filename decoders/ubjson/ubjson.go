@@ -236,7 +236,7 @@ func (d *decoder) str() (string, error) {
 	if !d.need(int(min(n, math.MaxInt32))) || n > math.MaxInt32 {
 		return "", d.fail(d.pos, "string of %d bytes but only %d left", n, len(d.data)-d.pos)
 	}
-	if err := d.pay(d.pos, d.b.Alloc("ubjson: strings", n)); err != nil {
+	if err := d.pay(d.pos, d.b.Alloc("UBJSON strings", n)); err != nil {
 		return "", err
 	}
 	s := string(d.data[d.pos : d.pos+int(n)])
@@ -362,7 +362,7 @@ func (d *decoder) array(depth int) (Value, error) {
 	if count >= 0 {
 		// A Value is far bigger than the byte each element costs at least:
 		// the count is a claim on the budget, paid before the slice is made.
-		if err := d.pay(d.pos, d.b.Items("ubjson: array elements", count, valueCost)); err != nil {
+		if err := d.pay(d.pos, d.b.Items("UBJSON array elements", count, valueCost)); err != nil {
 			return v, err
 		}
 		v.Items = make([]Value, 0, count)
@@ -397,7 +397,7 @@ func (d *decoder) array(depth int) (Value, error) {
 		if err != nil {
 			return v, err
 		}
-		if v.Items, err = budget.Grow(d.b, "ubjson: array elements", v.Items, 1); err != nil {
+		if v.Items, err = budget.Grow(d.b, "UBJSON array elements", v.Items, 1); err != nil {
 			return v, d.pay(d.pos, err)
 		}
 		v.Items = append(v.Items, e)
@@ -415,13 +415,13 @@ func (d *decoder) object(depth int) (Value, error) {
 	v := Value{Kind: Object}
 	grow := func(n int) error {
 		var err error
-		if v.Keys, err = budget.Grow(d.b, "ubjson: object members", v.Keys, n); err != nil {
+		if v.Keys, err = budget.Grow(d.b, "UBJSON object members", v.Keys, n); err != nil {
 			return d.pay(d.pos, err)
 		}
-		if v.KeyOffs, err = budget.Grow(d.b, "ubjson: object members", v.KeyOffs, n); err != nil {
+		if v.KeyOffs, err = budget.Grow(d.b, "UBJSON object members", v.KeyOffs, n); err != nil {
 			return d.pay(d.pos, err)
 		}
-		v.Vals, err = budget.Grow(d.b, "ubjson: object members", v.Vals, n)
+		v.Vals, err = budget.Grow(d.b, "UBJSON object members", v.Vals, n)
 		return d.pay(d.pos, err)
 	}
 	member := func() error {
@@ -447,7 +447,7 @@ func (d *decoder) object(depth int) (Value, error) {
 		return err
 	}
 	if count >= 0 {
-		if err := d.pay(d.pos, d.b.Items("ubjson: object members", count, memberCost)); err != nil {
+		if err := d.pay(d.pos, d.b.Items("UBJSON object members", count, memberCost)); err != nil {
 			return v, err
 		}
 		v.Keys, v.KeyOffs, v.Vals = make([]string, 0, count), make([]int64, 0, count), make([]Value, 0, count)
