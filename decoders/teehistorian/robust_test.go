@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/internal/corpus"
 	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/teehistorian/twint"
@@ -413,7 +414,7 @@ func BenchmarkDecodeTeehistorian(b *testing.B) {
 }
 
 func countMessages(tb testing.TB, data []byte) int {
-	d := &decoder{data: data, lastPlayer: maxClients, r: &model.Replay{}}
+	d := &decoder{data: data, lastPlayer: maxClients, r: &model.Replay{}, b: budget.New(int64(len(data)), model.Limits{})}
 	nul := bytes.IndexByte(data[16:], 0)
 	d.stream = 16 + nul + 1
 	d.maxTick = capMaxTicks

@@ -18,6 +18,7 @@ package budget
 
 import (
 	"math"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -127,11 +128,13 @@ func Make[T any](b *Budget, what string, n int) ([]T, error) {
 	return make([]T, n), nil
 }
 
-// Grow returns s with room for at least extra more values. When s must move
-// it doubles (at least), and pays for the new backing array first, so the
-// payments for a slice built by appending add up to at most about twice
-// its final size: the garbage it leaves behind included. On refusal s comes
-// back unchanged with the error.
+// Grow returns s with room for at least extra more values, grown exactly
+// as append grows it (slices.Grow), and pays for the new array: the
+// payments for a slice built by appending add up to everything it
+// allocated, the arrays it left behind included, so the budget bounds what
+// the decode allocates in all and with it the peak. The most append can
+// take is paid first and the rest given back, so nothing is allocated
+// unpaid. On refusal s comes back unchanged with the error.
 func Grow[T any](b *Budget, what string, s []T, extra int) ([]T, error) {
 	if extra <= cap(s)-len(s) {
 		return s, nil
@@ -139,12 +142,18 @@ func Grow[T any](b *Budget, what string, s []T, extra int) ([]T, error) {
 	if extra < 0 {
 		return s, b.Items(what, -1, 1)
 	}
-	n := max(2*int64(cap(s)), int64(len(s))+int64(extra))
-	if err := b.Items(what, n, SizeOf[T]()); err != nil {
+	size := SizeOf[T]()
+	old := int64(cap(s))
+	// the new array: append's growth: what is asked, or at most 2.5 times the old
+	// capacity (plus its first step), then rounded up to a size class (at
+	// most an eighth more) or to whole pages
+	most := max(int64(len(s))+int64(extra), old*5/2+192)
+	most += most/8 + 8192/max(size, 1) + 1
+	if err := b.Items(what, most, size); err != nil {
 		return s, err
 	}
-	t := make([]T, len(s), int(n))
-	copy(t, s)
+	t := slices.Grow(s, extra)
+	b.bytes.Add((most - int64(cap(t))) * size)
 	return t, nil
 }
 

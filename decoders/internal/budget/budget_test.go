@@ -3,6 +3,7 @@ package budget
 import (
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 
@@ -117,11 +118,19 @@ func TestGrowPaysForEachMove(t *testing.T) {
 		}
 		s = append(s, int32(i))
 	}
-	paid := 1<<20 - b.Left().Bytes
-	// doubling from 1: 1+2+4+...+1024 values of 4 bytes, under twice the
-	// final capacity
-	if paid < 4*1000 || paid > 2*4*int64(cap(s)) {
-		t.Errorf("paid %d bytes for %d values (cap %d)", paid, len(s), cap(s))
+	// a slice built by appending has paid for every array it had, as
+	// append grew it
+	var want int64
+	var r []int32
+	for i := 0; i < 1000; i++ {
+		if len(r) == cap(r) {
+			r = slices.Grow(r, 1)
+			want += 4 * int64(cap(r))
+		}
+		r = append(r, 0)
+	}
+	if paid := 1<<20 - b.Left().Bytes; paid != want || cap(s) != cap(r) {
+		t.Errorf("paid %d bytes for %d values (cap %d), want %d (cap %d)", paid, len(s), cap(s), want, cap(r))
 	}
 	for i, v := range s {
 		if v != int32(i) {
