@@ -73,5 +73,8 @@ func sc2Extent(head []byte, size int64) int64 {
 		end = max(end, int64(binary.LittleEndian.Uint64(h[44:])&(1<<62-1)))
 	}
 	end = max(end, hashAt+16*hashN, blockAt+16*blockN)
+	if end < 32 {
+		return -1 // an archive that ends inside its own header says nothing
+	}
 	return at + end
 }

@@ -187,6 +187,7 @@ func TestExtents(t *testing.T) {
 		{"sc2 archive", sc2Extent, mpqHeader(0, 1000, 900, 4, 800, 2), 1000},
 		{"sc2 tables past the size", sc2Extent, mpqHeader(0, 100, 900, 4, 800, 2), 964},
 		{"sc2 user data", sc2Extent, append(append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 0x400-16)...), mpqHeader(0, 2000, 0, 0, 0, 0)...), 0x400 + 2000},
+		{"sc2 sizes all zero", sc2Extent, mpqHeader(0, 0, 0, 0, 0, 0), -1},
 		{"sc2 header elsewhere", sc2Extent, append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 64)...), -1},
 	}
 	for _, tt := range tests {
