@@ -14,11 +14,7 @@ import (
 
 func TestBudgetTimeline(t *testing.T) {
 	data := sample(t, "time-attack.gci")
-	r, err := Decode(data, model.DecodeOptions{Limits: model.Limits{Bytes: 16 << 10}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Size = int64(len(data))
+	r, _ := decodetest.Budgeted(t, Decode, data, model.Limits{Bytes: 16 << 10})
 	d := decodetest.Refused(t, r, "frames")
 	if d.Span.Off < streamOff {
 		t.Errorf("budget diagnostic at %v, want the replay data", d.Span)
@@ -39,12 +35,7 @@ func TestBudgetLargestTimeline(t *testing.T) {
 	}
 	ta.total = 1<<20 - 1
 	data := wrapGCI(gciOpts{}, ta.stream())
-	var r *model.Replay
-	var err error
-	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{}) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, alloc := decodetest.Budgeted(t, Decode, data, model.Limits{})
 	t.Logf("%d-byte file, %d frames: allocated %d bytes", len(data), r.Timeline.Count, alloc)
 	if r.Timeline.Count < 1<<20-1 {
 		t.Errorf("timeline of %d frames", r.Timeline.Count)

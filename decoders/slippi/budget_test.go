@@ -46,13 +46,7 @@ func withMeta(s *slp, meta []byte) []byte {
 
 func decodeBudget(t *testing.T, data []byte, lim model.Limits) (*model.Replay, uint64) {
 	t.Helper()
-	var r *model.Replay
-	var err error
-	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
-	if err != nil {
-		t.Fatalf("refused outright: %v (a decode the budget stops keeps its partial replay)", err)
-	}
-	r.Data = data
+	r, alloc := decodetest.Budgeted(t, Decode, data, lim)
 	exercise(t, r)
 	return r, alloc
 }

@@ -17,13 +17,7 @@ import (
 
 func decodeBudget(t *testing.T, data []byte, lim model.Limits) (*model.Replay, uint64) {
 	t.Helper()
-	var r *model.Replay
-	var err error
-	alloc := decodetest.Allocated(func() { r, err = Decode(data, model.DecodeOptions{Limits: lim}) })
-	if err != nil {
-		t.Fatalf("refused outright: %v", err)
-	}
-	r.Data = data
+	r, alloc := decodetest.Budgeted(t, Decode, data, lim)
 	checkReplay(t, r)
 	return r, alloc
 }

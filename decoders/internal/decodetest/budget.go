@@ -62,3 +62,21 @@ func Refused(t testing.TB, r *model.Replay, what string) model.Diagnostic {
 	}
 	return d
 }
+
+// Budgeted decodes data under the limits lim (zero fields: the default
+// budget), measures what the decode allocated, and holds the result to the
+// contract (Check). A decode the budget stops must still come back as a
+// replay, never as a refusal.
+func Budgeted(t testing.TB, decode func([]byte, model.DecodeOptions) (*model.Replay, error), data []byte, lim model.Limits) (*model.Replay, uint64) {
+	t.Helper()
+	var r *model.Replay
+	var err error
+	opt := model.DecodeOptions{Limits: lim}
+	alloc := Allocated(func() { r, err = decode(data, opt) })
+	if err != nil {
+		t.Fatalf("refused outright: %v (a decode the budget stops keeps its partial replay)", err)
+	}
+	Check(t, r, err, data, opt)
+	r.Data, r.Size = data, int64(len(data))
+	return r, alloc
+}
