@@ -242,7 +242,7 @@ func (d *decoder) str(s string) int32 {
 		return i
 	}
 	// the string, its map entry and its slot in strs
-	if d.b.Alloc("names", int64(len(s))+64) != nil {
+	if !d.paid(d.b.Alloc("names", int64(len(s))+64), int64(d.at)) {
 		return 0
 	}
 	i := int32(len(d.strs))
