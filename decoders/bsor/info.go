@@ -83,10 +83,11 @@ func (ir *infoReader) ok(key string) bool {
 	if ir.failed {
 		return false
 	}
-	var se *binread.ShortError
-	if !errors.As(ir.r.Err(), &se) {
+	if !ir.r.Failed() {
 		return true
 	}
+	var se *binread.ShortError
+	errors.As(ir.r.Err(), &se)
 	ir.fail(int(se.Off))
 	ir.d.diag(model.Error, se.Off, "info "+key, "file ends inside the info section",
 		fmt.Sprintf("%d bytes", se.Want), fmt.Sprintf("%d bytes", se.Have))
