@@ -200,7 +200,15 @@ func (r *Reader) Bytes(n int) []byte {
 		r.pos += int64(n) * 8
 		return out
 	}
-	for k := range out {
+	// Unaligned: seven fields per 56-bit read, the first the highest byte.
+	k := 0
+	for ; k+7 <= n; k += 7 {
+		v := r.bits(56)
+		for j := 0; j < 7; j++ {
+			out[k+j] = uint8(v >> (48 - 8*j))
+		}
+	}
+	for ; k < n; k++ {
 		out[k] = uint8(r.bits(8))
 	}
 	return out

@@ -182,3 +182,27 @@ func BenchmarkBits(b *testing.B) {
 		}
 	}
 }
+
+// Unaligned runs of bytes, long enough for the seven-at-a-time path, match
+// the bit-by-bit reading.
+func TestBytesUnalignedRuns(t *testing.T) {
+	data := make([]byte, 64)
+	for i := range data {
+		data[i] = byte(i*37 + 11)
+	}
+	for off := int64(1); off < 8; off++ {
+		for _, n := range []int{7, 8, 13, 14, 20, 50} {
+			r := New(data, 0)
+			r.Skip(off)
+			b := r.Bytes(n)
+			for k := range b {
+				if want := naive(data, off+int64(8*k), 8); uint64(b[k]) != want {
+					t.Fatalf("offset %d, %d bytes: byte %d = %#x, want %#x", off, n, k, b[k], want)
+				}
+			}
+			if r.Pos() != off+int64(8*n) {
+				t.Fatalf("offset %d, %d bytes: at bit %d", off, n, r.Pos())
+			}
+		}
+	}
+}

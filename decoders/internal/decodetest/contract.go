@@ -35,8 +35,9 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 		t.Fatal("no replay and no error")
 	}
 	size := int64(len(data))
-	inside := func(what string, s model.Span) {
-		t.Helper()
+	// inside checks a span; what names it, built only on a failure (fuzz
+	// bodies run this millions of times)
+	inside := func(what func() string, s model.Span) {
 		limit := size
 		if s.Stream != "" {
 			b, ok := r.Streams[s.Stream]
@@ -46,11 +47,11 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 			limit = int64(len(b))
 		}
 		if s.Off < 0 || s.Len < 0 || s.Off > limit || s.End() > limit {
-			t.Fatalf("%s: span %v+%d outside the %d bytes of %q", what, s, s.Len, limit, s.Stream)
+			t.Fatalf("%s: span %v+%d outside the %d bytes of %q", what(), s, s.Len, limit, s.Stream)
 		}
 	}
 	for i, d := range r.Diagnostics {
-		inside(fmt.Sprintf("diagnostic %d (%s)", i, d), d.Span)
+		inside(func() string { return fmt.Sprintf("diagnostic %d (%s)", i, d) }, d.Span)
 		if d.Severity < model.Info || d.Severity > model.Error || d.Source == "" || d.Message == "" {
 			t.Fatalf("diagnostic %d is not filled in: %+v", i, d)
 		}
@@ -58,20 +59,24 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 	if r.Partial && !opt.HeaderOnly && r.Problems() == 0 {
 		t.Fatalf("a partial replay without a warning or an error saying why: %v", r.Diagnostics)
 	}
-	var fields func(where string, fs []model.Field, depth int)
-	fields = func(where string, fs []model.Field, depth int) {
-		t.Helper()
+	// fields checks a tree of fields; path names a field, built only on a
+	// failure
+	var fields func(where func() string, fs []model.Field, depth int)
+	fields = func(where func() string, fs []model.Field, depth int) {
 		if depth > 64 {
-			t.Fatalf("%s: fields nested deeper than 64", where)
+			t.Fatalf("%s: fields nested deeper than 64", where())
 		}
 		for _, f := range fs {
+			path := func() string { return where() + "." + f.Key }
 			if f.Span.Len > 0 || f.Span.Off > 0 {
-				inside(where+"."+f.Key, f.Span)
+				inside(path, f.Span)
 			}
-			fields(where+"."+f.Key, f.Fields, depth+1)
+			if len(f.Fields) > 0 {
+				fields(path, f.Fields, depth+1)
+			}
 		}
 	}
-	fields("header", r.Header, 0)
+	fields(func() string { return "header" }, r.Header, 0)
 	n := r.Timeline.Count
 	if n < 0 {
 		t.Fatalf("timeline of %d frames", n)
@@ -86,12 +91,12 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 		if ev.Player < -1 || ev.Player >= len(r.Players) {
 			t.Fatalf("event %d names player %d of %d", i, ev.Player, len(r.Players))
 		}
-		inside(fmt.Sprintf("event %d", i), ev.Span)
+		inside(func() string { return fmt.Sprintf("event %d", i) }, ev.Span)
 	}
 	// the lazy parts, at a spread of places
 	for k, i := 0, 0; i < len(r.Events) && k < 200; i, k = i+1+len(r.Events)/200, k+1 {
 		r.EventSummary(i)
-		fields(fmt.Sprintf("event %d", i), r.EventFields(i), 0)
+		fields(func() string { return fmt.Sprintf("event %d", i) }, r.EventFields(i), 0)
 	}
 	for _, f := range []int{0, n / 3, n / 2, n - 1} {
 		if f < 0 {
