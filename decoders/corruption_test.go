@@ -3,9 +3,9 @@ package decoders
 // The corruption suite: every sample of every format, cut short at 200+
 // points, and damaged 500 ways (bit flips, byte-range deletions), seeded
 // and reproducible. Each case must finish without a panic or a hang, must
-// not allocate out of proportion to the input (a forged length field must
-// not make a decoder allocate by it), and a truncated file must come back
-// refused or with a diagnostic that names an offset inside the data.
+// keep the budget's promise (a forged length field must not make a decoder
+// allocate by it), and a truncated file must come back refused or with a
+// diagnostic that names an offset inside the data.
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/internal/corpus"
 	"rewind/model"
 )
@@ -29,10 +30,10 @@ const (
 	hangLimit = 20 * time.Second
 )
 
-// allocBudget is the most a decode of n input bytes may allocate: the model
-// a decoder builds is a few times the input (events, per-frame state), and a
-// forged length field would show up as orders of magnitude more.
-func allocBudget(n int) uint64 { return uint64(n)*64 + 16<<20 }
+// allocBudget is the most a decode of n input bytes may allocate: the
+// budget's promise (64 MiB + 32× the input, budget.Promise), held against
+// everything the decode allocated, garbage included, which bounds its peak.
+func allocBudget(n int) uint64 { return uint64(budget.Promise(int64(n))) }
 
 type sample struct {
 	name string
@@ -122,8 +123,8 @@ func checkDiagnostics(t *testing.T, r *model.Replay, what string) {
 				continue // a stream that could not be extracted at all
 			}
 		}
-		if d.Span.Off < 0 || d.Span.Off > limit {
-			t.Errorf("%s: diagnostic offset %#x outside the data (%d bytes): %s", what, d.Span.Off, limit, d)
+		if d.Span.Off < 0 || d.Span.Off > limit || d.Span.Len < 0 || d.Span.End() > limit {
+			t.Errorf("%s: diagnostic span %#x+%d outside the data (%d bytes): %s", what, d.Span.Off, d.Span.Len, limit, d)
 		}
 	}
 }

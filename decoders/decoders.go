@@ -11,7 +11,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -35,6 +34,11 @@ type Format struct {
 	// nil when the format has no repair yet, and NoRepair says why.
 	Repair   func(data []byte, opt model.RepairOptions) (*model.Repaired, error)
 	NoRepair string
+	// Extent is how far into a file of size bytes the replay reaches, as
+	// its front says (head is the first HeadSize bytes, or the whole file);
+	// -1 when the front does not say. Nil for formats whose front never
+	// says. ReadFile reads no further.
+	Extent func(head []byte, size int64) int64
 }
 
 // teehistorianUUID is 699db17b-8efb-34ff-b1d8-da6f60c15dd1.
@@ -44,7 +48,7 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 var Formats = []Format{
 	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode, Repair: slippi.Repair},
+		Decode: slippi.Decode, Repair: slippi.Repair, Extent: slippiExtent},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 		Decode: bsor.Decode, Repair: bsor.Repair},
@@ -55,12 +59,12 @@ var Formats = []Format{
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
-		Decode: fzgx.Decode, Repair: fzgx.Repair},
+		Decode: fzgx.Decode, Repair: fzgx.Repair, Extent: fzgxExtent},
 	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
-		Decode: sc2.Decode,
+		Decode: sc2.Decode, Extent: sc2Extent,
 		NoRepair: "StarCraft II repair is not available yet: it rebuilds the MPQ archive from the members that still read, " +
 			"and rewind's MPQ layer is being rewritten; the repair will come on top of the new one"},
 }
@@ -191,34 +195,4 @@ func Decode(data []byte, name string, opt model.DecodeOptions) (*model.Replay, e
 		r.Data = data
 	}
 	return r, nil
-}
-
-// Open reads and decodes a regular file. rewind never writes to it.
-func Open(path string, opt model.DecodeOptions) (*model.Replay, error) {
-	f, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(f)
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	r, err := Decode(data, path, opt)
-	if r != nil {
-		r.Path = path
-	}
-	return r, err
-}
-
-// Sniff reads just enough of a file to detect its format.
-func Sniff(path string) (*Format, error) {
-	fh, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	head := make([]byte, 64)
-	n, _ := fh.Read(head)
-	return Detect(head[:n], path)
 }

@@ -1,11 +1,15 @@
 package decoders
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"rewind/model"
 )
 
 // HasReplayExt reports whether a name ends in the extension of a known
@@ -73,4 +77,144 @@ func OpenRegular(path string) (*os.File, error) {
 		return nil, &NotRegularError{Path: path, Mode: st.Mode()}
 	}
 	return f, nil
+}
+
+// HeadSize is how much of a file ReadFile reads first: every format's magic
+// and the header that says how far the replay reaches fit in it.
+const HeadSize = 64 << 10
+
+// File is a replay file's bytes as ReadFile reads them.
+type File struct {
+	Path   string
+	Data   []byte  // the file from its start, as far as the replay reaches
+	Size   int64   // the file's size: more than len(Data) when the rest was left unread
+	Format *Format // the format its first bytes show
+	// Extent is where the replay ends by its own header (Format.Extent),
+	// -1 when the header does not say and the file was read to its end.
+	Extent int64
+}
+
+// Unread is how many bytes of the file follow what was read.
+func (f *File) Unread() int64 { return max(0, f.Size-int64(len(f.Data))) }
+
+// ReadFile reads the replay in the regular file at path. It reads the front
+// first; a file that is no replay is refused from its front alone (a
+// *NotReplayError), and a replay is read only as far as its format says it
+// reaches (Format.Extent), so a replay followed by gigabytes of anything
+// costs its own size. rewind never writes to the file.
+//
+// This is the one place a replay's bytes come from; header-only scans of
+// ranges (a later ReadRange beside it) belong here too.
+func ReadFile(path string) (*File, error) {
+	fh, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readFile(fh, path, st.Size())
+}
+
+// readFile reads from r, whose size a stat gave; the file may have grown or
+// shrunk since, so reads go by what is there.
+func readFile(r io.Reader, path string, size int64) (*File, error) {
+	head := make([]byte, min(max(size, 0), HeadSize))
+	n, err := io.ReadFull(r, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	head = head[:n]
+	f := &File{Path: path, Size: size, Extent: -1}
+	f.Format, err = Detect(head, path)
+	if err != nil {
+		return nil, err
+	}
+	if f.Format.Extent != nil {
+		f.Extent = f.Format.Extent(head, size)
+	}
+	if n < len(head) {
+		f.Data = head // all there was: the file shrank since the stat
+		f.Size = int64(n)
+		return f, nil
+	}
+	if f.Extent >= 0 && f.Extent <= int64(n) {
+		f.Data = head[:max(f.Extent, 0)]
+		return f, nil
+	}
+	want := size
+	if f.Extent >= 0 {
+		want = min(f.Extent, size)
+	}
+	// read the rest of the extent into one buffer; with no extent, read to
+	// the end, however far that is now
+	data := make([]byte, n, max(want, int64(n))+1)
+	copy(data, head)
+	if f.Extent >= 0 {
+		data = data[:want]
+		m, err := io.ReadFull(r, data[n:])
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		data = data[:n+m]
+	} else {
+		for {
+			if len(data) == cap(data) {
+				data = append(data, 0)[:len(data)]
+			}
+			m, err := r.Read(data[len(data):cap(data)])
+			data = data[:len(data)+m]
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		f.Size = max(size, int64(len(data)))
+	}
+	f.Data = data
+	return f, nil
+}
+
+// Decode decodes the file's bytes. Bytes the file holds past what was read
+// are reported, as a warning at the end of the replay.
+func (f *File) Decode(opt model.DecodeOptions) (*model.Replay, error) {
+	r, err := Decode(f.Data, f.Path, opt)
+	if r == nil {
+		return r, err
+	}
+	r.Path, r.Size = f.Path, max(f.Size, int64(len(f.Data)))
+	if rest := f.Unread(); rest > 0 {
+		r.Diagnostics = append(r.Diagnostics, model.Diagnostic{Severity: model.Warning, Source: "rewind",
+			Span: model.Span{Off: int64(len(f.Data))}, Frame: -1, Subject: "trailing bytes",
+			Message:  fmt.Sprintf("%s bytes follow the end of the replay, where its header says it ends; they were not read", model.FormatCount(rest)),
+			Expected: fmt.Sprintf("end of file at %#x", len(f.Data)), Found: fmt.Sprintf("a file of %s bytes", model.FormatCount(f.Size)),
+			Skipped: true})
+	}
+	return r, err
+}
+
+// Open reads and decodes the replay in a regular file (ReadFile, then
+// File.Decode). rewind never writes to it.
+func Open(path string, opt model.DecodeOptions) (*model.Replay, error) {
+	f, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Decode(opt)
+}
+
+// Sniff reads just enough of a file to detect its format.
+func Sniff(path string) (*Format, error) {
+	fh, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	head := make([]byte, 64)
+	n, _ := io.ReadFull(fh, head)
+	return Detect(head[:n], path)
 }

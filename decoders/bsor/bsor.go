@@ -17,6 +17,8 @@ import (
 	"math"
 	"strings"
 
+	"rewind/decoders/internal/binread"
+	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
 
@@ -145,13 +147,29 @@ type replay struct {
 	lastSection int
 	truncated   bool // the file stops inside a section
 	diags       []model.Diagnostic
-	budget      int     // work spent searching for sections
-	peekLast    float32 // header-only: the last frame's time, read without the frames
+	b           *budget.Budget // the decode's one allowance
+	over        bool           // the budget refused (recorded once)
+	budget      int            // steps spent searching for sections (see probe)
+	peekLast    float32        // header-only: the last frame's time, read without the frames
 }
 
 func (d *replay) diag(sev model.Severity, off int64, subject, msg, expected, found string) {
 	d.diags = append(d.diags, model.Diagnostic{Severity: sev, Source: source, Span: model.Span{Off: off},
 		Frame: -1, Subject: subject, Message: msg, Expected: expected, Found: found})
+}
+
+// paid reports whether the budget paid a claim (err is its answer). The
+// first refusal is recorded as an error at off; the file is then read no
+// further.
+func (d *replay) paid(err error, off int) bool {
+	if err == nil {
+		return true
+	}
+	if !d.over {
+		d.over = true
+		d.diags = append(d.diags, d.b.Diagnostic(source, model.Span{Off: int64(off)}, -1))
+	}
+	return false
 }
 
 func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
@@ -182,6 +200,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 // cannot step over.
 func (d *replay) parse(opt model.DecodeOptions) {
 	data := d.data
+	d.b = budget.New(int64(len(data)), opt.Limits)
 	if len(data) < 5 {
 		d.truncated = true
 		d.diag(model.Error, 4, "version", "file ends before the version byte", "1 byte", "end of file")
@@ -327,6 +346,9 @@ func (d *replay) parseUser(pos int) (int, bool) {
 	}
 	n := int32(le32(data[pos+1:]))
 	p := pos + 5
+	if n > 0 && int(n) <= (len(data)-p)/8 && !d.paid(d.b.Items("user data entries", int64(n), budget.SizeOf[userEntry]()), pos+1) {
+		return pos, false
+	}
 	if entries, end, ok := userEntries(data, p, n); ok {
 		d.hasUser = true
 		d.user = entries
@@ -352,30 +374,29 @@ func userEntries(data []byte, p int, n int32) ([]userEntry, int, bool) {
 	if n < 0 || int(n) > (len(data)-p)/8 {
 		return nil, 0, false
 	}
+	r := binread.LE(data)
+	r.Seek(p)
 	out := make([]userEntry, 0, n)
 	for i := int32(0); i < n; i++ {
-		if len(data)-p < 4 {
+		ks := r.Pos()
+		kl := r.I32()
+		if kl < 0 || kl > 1024 {
 			return nil, 0, false
 		}
-		kl := int32(le32(data[p:]))
-		if kl < 0 || kl > 1024 || int(kl) > len(data)-p-4 {
+		key := r.Bytes(int(kl))
+		vs := r.Pos()
+		vl := r.I32()
+		if vl < 0 {
 			return nil, 0, false
 		}
-		key := data[p+4 : p+4+int(kl)]
-		ks := model.Span{Off: int64(p), Len: int64(4 + kl)}
-		p += 4 + int(kl)
-		if len(data)-p < 4 {
+		value := r.Bytes(int(vl))
+		if r.Failed() {
 			return nil, 0, false
 		}
-		vl := int32(le32(data[p:]))
-		if vl < 0 || int(vl) > len(data)-p-4 {
-			return nil, 0, false
-		}
-		out = append(out, userEntry{Key: escapeString(key), KeySpan: ks,
-			Value: data[p+4 : p+4+int(vl)], ValSpan: model.Span{Off: int64(p), Len: int64(4 + vl)}})
-		p += 4 + int(vl)
+		out = append(out, userEntry{Key: escapeString(key), KeySpan: model.Span{Off: int64(ks), Len: int64(4 + kl)},
+			Value: value, ValSpan: model.Span{Off: int64(vs), Len: int64(4 + vl)}})
 	}
-	return out, p, true
+	return out, r.Pos(), true
 }
 
 // count reads a section's record count at pos (just after the id byte);
@@ -441,7 +462,11 @@ func (d *replay) fixedSection(pos, id, size int) (start, n, next int, ok bool) {
 
 func (d *replay) parseFrames(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 1, frameSize)
-	d.frames = make([]frame, n)
+	frames, err := budget.Make[frame](d.b, "frames", n)
+	if !d.paid(err, pos+1) {
+		return pos, false
+	}
+	d.frames = frames
 	for i := range d.frames {
 		r := d.data[start+i*frameSize:]
 		d.frames[i] = frame{Time: f32(r), FPS: int32(le32(r[4:])),
@@ -453,7 +478,11 @@ func (d *replay) parseFrames(pos int) (int, bool) {
 
 func (d *replay) parseWalls(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 3, wallSize)
-	d.walls = make([]wall, n)
+	walls, err := budget.Make[wall](d.b, "wall events", n)
+	if !d.paid(err, pos+1) {
+		return pos, false
+	}
+	d.walls = walls
 	for i := range d.walls {
 		o := start + i*wallSize
 		r := d.data[o:]
@@ -465,7 +494,11 @@ func (d *replay) parseWalls(pos int) (int, bool) {
 
 func (d *replay) parseHeights(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 4, heightSize)
-	d.heights = make([]height, n)
+	heights, err := budget.Make[height](d.b, "height changes", n)
+	if !d.paid(err, pos+1) {
+		return pos, false
+	}
+	d.heights = heights
 	for i := range d.heights {
 		o := start + i*heightSize
 		d.heights[i] = height{Off: int64(o), Height: f32(d.data[o:]), Time: f32(d.data[o+4:])}
@@ -476,7 +509,11 @@ func (d *replay) parseHeights(pos int) (int, bool) {
 
 func (d *replay) parsePauses(pos int) (int, bool) {
 	start, n, next, ok := d.fixedSection(pos, 5, pauseSize)
-	d.pauses = make([]pause, n)
+	pauses, err := budget.Make[pause](d.b, "pauses", n)
+	if !d.paid(err, pos+1) {
+		return pos, false
+	}
+	d.pauses = pauses
 	for i := range d.pauses {
 		o := start + i*pauseSize
 		d.pauses[i] = pause{Off: int64(o), Duration: int64(binary.LittleEndian.Uint64(d.data[o:])), Time: f32(d.data[o+8:])}
@@ -500,6 +537,9 @@ func (d *replay) parseNotes(pos int) (int, bool) {
 		d.diag(model.Error, int64(pos+1), "section 2", "note count larger than the bytes left can hold; reading the notes that fit",
 			fmt.Sprintf("at most %d", (len(data)-start)/noteHead), fmt.Sprint(c))
 		c = (len(data) - start) / noteHead
+	}
+	if !d.paid(d.b.Items("note events", int64(c), budget.SizeOf[note]()), pos+1) {
+		return pos, false
 	}
 	d.notes = make([]note, 0, c)
 	p := start
@@ -557,8 +597,23 @@ func readCut(b []byte) cutInfo {
 var fixedSizes = [...]int{1: frameSize, 3: wallSize, 4: heightSize, 5: pauseSize}
 
 // chainBudget caps the work spent verifying candidate section starts, so a
-// hostile file cannot make the search quadratic.
-const chainBudget = 1 << 22
+// hostile file cannot make the search quadratic. The probes are paid from
+// the decode's budget too, probeBatch at a time, so the search's cost is
+// accounted where every other loop's is.
+const (
+	chainBudget = 1 << 22
+	probeBatch  = 1 << 10
+)
+
+// probe counts one step of the section search; false when the search must
+// give up (its cap, or the decode budget's refusal, recorded).
+func (d *replay) probe(at int) bool {
+	d.budget++
+	if d.budget%probeBatch == 0 && !d.paid(d.b.Step("section search", probeBatch), at) {
+		return false
+	}
+	return d.budget <= chainBudget && !d.over
+}
 
 // chains reports whether a section with the given id starts at p and the
 // sections after it follow one another up to the end of the file (or to
@@ -586,8 +641,7 @@ func (d *replay) chains(p, id int) bool {
 				return false
 			}
 			for i := 0; i < c; i++ {
-				d.budget++
-				if d.budget > chainBudget || len(data)-p < noteHead {
+				if !d.probe(p) || len(data)-p < noteHead {
 					return false
 				}
 				t := int32(le32(data[p+12:]))
@@ -615,8 +669,7 @@ func (d *replay) findSection(p, id int) int {
 		if int(d.data[q]) != id {
 			continue
 		}
-		d.budget++
-		if d.budget > chainBudget {
+		if !d.probe(q) {
 			return -1
 		}
 		if d.chains(q, id) {
@@ -636,8 +689,7 @@ func (d *replay) gridSearch(start, size, next int) int {
 		if int(d.data[q]) != next {
 			continue
 		}
-		d.budget++
-		if d.budget > chainBudget {
+		if !d.probe(q) {
 			return -1
 		}
 		if d.chains(q, next) {

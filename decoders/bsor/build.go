@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
 
@@ -74,6 +75,9 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	}
 	r.Mode = strings.TrimSpace(in.Mode + " " + strings.Join(modifierList(in.Modifiers), ","))
 
+	if !opt.HeaderOnly {
+		d.payBuild()
+	}
 	v := &view{d: d}
 	v.timeline(r)
 	if len(v.times) > 0 {
@@ -82,7 +86,7 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 		r.Duration = secs(d.peekLast)
 	}
 	switch {
-	case d.truncated && !opt.HeaderOnly:
+	case d.truncated && !d.over && !opt.HeaderOnly:
 		r.Result = "in progress"
 	case in.FailTime > 0:
 		r.Result = "failed at " + shortTime(in.FailTime)
@@ -90,7 +94,7 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	case in.complete:
 		r.Result = "cleared"
 	}
-	r.Partial = d.truncated || opt.HeaderOnly
+	r.Partial = d.truncated || d.over || opt.HeaderOnly
 
 	r.Players = []model.Player{v.player()}
 	if opt.HeaderOnly {
@@ -110,12 +114,40 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	r.Scenes = v.scenes()
 	r.Charts = v.charts()
 	r.Analyze = v.analyze
-	if d.truncated {
+	if d.truncated && !d.over {
 		d.diag(model.Info, int64(len(d.data)), "file", "the file stops before the end of section 5; shown as a replay still being recorded (.bsortemp) or cut short", "", "")
 	}
 	r.Diagnostics = d.diags
 	r.Finish()
 	return r
+}
+
+// payBuild pays for what the replay is built from the records with: two
+// event records each (the events and their frame-ordered copy), the running
+// score, and per frame its time, flag, score index, sort count and the
+// timeline's index, plus an event for a frame whose time is odd. On refusal
+// the records are dropped: the replay keeps its header and player.
+func (d *replay) payBuild() {
+	ev := 2 * budget.SizeOf[model.Event]()
+	score := budget.SizeOf[scoreEvent]()
+	claims := []struct {
+		what  string
+		n     int
+		each  int64
+		where model.Span
+	}{
+		{"frames", len(d.frames), 4 + 1 + 4 + 8 + 8 + ev, d.framesSpan},
+		{"note events", len(d.notes), ev + 4 + budget.SizeOf[cutScore]() + 1 + budget.SizeOf[noteParams]() + score, d.notesSpan},
+		{"wall events", len(d.walls), ev + 4 + score, d.wallsSpan},
+		{"height changes", len(d.heights), ev, d.heightsSpan},
+		{"pauses", len(d.pauses), ev, d.pausesSpan},
+	}
+	for _, c := range claims {
+		if !d.paid(d.b.Items(c.what, int64(c.n), c.each), int(c.where.Off)) {
+			d.frames, d.notes, d.walls, d.heights, d.pauses = nil, nil, nil, nil, nil
+			return
+		}
+	}
 }
 
 func findTime(fs []model.Field) (time.Time, bool) {

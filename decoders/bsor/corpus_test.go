@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -296,37 +297,52 @@ func TestBitFlips(t *testing.T) {
 	}
 }
 
+// shrink cuts a real file down to a fuzz seed: its own info section, bytes
+// and quirks as they are, then every section with at most k records.
+func shrink(data []byte, k int) []byte {
+	d := &replay{data: data}
+	d.parse(model.DecodeOptions{})
+	if !d.info.complete {
+		return data[:min(len(data), 2048)]
+	}
+	cut := func(n int) int { return min(n, k) }
+	tf := fromReplay(d)
+	tf.frames, tf.notes, tf.walls = tf.frames[:cut(len(tf.frames))], tf.notes[:cut(len(tf.notes))], tf.walls[:cut(len(tf.walls))]
+	tf.heights, tf.pauses = tf.heights[:cut(len(tf.heights))], tf.pauses[:cut(len(tf.pauses))]
+	enc := tf.bytes()
+	e := &replay{data: enc}
+	e.parse(model.DecodeOptions{HeaderOnly: true})
+	out := append([]byte(nil), data[:d.info.span.End()]...)
+	return append(out, enc[e.info.span.End():]...)
+}
+
 func FuzzBSOR(f *testing.F) {
-	// The samples are 170-290 KB; Go's fuzzer crawls on inputs that size, so
-	// it gets their first 16 KB (info, frames, the start of the notes and a
-	// cut that exercises truncation) and the whole hand-built files.
+	// Small seeds: Go's fuzzer minimises every new input it finds, and
+	// crawls on inputs of many kilobytes. The samples cut down to a few
+	// records of each section (their info sections as they are, quirks
+	// included), a truncated one, and the hand-built files.
 	for _, b := range sampleFiles(f) {
-		f.Add(b[:min(len(b), 16<<10)])
+		small := shrink(b, 3)
+		f.Add(small)
+		f.Add(small[:len(small)*2/3])
 	}
 	f.Add(sampleFile().bytes())
 	tf := sampleFile()
 	tf.in.PlayerName, tf.nameLen = "🎃 Kahmi 🎃", 9
 	f.Add(tf.bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Decode(data, model.DecodeOptions{})
-		if err != nil {
-			if r != nil {
-				t.Fatal("replay and error")
-			}
-			return
-		}
-		exercise(r)
-		if _, err := Decode(data, model.DecodeOptions{HeaderOnly: true}); err != nil {
-			t.Fatal(err)
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(data, opt)
+			decodetest.Check(t, r, err, data, opt)
 		}
 	})
 }
 
 func BenchmarkDecodeBSOR(b *testing.B) {
 	var data []byte
-	if dir := filepath.Join(corpus.Root(b), "..", "shared", "corpus", "bsor"); dirExists(dir) {
+	if _, ok := corpus.Shared(b); ok {
 		// the largest corpus file
-		data, _ = os.ReadFile(filepath.Join(dir, "MetaGuard__xror/test__data__bsor__sample1.bsor"))
+		data, _ = os.ReadFile(corpus.File(b, "bsor", "MetaGuard__xror/test__data__bsor__sample1.bsor"))
 	}
 	if data == nil {
 		for _, s := range sampleFiles(b) {
@@ -352,9 +368,4 @@ func BenchmarkDecodeBSORHeaderOnly(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }

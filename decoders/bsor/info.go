@@ -1,12 +1,14 @@
 package bsor
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"rewind/decoders/internal/binread"
 	"rewind/model"
 )
 
@@ -52,12 +54,14 @@ func platformAt(data []byte, p int) bool {
 	return true
 }
 
-// infoReader reads the info section's fields one after another.
+// infoReader reads the info section's fields one after another, through a
+// cursor whose first short read names the offset and what was wanted.
 type infoReader struct {
 	d      *replay
-	pos    int
+	r      *binread.Reader
 	fields []model.Field
 	failed bool
+	stop   int // where reading stopped, once failed
 
 	// the previous string, which a later too-short prefix extends
 	prevField int
@@ -65,13 +69,33 @@ type infoReader struct {
 	prevStart int // offset of its length prefix
 }
 
-func (ir *infoReader) short(key string, want int) {
+// pos is where the next field starts, or where reading stopped.
+func (ir *infoReader) pos() int {
 	if ir.failed {
-		return
+		return ir.stop
 	}
-	ir.failed = true
-	ir.d.diag(model.Error, int64(ir.pos), "info "+key, "file ends inside the info section",
-		fmt.Sprintf("%d bytes", want), fmt.Sprintf("%d bytes", len(ir.d.data)-ir.pos))
+	return ir.r.Pos()
+}
+
+// ok reports whether the reads of key so far were whole; the first short
+// read is recorded as the file ending inside the info section.
+func (ir *infoReader) ok(key string) bool {
+	if ir.failed {
+		return false
+	}
+	if !ir.r.Failed() {
+		return true
+	}
+	var se *binread.ShortError
+	errors.As(ir.r.Err(), &se)
+	ir.fail(int(se.Off))
+	ir.d.diag(model.Error, se.Off, "info "+key, "file ends inside the info section",
+		fmt.Sprintf("%d bytes", se.Want), fmt.Sprintf("%d bytes", se.Have))
+	return false
+}
+
+func (ir *infoReader) fail(at int) {
+	ir.failed, ir.stop = true, at
 }
 
 func (ir *infoReader) add(f model.Field) { ir.fields = append(ir.fields, f) }
@@ -84,33 +108,30 @@ func (ir *infoReader) str(key, label string, dst *string) bool {
 	if ir.failed {
 		return false
 	}
-	data := ir.d.data
-	p := ir.pos
+	start := ir.r.Pos()
 	slid := 0
+	var l int32
 	for {
-		if len(data)-p < 4 {
-			ir.pos = p
-			ir.short(key, 4)
+		ir.r.Seek(start + slid)
+		if l = ir.r.I32(); !ir.ok(key) {
 			return false
 		}
-		l := int32(le32(data[p:]))
-		if l >= 0 && l <= maxString && int(l) <= len(data)-p-4 {
+		if l >= 0 && l <= maxString && ir.r.Has(int(l)) {
 			break
 		}
 		if ir.prevDst == nil || slid >= maxSlide {
-			ir.failed = true
-			ir.d.diag(model.Error, int64(ir.pos), "info "+key, "string length does not fit",
-				fmt.Sprintf("0-%d, at most the bytes left", maxString), fmt.Sprint(int32(le32(data[ir.pos:]))))
+			ir.fail(start)
+			ir.d.diag(model.Error, int64(start), "info "+key, "string length does not fit",
+				fmt.Sprintf("0-%d, at most the bytes left", maxString), fmt.Sprint(int32(le32(ir.d.data[start:]))))
 			return false
 		}
-		p++
 		slid++
 	}
+	p := start + slid
 	if slid > 0 {
-		ir.extendPrev(ir.pos+slid, "the next length prefix was out of range")
+		ir.extendPrev(p, "the next length prefix was out of range")
 	}
-	l := int(int32(le32(data[p:])))
-	b := data[p+4 : p+4+l]
+	b := ir.r.Bytes(int(l))
 	*dst = escapeString(b)
 	ir.add(model.Field{Key: key, Label: label, Value: *dst, Span: model.Span{Off: int64(p), Len: int64(4 + l)}})
 	if *dst != string(b) {
@@ -118,7 +139,6 @@ func (ir *infoReader) str(key, label string, dst *string) bool {
 		ir.d.diag(model.Info, int64(p+4), "info "+key, `string is not valid UTF-8 (cut inside a character); invalid bytes shown as \xNN`, "", "")
 	}
 	ir.prevField, ir.prevDst, ir.prevStart = len(ir.fields)-1, dst, p
-	ir.pos = p + 4 + l
 	return true
 }
 
@@ -137,46 +157,46 @@ func (ir *infoReader) extendPrev(end int, why string) {
 		"", fmt.Sprintf("length %d", declared))
 }
 
-func (ir *infoReader) i32(key, label string) int32 {
-	if ir.failed || len(ir.d.data)-ir.pos < 4 {
-		ir.short(key, 4)
-		return 0
+// fixed records a fixed-size field read from off; it reports whether the
+// read was whole.
+func (ir *infoReader) fixed(key, label string, off, n int, v any) bool {
+	if !ir.ok(key) {
+		return false
 	}
-	v := int32(le32(ir.d.data[ir.pos:]))
-	ir.add(model.Field{Key: key, Label: label, Value: int64(v), Span: model.Span{Off: int64(ir.pos), Len: 4}})
-	ir.pos += 4
+	ir.add(model.Field{Key: key, Label: label, Value: v, Span: model.Span{Off: int64(off), Len: int64(n)}})
 	ir.prevDst = nil
-	return v
+	return true
+}
+
+func (ir *infoReader) i32(key, label string) int32 {
+	off := ir.r.Pos()
+	if v := ir.r.I32(); ir.fixed(key, label, off, 4, int64(v)) {
+		return v
+	}
+	return 0
 }
 
 func (ir *infoReader) f32(key, label string) float32 {
-	if ir.failed || len(ir.d.data)-ir.pos < 4 {
-		ir.short(key, 4)
-		return 0
+	off := ir.r.Pos()
+	if v := ir.r.F32(); ir.fixed(key, label, off, 4, f64(v)) {
+		return v
 	}
-	v := f32(ir.d.data[ir.pos:])
-	ir.add(model.Field{Key: key, Label: label, Value: f64(v), Span: model.Span{Off: int64(ir.pos), Len: 4}})
-	ir.pos += 4
-	ir.prevDst = nil
-	return v
+	return 0
 }
 
 func (ir *infoReader) boolean(key, label string) bool {
-	if ir.failed || len(ir.d.data)-ir.pos < 1 {
-		ir.short(key, 1)
-		return false
+	off := ir.r.Pos()
+	if v := ir.r.Bool(); ir.fixed(key, label, off, 1, v) {
+		return v
 	}
-	v := ir.d.data[ir.pos] != 0
-	ir.add(model.Field{Key: key, Label: label, Value: v, Span: model.Span{Off: int64(ir.pos), Len: 1}})
-	ir.pos++
-	ir.prevDst = nil
-	return v
+	return false
 }
 
 // parseInfo reads section 0 from pos (just after its id byte).
 func (d *replay) parseInfo(pos int) int {
 	in := &d.info
-	ir := &infoReader{d: d, pos: pos}
+	ir := &infoReader{d: d, r: binread.LE(d.data)}
+	ir.r.Seek(pos)
 	ir.str("version", "Mod version", &in.Version)
 	ir.str("gameVersion", "Game version", &in.GameVersion)
 	if ir.str("timestamp", "Timestamp", &in.Timestamp) {
@@ -189,11 +209,11 @@ func (d *replay) parseInfo(pos int) int {
 	if ir.str("playerName", "Player name", &in.PlayerName) {
 		// The name is where the UTF-16 prefix quirk bites; the platform string
 		// after it ("steam", "oculus", "oculuspc") shows where it really ends.
-		if !platformAt(d.data, ir.pos) {
+		if at := ir.r.Pos(); !platformAt(d.data, at) {
 			for k := 1; k <= maxSlide; k++ {
-				if platformAt(d.data, ir.pos+k) {
-					ir.extendPrev(ir.pos+k, "the platform string starts later")
-					ir.pos += k
+				if platformAt(d.data, at+k) {
+					ir.extendPrev(at+k, "the platform string starts later")
+					ir.r.Seek(at + k)
 					in.nameRecovered = true
 					break
 				}
@@ -233,8 +253,8 @@ func (d *replay) parseInfo(pos int) int {
 	if start < 5 {
 		start = 5
 	}
-	in.span = model.Span{Off: start, Len: int64(ir.pos) - start}
-	return ir.pos
+	in.span = model.Span{Off: start, Len: int64(ir.pos()) - start}
+	return ir.pos()
 }
 
 // secs converts a song time in seconds to a Duration, clamping values a

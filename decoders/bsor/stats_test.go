@@ -384,8 +384,8 @@ func FuzzAnalyzeBSOR(f *testing.F) {
 
 func BenchmarkAnalyzeBSOR(b *testing.B) {
 	path := filepath.Join(corpus.Samples(b, "bsor"), "utf16-name-prefix-clip.bsor")
-	if dir := filepath.Join(corpus.Root(b), "..", "shared", "corpus", "bsor"); dirExists(dir) {
-		path = filepath.Join(dir, "MetaGuard__xror/test__data__bsor__sample1.bsor") // the largest
+	if shared, ok := corpus.Shared(b); ok {
+		path = filepath.Join(shared, "bsor", "MetaGuard__xror/test__data__bsor__sample1.bsor") // the largest
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
 
@@ -40,7 +41,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	}
 	rep.Version = fmt.Sprintf("%s (%s)", g.gameCode, g.region)
 	rep.Start = g.modTime
-	rep.Header = []model.Field{{Key: "gci", Label: "GCI header", Span: model.Span{Off: 0, Len: streamOff}, Fields: g.fields}}
+	rep.Header = []model.Field{{Key: "gci", Label: "GCI header", Span: model.Span{Off: 0, Len: min(streamOff, int64(len(data)))}, Fields: g.fields}}
 
 	if len(data) < streamOff {
 		diag(model.Diagnostic{Severity: model.Error, Span: model.Span{Off: int64(len(data))}, Frame: -1, Subject: "replay data",
@@ -83,12 +84,40 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		rep.Duration = frameDur(max(0, s.inputSum-raceStartFrame))
 		rep.Result = "finished " + raceTime(s.inputSum-raceStartFrame)
 	}
+	if !payTimeline(budget.New(int64(len(data)), opt.Limits), s, rep) {
+		rep.Finish()
+		return rep, nil
+	}
 	b.timeline()
 	b.events()
 	b.pictures()
 	rep.Analyze = b.analyze
 	rep.Finish()
 	return rep, nil
+}
+
+// payTimeline pays the decode's budget for the timeline before it is
+// built: per frame the input index and the timeline's index, per input run
+// its record, its start and its event (and the few notable events). The
+// fields' widths bound all of it (2^20 frames, 2^14 runs), so only a budget
+// scaled down refuses; then the replay keeps its header and players.
+func payTimeline(bud *budget.Budget, s *stream, rep *model.Replay) bool {
+	frames := max(s.inputSum, s.totalFrames) + 1
+	runs := int64(len(s.inputs) + len(s.checkpoints) + 2)
+	err := bud.Items("frames", frames, 2+8)
+	if err == nil {
+		err = bud.Items("input runs", runs, 4+budget.SizeOf[model.Event]())
+	}
+	if err == nil {
+		return true
+	}
+	at := model.Span{Off: streamOff}
+	if f, ok := model.Find(s.fields, "replayArray"); ok {
+		at = f.Span
+	}
+	rep.Diagnostics = append(rep.Diagnostics, bud.Diagnostic(source, at, -1))
+	rep.Partial = true
+	return false
 }
 
 func frameDur(frames int64) time.Duration {

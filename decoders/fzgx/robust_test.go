@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -120,28 +121,49 @@ func TestHeaderOnly(t *testing.T) {
 	}
 }
 
-func FuzzFZGX(f *testing.F) {
-	entries, _ := os.ReadDir(corpus.Samples(f, "fzgx"))
-	for _, e := range entries {
-		if filepath.Ext(e.Name()) == ".gci" {
-			f.Add(sample(f, e.Name()))
-		}
-	}
-	f.Add(wrapGCI(gciOpts{}, minimalTA().stream()))
+// fuzzSeeds are whole files cut down: a replay's bitstream starts at
+// 0x20A0, after the banner and icon, so a file is never smaller than that;
+// the seeds end where their bitstream ends (or a little into it for the
+// real sample), not at the end of their last block.
+func fuzzSeeds(tb testing.TB) [][]byte {
+	real := sample(tb, "time-attack.gci")
+	ta := minimalTA().stream()
 	gp := minimalTA()
 	gp.mode = 1
 	gp.racers = append(gp.racers, encRacer{machine: 3}, encRacer{human: true, machine: 50, custom: &encCustom{nEmb: 1}})
-	f.Add(wrapGCI(gciOpts{region: 'J'}, gp.stream()))
+	gps := gp.stream()
+	return [][]byte{
+		real[:streamOff+1024],
+		wrapGCI(gciOpts{}, ta)[:streamOff+len(ta)],
+		wrapGCI(gciOpts{region: 'J'}, gps)[:streamOff+len(gps)],
+	}
+}
+
+func FuzzFZGX(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
-			if err != nil {
-				if r != nil {
-					t.Fatal("replay and error")
-				}
-				return
-			}
-			walk(t, r)
+			decodetest.Check(t, r, err, data, opt)
+		}
+	})
+}
+
+// FuzzFZGXStream fuzzes the bitstream alone behind a fixed GCI header and
+// banner: FuzzFZGX's inputs are mostly banner bytes, where a mutation
+// reaches no decoding at all.
+func FuzzFZGXStream(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s[streamOff:])
+	}
+	front := fuzzSeeds(f)[1][:streamOff]
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		data := append(append(make([]byte, 0, len(front)+len(stream)), front...), stream...)
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(data, opt)
+			decodetest.Check(t, r, err, data, opt)
 		}
 	})
 }

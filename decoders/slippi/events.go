@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
 
@@ -14,6 +15,9 @@ func be32(b []byte) uint32 { return binary.BigEndian.Uint32(b) }
 // events is the second pass: one model.Event per event, the kept copy of
 // every frame, rollbacks, the gecko list.
 func (d *decoder) events() {
+	if !d.paid {
+		return
+	}
 	data := d.data
 	cnt := d.count
 	evs := make([]model.Event, 0, d.nEvents)
@@ -246,6 +250,29 @@ func (d *decoder) events() {
 	d.r.Detail = d.detail
 	d.r.Scenes = d.scenes
 	d.r.Analyze = d.analyze
+}
+
+// payEvents pays, before the second pass allocates anything, for what it
+// builds: per event the record, the frame sort's index, an item offset and
+// a rollback length; per frame the kept copies of each port's updates (and
+// the followers'), the runs and items, the seen flags, two chart values per
+// player, the platform heights, the sort's counts and the timeline's index.
+// It runs right after the scan, in file order: metadata after the events
+// cannot take the budget the events need. On refusal the replay keeps its
+// header and players but no timeline.
+func (d *decoder) payEvents() {
+	perEvent := budget.SizeOf[model.Event]() + 4 + 4 + 8
+	perFrame := int64(2*4*4 + 4*4 + 1 + 2*8*4 + 2*4 + 4 + 8)
+	if d.followers {
+		perFrame += 2 * 4 * 4
+	}
+	if d.b.Items("events", int64(d.nEvents), perEvent) != nil ||
+		d.b.Items("frames", int64(d.count), perFrame) != nil {
+		d.count = 0
+		d.overBudget(int64(d.from), int64(d.stop-d.from))
+		return
+	}
+	d.paid = true
 }
 
 // marks sets the notable events: a stock lost, GO at frame 0. The events

@@ -201,7 +201,7 @@ func (d *decoder) finishHeader() {
 	var h []model.Field
 	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
 		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
-	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(1 + d.size[cmdPayloads])}}
+	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}}
 	for c := 0; c < 256; c++ {
 		if d.size[c] >= 0 && c != cmdPayloads {
 			pay.Fields = append(pay.Fields, model.Field{Key: fmt.Sprintf("0x%02x", c), Label: nameOrCode(byte(c)),
@@ -244,7 +244,7 @@ func (d *decoder) finishHeader() {
 		}})
 	}
 	if d.metadata != nil {
-		m := ubjsonField("metadata", "Metadata", d.metadata, d.metadata.Off-int64(len(metadataKey)))
+		m := d.ubjsonField("metadata", "Metadata", d.metadata, d.metadata.Off-int64(len(metadataKey)))
 		labelMeta(m.Fields)
 		h = append(h, m)
 	}

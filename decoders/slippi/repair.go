@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"rewind/decoders/internal/budget"
 	"slices"
 	"sort"
 	"strings"
@@ -642,7 +643,9 @@ func (w *walk) metadata() (v *ubjson.Value, end int, ok bool) {
 		return nil, 0, false
 	}
 	p := w.metaAt + len(metadataKey)
-	val, used, err := ubjson.Decode(w.data[p:], int64(p))
+	// the repair's own read of the old metadata draws on a budget sized by
+	// the file, like a decode
+	val, used, err := ubjson.Decode(w.data[p:], int64(p), budget.New(int64(len(w.data)), model.Limits{}))
 	if err != nil || val.Kind != ubjson.Object {
 		return nil, 0, false
 	}

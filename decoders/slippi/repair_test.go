@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rewind/decoders/internal/budget"
 	"sort"
 	"strings"
 	"testing"
@@ -94,7 +95,7 @@ func checkRepaired(t *testing.T, name string, in []byte, rep *model.Repaired) *m
 	if keptEnd > len(in) || !bytes.Equal(rep.Data[rawStart:keptEnd], in[rawStart:keptEnd]) {
 		t.Errorf("%s: the repaired stream is not the old one's first %d bytes", name, keptEnd-rawStart)
 	}
-	meta, _, err := ubjson.Decode(rep.Data[rawStart+raw+len(metadataKey):], 0)
+	meta, _, err := ubjson.Decode(rep.Data[rawStart+raw+len(metadataKey):], 0, budget.New(int64(len(rep.Data)), model.Limits{}))
 	if err != nil {
 		t.Fatalf("%s: metadata: %v", name, err)
 	}
@@ -198,7 +199,7 @@ func TestRepairMetadataAgainstRecorder(t *testing.T) {
 		if raw == 0 {
 			continue
 		}
-		orig, _, err := ubjson.Decode(data[rawStart+raw+len(metadataKey):], 0)
+		orig, _, err := ubjson.Decode(data[rawStart+raw+len(metadataKey):], 0, budget.New(1<<20, model.Limits{}))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -211,7 +212,7 @@ func TestRepairMetadataAgainstRecorder(t *testing.T) {
 		checkRepaired(t, f, in, rep)
 		newRaw := int(binary.BigEndian.Uint32(rep.Data[len(magic):]))
 		out := rep.Data[rawStart+newRaw+len(metadataKey):]
-		got, _, err := ubjson.Decode(out, 0)
+		got, _, err := ubjson.Decode(out, 0, budget.New(1<<20, model.Limits{}))
 		if err != nil {
 			t.Fatalf("%s: rebuilt metadata: %v", f, err)
 		}
@@ -407,7 +408,7 @@ func TestRepairAgainstSlippiJS(t *testing.T) {
 // lastLeader is the metadata lastFrame the repair wrote.
 func lastLeader(t *testing.T, rep *model.Repaired) int64 {
 	raw := int(binary.BigEndian.Uint32(rep.Data[len(magic):]))
-	meta, _, err := ubjson.Decode(rep.Data[rawStart+raw+len(metadataKey):], 0)
+	meta, _, err := ubjson.Decode(rep.Data[rawStart+raw+len(metadataKey):], 0, budget.New(int64(len(rep.Data)), model.Limits{}))
 	if err != nil {
 		t.Fatal(err)
 	}

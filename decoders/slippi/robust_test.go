@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
 
@@ -174,6 +175,9 @@ func FuzzSlippi(f *testing.F) {
 	s.rawZero = true
 	f.Add(s.bytes())
 	f.Fuzz(func(t *testing.T, b []byte) {
-		decodeAll(t, b)
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(b, opt)
+			decodetest.Check(t, r, err, b, opt)
+		}
 	})
 }

@@ -32,8 +32,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/ubjson"
 	"rewind/model"
 )
@@ -132,6 +134,9 @@ type decoder struct {
 	data []byte
 	opt  model.DecodeOptions
 	r    *model.Replay
+	b    *budget.Budget // the decode's one allowance (metadata, fields, events, frames)
+	over bool           // the budget's refusal is recorded
+	paid bool           // the events pass is paid for
 
 	size   [256]int32 // payload size per code (command byte excluded); -1 when not listed
 	sizeAt [256]int32 // offset of the code's entry in Event Payloads
@@ -210,7 +215,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	if int64(len(data)) > math.MaxInt32 {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: "file larger than 2 GiB; no real replay is that big"}
 	}
-	d := &decoder{data: data, opt: opt, startOff: -1, endOff: -1, r: &model.Replay{
+	d := &decoder{data: data, opt: opt, b: budget.New(int64(len(data)), opt.Limits), startOff: -1, endOff: -1, r: &model.Replay{
 		Format: model.Slippi, FormatName: "Slippi", Size: int64(len(data)),
 		Timeline: model.Timeline{First: -123, Rate: 60, Unit: "frame"},
 	}}
@@ -229,6 +234,9 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		d.skim()
 	} else {
 		d.scan()
+		if !opt.HeaderOnly {
+			d.payEvents()
+		}
 	}
 	if d.startOff >= 0 {
 		d.gameStart()
@@ -265,6 +273,17 @@ func (d *decoder) diag(sev model.Severity, off, n int, subject, msg, expected, f
 	if sev == model.Error {
 		d.r.Partial = true
 	}
+}
+
+// overBudget records the budget's refusal, once, as an error at span: what
+// asked and by how much. The replay is partial from there on.
+func (d *decoder) overBudget(off, n int64) {
+	if d.over || !d.b.Exhausted() {
+		return
+	}
+	d.over = true
+	d.r.Diagnostics = append(d.r.Diagnostics, d.b.Diagnostic(source, model.Span{Off: off, Len: n}, -1))
+	d.r.Partial = true
 }
 
 // container reads the raw element's length and bounds the event stream.
@@ -480,7 +499,11 @@ func (d *decoder) trailer() {
 		keyOff := p
 		key := string(d.data[p+used : p+used+int(n)])
 		p += used + int(n)
-		v, used2, err := ubjson.Decode(d.data[p:], int64(p))
+		v, used2, err := ubjson.Decode(d.data[p:], int64(p), d.b)
+		if _, over := ubjson.IsBudget(err); over {
+			d.overBudget(int64(keyOff), int64(p+used2-keyOff))
+			return
+		}
 		if err != nil {
 			d.diag(model.Warning, p, used2, "metadata", "cannot be read: "+err.Error(), "", "")
 			d.r.Partial = true
@@ -492,7 +515,7 @@ func (d *decoder) trailer() {
 			d.metadata = &vv
 			d.readMeta(&vv)
 		} else {
-			d.r.Header = append(d.r.Header, ubjsonField(key, key, &v, int64(keyOff)))
+			d.r.Header = append(d.r.Header, d.ubjsonField(key, key, &v, int64(keyOff)))
 		}
 	}
 	d.diag(model.Warning, len(d.data), 0, "trailer", "the top-level object is not closed", "}", "end of data")
@@ -549,9 +572,24 @@ func (d *decoder) readMeta(v *ubjson.Value) {
 	}
 }
 
-// ubjsonField turns a metadata value into a header field.
-func ubjsonField(key, label string, v *ubjson.Value, keyOff int64) model.Field {
+// fieldCost is what a header field built from metadata costs the budget.
+var fieldCost = budget.SizeOf[model.Field]()
+
+// ubjsonField turns a metadata value into a header field. Members are paid
+// from the budget before they are built: a container of a million nulls is
+// a million fields. On refusal the field keeps what was built.
+func (d *decoder) ubjsonField(key, label string, v *ubjson.Value, keyOff int64) model.Field {
 	f := model.Field{Key: key, Label: label, Span: model.Span{Off: keyOff, Len: v.Off + v.Len - keyOff}}
+	pay := func(n int, keyBytes int64) bool {
+		if d.b.Items("metadata fields", int64(n), fieldCost) != nil || d.b.Alloc("metadata fields", keyBytes) != nil {
+			d.overBudget(f.Span.Off, f.Span.Len)
+			return false
+		}
+		if n > 0 {
+			f.Fields = make([]model.Field, 0, n)
+		}
+		return true
+	}
 	switch v.Kind {
 	case ubjson.Bool:
 		f.Value = v.Bool
@@ -567,16 +605,24 @@ func ubjsonField(key, label string, v *ubjson.Value, keyOff int64) model.Field {
 		if len(v.Items) == 0 {
 			f.Value = emptyArray
 		}
+		// the index keys: at most 20 digits each
+		if !pay(len(v.Items), 20*int64(len(v.Items))) {
+			break
+		}
 		for i := range v.Items {
 			it := &v.Items[i]
-			f.Fields = append(f.Fields, ubjsonField(fmt.Sprint(i), fmt.Sprint(i), it, it.Off))
+			k := strconv.Itoa(i)
+			f.Fields = append(f.Fields, d.ubjsonField(k, k, it, it.Off))
 		}
 	case ubjson.Object:
 		if len(v.Keys) == 0 {
 			f.Value = emptyObject
 		}
+		if !pay(len(v.Keys), 0) {
+			break
+		}
 		for i, k := range v.Keys {
-			f.Fields = append(f.Fields, ubjsonField(k, k, &v.Vals[i], v.KeyOffs[i]))
+			f.Fields = append(f.Fields, d.ubjsonField(k, k, &v.Vals[i], v.KeyOffs[i]))
 		}
 	}
 	return f

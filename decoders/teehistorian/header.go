@@ -3,12 +3,14 @@ package teehistorian
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/model"
 )
 
@@ -35,11 +37,14 @@ func camel(k string) string {
 	return b.String()
 }
 
-// jsonWalker reads JSON tokens and knows each token's byte span.
+// jsonWalker reads JSON tokens and knows each token's byte span. Every
+// field it builds is paid from the decode's budget first: a header array of
+// four million zeros is four million fields.
 type jsonWalker struct {
 	dec  *json.Decoder
 	raw  []byte
 	base int64
+	b    *budget.Budget
 }
 
 func (w *jsonWalker) next() (json.Token, model.Span, error) {
@@ -92,7 +97,14 @@ func (w *jsonWalker) value(key, label string, tok json.Token, sp model.Span, dep
 					return f, err
 				}
 			}
-			f.Fields = append(f.Fields, child)
+			grown, err := budget.Grow(w.b, "header fields", f.Fields, 1)
+			if err == nil {
+				err = w.b.Alloc("header fields", int64(len(child.Key)+len(child.Label)))
+			}
+			if err != nil {
+				return f, err
+			}
+			f.Fields = append(grown, child)
 		}
 	case string:
 		f.Value = t
@@ -116,9 +128,13 @@ func (d *decoder) parseHeader(js []byte, base int64) {
 	d.headerUUIDs = map[uuid]string{}
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.UseNumber()
-	w := &jsonWalker{dec: dec, raw: js, base: base}
+	w := &jsonWalker{dec: dec, raw: js, base: base, b: d.b}
 	bad := func(err error) {
 		off := base + dec.InputOffset()
+		if errors.As(err, new(*model.BudgetError)) {
+			d.paid(err, off)
+			return
+		}
 		d.diag(model.Error, off, 0, "JSON header", "the header is not valid JSON: "+err.Error()+"; keys before this point are kept", "JSON", "")
 	}
 	tok, _, err := w.next()

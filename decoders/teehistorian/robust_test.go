@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/teehistorian/twint"
 	"rewind/model"
 )
@@ -330,16 +332,9 @@ func FuzzTeehistorian(f *testing.F) {
 		f.Add(file(testHeader, v))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Decode(data, model.DecodeOptions{})
-		if err != nil {
-			if r != nil {
-				t.Fatal("replay and error")
-			}
-			return
-		}
-		checkReplay(t, r)
-		if _, err := Decode(data, model.DecodeOptions{HeaderOnly: true}); err != nil {
-			t.Fatal(err)
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(data, opt)
+			decodetest.Check(t, r, err, data, opt)
 		}
 	})
 }
@@ -419,7 +414,7 @@ func BenchmarkDecodeTeehistorian(b *testing.B) {
 }
 
 func countMessages(tb testing.TB, data []byte) int {
-	d := &decoder{data: data, lastPlayer: maxClients, r: &model.Replay{}}
+	d := &decoder{data: data, lastPlayer: maxClients, r: &model.Replay{}, b: budget.New(int64(len(data)), model.Limits{})}
 	nul := bytes.IndexByte(data[16:], 0)
 	d.stream = 16 + nul + 1
 	d.maxTick = capMaxTicks

@@ -13,8 +13,10 @@ import (
 // cpEvery ticks says where each client's versions for that stretch begin,
 // so a lookup searches at most cpEvery versions: constant in the length of
 // the recording. Memory is proportional to the messages, never to
-// ticks×players, except the checkpoints, kept under a fixed budget.
-const cpBudget = 1 << 22
+// ticks×players, except the checkpoints, kept under a fixed cap that Decode
+// pays from the budget before the stream, so that a stream the budget stops
+// still gets its state.
+const cpBudget = 1 << 20
 
 func (d *decoder) buildState(index [maxClients]int) {
 	r := d.r
@@ -29,7 +31,7 @@ func (d *decoder) buildState(index [maxClients]int) {
 		return
 	}
 	k := 64
-	for (count/k+2)*2*len(cids) > cpBudget {
+	for k <= count && int64(count/k+2)*2*int64(len(cids)) > d.cpEntries {
 		k *= 2
 	}
 	d.cpEvery = k

@@ -11,12 +11,12 @@ package teehistorian
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/teehistorian/twint"
 	"rewind/model"
 )
@@ -35,6 +35,9 @@ const (
 	capTicksPerByte = 64
 	capMaxTicks     = 1 << 22
 	maxDiagnostics  = 200
+	// tickChunk is how many ticks of timeline the budget is asked for at a
+	// time: the timeline's index costs 8 bytes a tick.
+	tickChunk = 1 << 16
 )
 
 // Decode reads a whole file. It returns nil and an error only when the
@@ -44,7 +47,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	if len(data) < 16 || !bytes.Equal(data[:16], fileUUID[:]) {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: describeNotTeehistorian(data)}
 	}
-	d := &decoder{data: data, opt: opt, lastPlayer: maxClients}
+	d := &decoder{data: data, opt: opt, lastPlayer: maxClients, b: budget.New(int64(len(data)), opt.Limits)}
 	d.r = &model.Replay{
 		Format:     model.Teehistorian,
 		FormatName: "DDNet teehistorian",
@@ -59,6 +62,14 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 			"NUL after the JSON", "end of file")
 		d.r.Partial = true
 		d.r.Result = "ends inside the header"
+		d.finish()
+		return d.r, nil
+	}
+	// the state's checkpoints: at most cpBudget of them, at most a 64th of
+	// the budget's bytes, and at least the two per client that a
+	// checkpoint spacing longer than the timeline leaves
+	d.cpEntries = max(min(cpBudget, d.b.Limits().Bytes/64), 4*maxClients)
+	if !opt.HeaderOnly && !d.paid(d.b.Items("state checkpoints", d.cpEntries, 4), 0) {
 		d.finish()
 		return d.r, nil
 	}
@@ -144,6 +155,15 @@ type decoder struct {
 	opt  model.DecodeOptions
 	r    *model.Replay
 
+	// b is the decode's one allowance: header fields, events, state
+	// versions, strings, the timeline. over is set once it refused; the
+	// stream stops after that message.
+	b         *budget.Budget
+	over      bool
+	paidTicks int64 // ticks of timeline paid for
+	at        int   // where the message being read starts
+	cpEntries int64 // checkpoints the state may use (paid before the stream)
+
 	stream     int   // offset of the first message
 	tick       int64 // current tick
 	lastTick   int64 // highest tick reached
@@ -166,6 +186,24 @@ type decoder struct {
 	minY, maxY  int32
 	havePos     bool
 	cpEvery     int
+}
+
+// paid reports whether the budget paid a claim (err is its answer). The
+// first refusal is recorded as an error at off, and the decode winds down.
+func (d *decoder) paid(err error, off int64) bool {
+	if err == nil {
+		return true
+	}
+	if !d.over {
+		d.over = true
+		frame := -1
+		if d.stream > 0 && off >= int64(d.stream) {
+			frame = int(d.tick)
+		}
+		d.r.Diagnostics = append(d.r.Diagnostics, d.b.Diagnostic(source, model.Span{Off: off}, frame))
+		d.r.Partial = true
+	}
+	return false
 }
 
 // note records a problem that may repeat once per message; after
@@ -202,6 +240,10 @@ func (d *decoder) str(s string) int32 {
 	}
 	if i, ok := d.strIdx[s]; ok {
 		return i
+	}
+	// the string, its map entry and its slot in strs
+	if !d.paid(d.b.Alloc("names", int64(len(s))+64), int64(d.at)) {
+		return 0
 	}
 	i := int32(len(d.strs))
 	d.strs = append(d.strs, s)
@@ -275,7 +317,11 @@ func (d *decoder) commit() {
 		} else {
 			if len(s.infos) == cap(s.infos) {
 				// double: the default growth copies long slices many times
-				s.infos = slices.Grow(s.infos, max(len(s.infos), 16))
+				grown, err := budget.Grow(d.b, "player state versions", s.infos, max(len(s.infos), 16))
+				if !d.paid(err, int64(d.at)) {
+					continue
+				}
+				s.infos = grown
 			}
 			s.infos = append(s.infos, infoVer{tick: t, info: s.cur})
 		}
@@ -302,10 +348,29 @@ func (d *decoder) setPos(cid int32, alive bool, x, y int32) {
 		s.poss[n-1] = posVer{t, alive, x, y}
 	} else {
 		if len(s.poss) == cap(s.poss) {
-			s.poss = slices.Grow(s.poss, max(len(s.poss), 16))
+			grown, err := budget.Grow(d.b, "positions", s.poss, max(len(s.poss), 16))
+			if !d.paid(err, int64(d.at)) {
+				return
+			}
+			s.poss = grown
 		}
 		s.poss = append(s.poss, posVer{t, alive, x, y})
 	}
+}
+
+// inputTick notes an input message at the current tick, for the chart.
+func (d *decoder) inputTick() {
+	if d.opt.HeaderOnly {
+		return
+	}
+	if len(d.inputTicks) == cap(d.inputTicks) {
+		grown, err := budget.Grow(d.b, "input ticks", d.inputTicks, 1)
+		if !d.paid(err, int64(d.at)) {
+			return
+		}
+		d.inputTicks = grown
+	}
+	d.inputTicks = append(d.inputTicks, int32(d.tick))
 }
 
 // advance moves the current tick forward by n, keeping the timeline under
@@ -320,6 +385,15 @@ func (d *decoder) advance(n int64, off int) {
 					t, d.maxTick, len(d.data)-d.stream, d.maxTick), "", "")
 		}
 		t = d.maxTick
+	}
+	if t >= d.paidTicks && !d.opt.HeaderOnly {
+		// the timeline's index, 8 bytes a tick, paid ahead in chunks
+		want := t + 1 - d.paidTicks + tickChunk
+		if !d.paid(d.b.Items("timeline ticks", want, 8), int64(off)) {
+			t = max(d.paidTicks-1, d.tick)
+		} else {
+			d.paidTicks += want
+		}
 	}
 	d.tick = t
 	if t > d.lastTick {
@@ -354,7 +428,11 @@ func (d *decoder) event(ev model.Event) {
 		return
 	}
 	ev.Frame = int(d.tick)
-	d.r.Events = append(d.r.Events, ev)
+	grown, err := budget.Grow(d.b, "events", d.r.Events, 1)
+	if !d.paid(err, ev.Span.Off) || !d.paid(d.b.Alloc("events", int64(len(ev.Summary))), ev.Span.Off) {
+		return
+	}
+	d.r.Events = append(grown, ev)
 }
 
 func (d *decoder) progress(pos int) {
@@ -374,8 +452,12 @@ func (d *decoder) run() {
 			d.r.Partial = true
 			return
 		}
+		if d.over {
+			return // the budget refused (recorded then): what came before is kept
+		}
 		d.progress(pos)
 		start := pos
+		d.at = pos
 		id, n, err := twint.Int(data[pos:])
 		if err != nil {
 			d.cut(start, "message id")
@@ -447,8 +529,10 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	if err != nil {
 		return nil
 	}
+	// one message on its own allowance, sized by the message
 	x := &decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
-		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true}}
+		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true},
+		b: budget.New(ev.Span.Len, model.Limits{})}
 	f := newFieldReader(d.data, off+n, true)
 	f.add(model.Field{Key: "id", Label: "Message id", Value: int64(id), Name: msgName(id),
 		Span: model.Span{Off: int64(off), Len: int64(n)}})
@@ -509,9 +593,7 @@ func (d *decoder) fast(id int32, start, pos int) (int, bool) {
 			st.input[i] += in[i]
 		}
 		st.hasInput = true
-		if !d.opt.HeaderOnly {
-			d.inputTicks = append(d.inputTicks, int32(d.tick))
-		}
+		d.inputTick()
 	}
 	return r.Pos, true
 }
@@ -564,9 +646,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		}
 		st := d.info(cid)
 		st.input, st.hasInput = in, true
-		if !d.opt.HeaderOnly {
-			d.inputTicks = append(d.inputTicks, int32(d.tick))
-		}
+		d.inputTick()
 		d.event(model.Event{Kind: "input", Player: int(cid), Span: span(), Fields: f.fields,
 			Summary: fmt.Sprintf("%s: first input (%s)", d.who(cid), inputText(st.input))})
 	case id == idMessage:

@@ -2,15 +2,21 @@
 // Slippi replays. Every decoded value remembers the file offset and length of
 // its bytes, so a decoder can give each field a Span.
 //
-// Counts and lengths are checked against the bytes left before anything is
-// allocated, and nesting is limited, so hostile input costs at most what its
-// size justifies.
+// Counts and lengths are checked against the bytes left, and every value,
+// container and string is paid for from the decode's budget before it is
+// allocated (a typed container of nulls costs no bytes per element, so only
+// the budget bounds it); nesting is limited. Hostile input costs at most
+// what its size justifies.
 package ubjson
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+
+	"rewind/decoders/internal/budget"
+	"rewind/model"
 )
 
 // Kind is the type of a value.
@@ -41,10 +47,6 @@ func (k Kind) String() string {
 
 // MaxDepth bounds how deeply containers may nest.
 const MaxDepth = 64
-
-// maxEmpty bounds optimized containers of zero-size elements (Z, N, T, F),
-// the one case where a count is not paid for by bytes.
-const maxEmpty = 1 << 16
 
 // Value is one decoded value. Off and Len locate its bytes (type marker
 // included) in the data, plus the base given to Decode.
@@ -91,18 +93,37 @@ func (v *Value) Number() (float64, bool) {
 	return 0, false
 }
 
-// Error is a decoding failure at an offset.
+// What a decoded value costs the budget: the Value itself, and for an
+// object member its key and the key's offset too.
+var (
+	valueCost  = budget.SizeOf[Value]()
+	memberCost = valueCost + budget.SizeOf[string]() + budget.SizeOf[int64]()
+)
+
+// Error is a decoding failure at an offset. Err is the budget's refusal
+// (a *model.BudgetError) when the budget stopped the decode.
 type Error struct {
 	Off int64
 	Msg string
+	Err error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("ubjson: at %#x: %s", e.Off, e.Msg) }
+func (e *Error) Unwrap() error { return e.Err }
 
 type decoder struct {
 	data []byte
 	pos  int
 	base int64
+	b    *budget.Budget
+}
+
+// pay turns the budget's refusal into an Error at pos.
+func (d *decoder) pay(pos int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Off: d.base + int64(pos), Msg: err.Error(), Err: err}
 }
 
 func (d *decoder) fail(pos int, format string, a ...any) *Error {
@@ -110,14 +131,23 @@ func (d *decoder) fail(pos int, format string, a ...any) *Error {
 }
 
 // Decode reads one value from the start of data. base is the file offset of
-// data[0]. It returns the value and the number of bytes it took.
-func Decode(data []byte, base int64) (Value, int, error) {
-	d := decoder{data: data, base: base}
+// data[0]. It returns the value and the number of bytes it took. Everything
+// it allocates is paid from b; when b refuses, the error wraps the
+// *model.BudgetError (IsBudget).
+func Decode(data []byte, base int64, b *budget.Budget) (Value, int, error) {
+	d := decoder{data: data, base: base, b: b}
 	v, err := d.value(0)
 	if err != nil {
 		return Value{}, d.pos, err
 	}
 	return v, d.pos, nil
+}
+
+// IsBudget reports whether err is the budget's refusal, and returns it.
+func IsBudget(err error) (*model.BudgetError, bool) {
+	var be *model.BudgetError
+	ok := errors.As(err, &be)
+	return be, ok
 }
 
 // DecodeLength reads a length as UBJSON writes it: a type marker (i U I l
@@ -205,6 +235,9 @@ func (d *decoder) str() (string, error) {
 	}
 	if !d.need(int(min(n, math.MaxInt32))) || n > math.MaxInt32 {
 		return "", d.fail(d.pos, "string of %d bytes but only %d left", n, len(d.data)-d.pos)
+	}
+	if err := d.pay(d.pos, d.b.Alloc("UBJSON strings", n)); err != nil {
+		return "", err
 	}
 	s := string(d.data[d.pos : d.pos+int(n)])
 	d.pos += int(n)
@@ -297,14 +330,12 @@ func (d *decoder) header() (typ byte, count int64, err error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		// Every element costs at least one byte, except typed containers of
-		// zero-size values, which are capped separately.
+		// Every element costs at least one byte, except in typed containers
+		// of zero-size values (Z, N, T, F): those the budget alone bounds,
+		// when the container pays for its elements.
 		left := int64(len(d.data) - d.pos)
 		switch typ {
 		case 'Z', 'N', 'T', 'F':
-			if count > maxEmpty {
-				return 0, 0, d.fail(d.pos, "%d elements of type %q is more than this reader accepts", count, typ)
-			}
 		default:
 			if count > left {
 				return 0, 0, d.fail(d.pos, "count %d but only %d bytes left", count, left)
@@ -329,9 +360,12 @@ func (d *decoder) array(depth int) (Value, error) {
 	}
 	v := Value{Kind: Array}
 	if count >= 0 {
-		// A Value is far bigger than the byte each element costs at least;
-		// let the slice grow with what is really there.
-		v.Items = make([]Value, 0, min(count, 256))
+		// A Value is far bigger than the byte each element costs at least:
+		// the count is a claim on the budget, paid before the slice is made.
+		if err := d.pay(d.pos, d.b.Items("UBJSON array elements", count, valueCost)); err != nil {
+			return v, err
+		}
+		v.Items = make([]Value, 0, count)
 		for i := int64(0); i < count; i++ {
 			var e Value
 			if typ != 0 {
@@ -363,6 +397,9 @@ func (d *decoder) array(depth int) (Value, error) {
 		if err != nil {
 			return v, err
 		}
+		if v.Items, err = budget.Grow(d.b, "UBJSON array elements", v.Items, 1); err != nil {
+			return v, d.pay(d.pos, err)
+		}
 		v.Items = append(v.Items, e)
 	}
 }
@@ -376,6 +413,17 @@ func (d *decoder) object(depth int) (Value, error) {
 		return Value{}, err
 	}
 	v := Value{Kind: Object}
+	grow := func(n int) error {
+		var err error
+		if v.Keys, err = budget.Grow(d.b, "UBJSON object members", v.Keys, n); err != nil {
+			return d.pay(d.pos, err)
+		}
+		if v.KeyOffs, err = budget.Grow(d.b, "UBJSON object members", v.KeyOffs, n); err != nil {
+			return d.pay(d.pos, err)
+		}
+		v.Vals, err = budget.Grow(d.b, "UBJSON object members", v.Vals, n)
+		return d.pay(d.pos, err)
+	}
 	member := func() error {
 		ko := d.base + int64(d.pos)
 		k, err := d.str()
@@ -390,12 +438,19 @@ func (d *decoder) object(depth int) (Value, error) {
 		} else {
 			e, err = d.value(depth + 1)
 		}
+		if gerr := grow(1); gerr != nil {
+			return gerr
+		}
 		v.Keys = append(v.Keys, k)
 		v.KeyOffs = append(v.KeyOffs, ko)
 		v.Vals = append(v.Vals, e)
 		return err
 	}
 	if count >= 0 {
+		if err := d.pay(d.pos, d.b.Items("UBJSON object members", count, memberCost)); err != nil {
+			return v, err
+		}
+		v.Keys, v.KeyOffs, v.Vals = make([]string, 0, count), make([]int64, 0, count), make([]Value, 0, count)
 		for i := int64(0); i < count; i++ {
 			if err := member(); err != nil {
 				return v, err

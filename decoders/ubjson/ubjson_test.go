@@ -5,7 +5,15 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"rewind/decoders/internal/budget"
+	"rewind/model"
 )
+
+// dec decodes with the default budget of an input of its size.
+func dec(b []byte, base int64) (Value, int, error) {
+	return Decode(b, base, budget.New(int64(len(b)), model.Limits{}))
+}
 
 // The cases follow the UBJSON Draft 12 spec's examples.
 
@@ -37,7 +45,7 @@ func TestScalars(t *testing.T) {
 		{"NNU\x07", Int, 7, 0, "", false}, // leading no-ops are skipped
 	}
 	for _, c := range cases {
-		v, n, err := Decode([]byte(c.in), 100)
+		v, n, err := dec([]byte(c.in), 100)
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -54,7 +62,7 @@ func TestScalars(t *testing.T) {
 func TestContainers(t *testing.T) {
 	// {"a": [1, "x"], "b": {"c": T}} in the plain form
 	in := []byte("{U\x01a[U\x01SU\x01x]U\x01b{U\x01cT}}")
-	v, n, err := Decode(in, 0)
+	v, n, err := dec(in, 0)
 	if err != nil || n != len(in) {
 		t.Fatalf("%v, %d of %d", err, n, len(in))
 	}
@@ -72,7 +80,7 @@ func TestContainers(t *testing.T) {
 	}
 	// optimized: counted, typed, and the uint8 array kept as bytes
 	in = []byte("{#U\x02U\x01x[#U\x02U\x01U\x02U\x01y[$U#U\x03\x01\x02\x03}")
-	v, _, err = Decode(in[:len(in)-1], 0)
+	v, _, err = dec(in[:len(in)-1], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +90,7 @@ func TestContainers(t *testing.T) {
 		t.Fatalf("x=%+v y=%+v", x, y)
 	}
 	// typed object
-	v, _, err = Decode([]byte("{$i#U\x02U\x01a\x05U\x01b\xfb"), 0)
+	v, _, err = dec([]byte("{$i#U\x02U\x01a\x05U\x01b\xfb"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +128,7 @@ func TestErrors(t *testing.T) {
 		{"[U\x01", 3},
 		{"{U\x01a", 4},
 		{"[#l\x7f\xff\xff\xff", 7},   // count far beyond the data
-		{"[$Z#l\x00\x10\x00\x01", 9}, // too many zero-size elements
+		{"[$Z#l\x00\x10\x00\x01", 9}, // more zero-size elements than the budget pays for
 		{"[$U", 3},                   // a type without a count
 		{"{U\x01aX}", 4},             // unknown marker
 		{"d\x00\x00", 1},             // short float
@@ -128,7 +136,7 @@ func TestErrors(t *testing.T) {
 		{"{$U#U\x01U\x01a", 9},       // typed member missing
 	}
 	for _, c := range cases {
-		_, _, err := Decode([]byte(c.in), 0)
+		_, _, err := dec([]byte(c.in), 0)
 		var e *Error
 		if !errors.As(err, &e) {
 			t.Errorf("%q: err %v", c.in, err)
@@ -140,7 +148,7 @@ func TestErrors(t *testing.T) {
 	}
 	// nesting is limited
 	deep := bytes.Repeat([]byte("["), MaxDepth+5)
-	if _, _, err := Decode(deep, 0); err == nil {
+	if _, _, err := dec(deep, 0); err == nil {
 		t.Error("deep nesting accepted")
 	}
 }
@@ -152,9 +160,13 @@ func FuzzUBJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, n, err := Decode(b, 0)
+		v, n, err := dec(b, 0)
 		if n < 0 || n > len(b) {
 			t.Fatalf("used %d of %d", n, len(b))
+		}
+		var e *Error
+		if err != nil && (!errors.As(err, &e) || e.Off < 0 || e.Off > int64(len(b))) {
+			t.Fatalf("error %v: not an Error at an offset inside the %d bytes", err, len(b))
 		}
 		if err == nil && v.Off+v.Len != int64(n) {
 			t.Fatalf("span %d+%d, used %d", v.Off, v.Len, n)

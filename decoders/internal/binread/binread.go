@@ -2,6 +2,10 @@
 // fixed-width values through it; a read past the end returns zero values and
 // leaves a sticky *ShortError that names the offset and how many bytes were
 // wanted, so a decoder can read a whole record and check once.
+//
+// The reads inline (the byte order is a flag, not an interface, and a short
+// read records itself without a call), so a decoder's record loop costs
+// what indexing the slice by hand costs.
 package binread
 
 import (
@@ -24,32 +28,34 @@ func (e *ShortError) Error() string {
 // Reader reads values from a byte slice. Base is added to offsets it
 // reports, so a reader over a sub-slice still names file offsets.
 type Reader struct {
-	data  []byte
-	off   int
-	Base  int64
-	order binary.ByteOrder
-	err   *ShortError
+	data []byte
+	off  int
+	Base int64
+	big  bool
+	// the first short read: at position shortAt, want bytes wanted
+	failed        bool
+	shortAt, want int
 }
 
 // BE returns a big-endian reader over b.
-func BE(b []byte) *Reader { return &Reader{data: b, order: binary.BigEndian} }
+func BE(b []byte) *Reader { return &Reader{data: b, big: true} }
 
 // LE returns a little-endian reader over b.
-func LE(b []byte) *Reader { return &Reader{data: b, order: binary.LittleEndian} }
+func LE(b []byte) *Reader { return &Reader{data: b} }
 
-// Err is the first short read, or nil.
+// Err is the first short read (a *ShortError), or nil.
 func (r *Reader) Err() error {
-	if r.err == nil {
+	if !r.failed {
 		return nil
 	}
-	return r.err
+	return &ShortError{Off: r.Base + int64(r.shortAt), Want: r.want, Have: len(r.data) - r.shortAt}
 }
 
 // Failed reports whether a read has run short.
-func (r *Reader) Failed() bool { return r.err != nil }
+func (r *Reader) Failed() bool { return r.failed }
 
 // ClearErr forgets a short read, for decoders that resynchronise.
-func (r *Reader) ClearErr() { r.err = nil }
+func (r *Reader) ClearErr() { r.failed = false }
 
 // Pos is the position within the data.
 func (r *Reader) Pos() int { return r.off }
@@ -77,29 +83,37 @@ func (r *Reader) Seek(pos int) {
 	r.off = pos
 }
 
-// take returns the next n bytes or records a short read.
-func (r *Reader) take(n int) []byte {
-	if n < 0 || n > len(r.data)-r.off {
-		if r.err == nil {
-			r.err = &ShortError{Off: r.Offset(), Want: n, Have: len(r.data) - r.off}
-		}
-		r.off = len(r.data)
-		return nil
+// at returns the position of the next n bytes and moves past them, or
+// records a short read (the first one sticks), moves to the end and
+// returns -1.
+func (r *Reader) at(n int) int {
+	o := r.off
+	if uint(n) <= uint(len(r.data)-o) {
+		r.off = o + n
+		return o
 	}
-	b := r.data[r.off : r.off+n]
-	r.off += n
-	return b
+	if !r.failed {
+		r.failed, r.shortAt, r.want = true, o, n
+	}
+	r.off = len(r.data)
+	return -1
 }
 
 // Has reports whether n more bytes are available, without reading.
 func (r *Reader) Has(n int) bool { return n >= 0 && n <= len(r.data)-r.off }
 
 // Skip moves forward n bytes.
-func (r *Reader) Skip(n int) { r.take(n) }
+func (r *Reader) Skip(n int) { r.at(n) }
 
 // Bytes returns the next n bytes (sharing the underlying array), checking n
-// against what is left before anything is allocated.
-func (r *Reader) Bytes(n int) []byte { return r.take(n) }
+// against what is left before anything is allocated; nil on a short read.
+func (r *Reader) Bytes(n int) []byte {
+	o := r.at(n)
+	if o < 0 {
+		return nil
+	}
+	return r.data[o : o+n : o+n]
+}
 
 // Peek returns the next byte without moving, and false at the end.
 func (r *Reader) Peek() (byte, bool) {
@@ -109,44 +123,50 @@ func (r *Reader) Peek() (byte, bool) {
 	return r.data[r.off], true
 }
 
-func (r *Reader) U8() uint8 {
-	b := r.take(1)
-	if b == nil {
-		return 0
+// zeros stands in for the bytes of a short read of a fixed-width value.
+var zeros [8]byte
+
+// next returns the next n (at most 8) bytes, or zeros after recording a
+// short read, so the value reads below need no branch of their own.
+func (r *Reader) next(n int) []byte {
+	if o := r.at(n); o >= 0 {
+		return r.data[o : o+n]
 	}
-	return b[0]
+	return zeros[:n]
 }
+
+func (r *Reader) U8() uint8 { return r.next(1)[0] }
 
 func (r *Reader) I8() int8 { return int8(r.U8()) }
 
 func (r *Reader) Bool() bool { return r.U8() != 0 }
 
 func (r *Reader) U16() uint16 {
-	b := r.take(2)
-	if b == nil {
-		return 0
+	if b := r.next(2); r.big {
+		return binary.BigEndian.Uint16(b)
+	} else {
+		return binary.LittleEndian.Uint16(b)
 	}
-	return r.order.Uint16(b)
 }
 
 func (r *Reader) I16() int16 { return int16(r.U16()) }
 
 func (r *Reader) U32() uint32 {
-	b := r.take(4)
-	if b == nil {
-		return 0
+	if b := r.next(4); r.big {
+		return binary.BigEndian.Uint32(b)
+	} else {
+		return binary.LittleEndian.Uint32(b)
 	}
-	return r.order.Uint32(b)
 }
 
 func (r *Reader) I32() int32 { return int32(r.U32()) }
 
 func (r *Reader) U64() uint64 {
-	b := r.take(8)
-	if b == nil {
-		return 0
+	if b := r.next(8); r.big {
+		return binary.BigEndian.Uint64(b)
+	} else {
+		return binary.LittleEndian.Uint64(b)
 	}
-	return r.order.Uint64(b)
 }
 
 func (r *Reader) I64() int64 { return int64(r.U64()) }

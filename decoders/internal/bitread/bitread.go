@@ -75,7 +75,10 @@ func (r *Reader) Has(n int64) bool { return n >= 0 && n <= r.end-r.pos }
 func (r *Reader) Offset() int64 { return r.Base + r.pos>>3 }
 
 // Span returns the file offset and length in bytes of the bits
-// [from, to) of the stream: every byte that holds one of them.
+// [from, to) of the stream: every byte that holds one of them (an empty
+// range names the byte at from). It never reaches past the stream's end: a
+// field that was cut short, or begins at the very end, covers only the
+// bytes there are.
 func (r *Reader) Span(from, to int64) (off, n int64) {
 	if to < from {
 		to = from
@@ -85,7 +88,9 @@ func (r *Reader) Span(from, to int64) (off, n int64) {
 	if last == first {
 		last = first + 1
 	}
-	return r.Base + first, last - first
+	end := (r.end + 7) >> 3
+	first, last = min(max(first, 0), end), min(last, end)
+	return r.Base + first, max(last-first, 0)
 }
 
 // SeekBit moves to a bit offset, clamped to the stream.
@@ -195,7 +200,15 @@ func (r *Reader) Bytes(n int) []byte {
 		r.pos += int64(n) * 8
 		return out
 	}
-	for k := range out {
+	// Unaligned: seven fields per 56-bit read, the first the highest byte.
+	k := 0
+	for ; k+7 <= n; k += 7 {
+		v := r.bits(56)
+		for j := 0; j < 7; j++ {
+			out[k+j] = uint8(v >> (48 - 8*j))
+		}
+	}
+	for ; k < n; k++ {
 		out[k] = uint8(r.bits(8))
 	}
 	return out

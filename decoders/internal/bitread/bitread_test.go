@@ -91,6 +91,10 @@ func TestSpanAndOffset(t *testing.T) {
 		{7, 9, 0x20A0, 2},
 		{8, 8, 0x20A1, 1},
 		{12, 40, 0x20A1, 4},
+		// never past the 8 bytes of the stream
+		{64, 64, 0x20A8, 0},
+		{60, 80, 0x20A7, 1},
+		{100, 120, 0x20A8, 0},
 	}
 	for _, tc := range tests {
 		off, n := r.Span(tc.from, tc.to)
@@ -175,6 +179,30 @@ func BenchmarkBits(b *testing.B) {
 			r.Bits(8)
 			r.Bits(8)
 			r.Bits(8)
+		}
+	}
+}
+
+// Unaligned runs of bytes, long enough for the seven-at-a-time path, match
+// the bit-by-bit reading.
+func TestBytesUnalignedRuns(t *testing.T) {
+	data := make([]byte, 64)
+	for i := range data {
+		data[i] = byte(i*37 + 11)
+	}
+	for off := int64(1); off < 8; off++ {
+		for _, n := range []int{7, 8, 13, 14, 20, 50} {
+			r := New(data, 0)
+			r.Skip(off)
+			b := r.Bytes(n)
+			for k := range b {
+				if want := naive(data, off+int64(8*k), 8); uint64(b[k]) != want {
+					t.Fatalf("offset %d, %d bytes: byte %d = %#x, want %#x", off, n, k, b[k], want)
+				}
+			}
+			if r.Pos() != off+int64(8*n) {
+				t.Fatalf("offset %d, %d bytes: at bit %d", off, n, r.Pos())
+			}
 		}
 	}
 }

@@ -18,7 +18,9 @@ package budget
 
 import (
 	"math"
+	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"rewind/model"
 )
@@ -34,6 +36,19 @@ const (
 	BaseSteps    = 1 << 25
 	StepsPerByte = 512
 )
+
+// The promise the budget keeps, on any input: a decode of a file of n bytes
+// takes at most PromiseBase + PromisePerByte×n bytes of memory at its peak
+// (the file's own bytes included). Tests hold decodes to it.
+const (
+	PromiseBase    = 64 << 20
+	PromisePerByte = 32
+)
+
+// Promise is the most memory a decode of a file of size bytes may take.
+func Promise(size int64) int64 {
+	return satAdd(PromiseBase, satMul(PromisePerByte, max(size, 0)))
+}
 
 // Default is the allowance for a file of size bytes.
 func Default(size int64) model.Limits {
@@ -90,6 +105,56 @@ func (b *Budget) Items(what string, count, size int64) error {
 		return b.refuse("bytes", what, math.MaxInt64, b.bytes.Load(), b.limits.Bytes)
 	}
 	return b.Alloc(what, satMul(count, size))
+}
+
+// Left is what is left of the allowance.
+func (b *Budget) Left() model.Limits {
+	return model.Limits{Bytes: b.bytes.Load(), Steps: b.steps.Load()}
+}
+
+// SizeOf is the bytes one value of type T occupies, for paying before a
+// slice of them is made.
+func SizeOf[T any]() int64 {
+	var z T
+	return int64(unsafe.Sizeof(z))
+}
+
+// Make pays for n values of type T, then makes them; it returns nil and
+// the refusal when the budget cannot pay.
+func Make[T any](b *Budget, what string, n int) ([]T, error) {
+	if err := b.Items(what, int64(n), SizeOf[T]()); err != nil {
+		return nil, err
+	}
+	return make([]T, n), nil
+}
+
+// Grow returns s with room for at least extra more values, grown exactly
+// as append grows it (slices.Grow), and pays for the new array: the
+// payments for a slice built by appending add up to everything it
+// allocated, the arrays it left behind included, so the budget bounds what
+// the decode allocates in all and with it the peak. The most append can
+// take is paid first and the rest given back, so nothing is allocated
+// unpaid. On refusal s comes back unchanged with the error.
+func Grow[T any](b *Budget, what string, s []T, extra int) ([]T, error) {
+	if extra <= cap(s)-len(s) {
+		return s, nil
+	}
+	if extra < 0 {
+		return s, b.Items(what, -1, 1)
+	}
+	size := SizeOf[T]()
+	old := int64(cap(s))
+	// the new array: append's growth: what is asked, or at most 2.5 times the old
+	// capacity (plus its first step), then rounded up to a size class (at
+	// most an eighth more) or to whole pages
+	most := max(int64(len(s))+int64(extra), old*5/2+192)
+	most += most/8 + 8192/max(size, 1) + 1
+	if err := b.Items(what, most, size); err != nil {
+		return s, err
+	}
+	t := slices.Grow(s, extra)
+	b.bytes.Add((most - int64(cap(t))) * size)
+	return t, nil
 }
 
 // Step pays for n iterations of a loop whose length the file decides (hash

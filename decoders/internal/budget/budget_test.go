@@ -3,6 +3,7 @@ package budget
 import (
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 
@@ -90,5 +91,72 @@ func TestConcurrentClaimsNeverOverspend(t *testing.T) {
 	}
 	if !b.Exhausted() {
 		t.Error("800 claims of 3 bytes did not exhaust a budget of 1000")
+	}
+}
+
+func TestMakePaysFirst(t *testing.T) {
+	b := New(0, model.Limits{Bytes: 1000, Steps: 1})
+	s, err := Make[int64](b, "values", 100)
+	if err != nil || len(s) != 100 || b.Left().Bytes != 200 {
+		t.Fatalf("Make 100 int64 = len %d, %v, %d bytes left", len(s), err, b.Left().Bytes)
+	}
+	if s, err := Make[int64](b, "more values", 26); err == nil || s != nil {
+		t.Fatalf("Make past the budget = %d values, %v", len(s), err)
+	}
+	if e := b.Err(); e == nil || e.What != "more values" || e.Wanted != 208 || e.Left != 200 {
+		t.Errorf("refusal = %+v", e)
+	}
+}
+
+func TestGrowPaysForEachMove(t *testing.T) {
+	b := New(0, model.Limits{Bytes: 1 << 20, Steps: 1})
+	var s []int32
+	for i := 0; i < 1000; i++ {
+		var err error
+		if s, err = Grow(b, "ticks", s, 1); err != nil {
+			t.Fatal(err)
+		}
+		s = append(s, int32(i))
+	}
+	// a slice built by appending has paid for every array it had, as
+	// append grew it
+	var want int64
+	var r []int32
+	for i := 0; i < 1000; i++ {
+		if len(r) == cap(r) {
+			r = slices.Grow(r, 1)
+			want += 4 * int64(cap(r))
+		}
+		r = append(r, 0)
+	}
+	if paid := 1<<20 - b.Left().Bytes; paid != want || cap(s) != cap(r) {
+		t.Errorf("paid %d bytes for %d values (cap %d), want %d (cap %d)", paid, len(s), cap(s), want, cap(r))
+	}
+	for i, v := range s {
+		if v != int32(i) {
+			t.Fatalf("s[%d] = %d after growing", i, v)
+		}
+	}
+	small := New(0, model.Limits{Bytes: 100, Steps: 1})
+	s2 := make([]int64, 10)
+	if got, err := Grow(small, "big", s2, 100); err == nil || len(got) != 10 {
+		t.Errorf("Grow past the budget = len %d, %v", len(got), err)
+	}
+	// room that is there already costs nothing
+	if got, err := Grow(small, "none needed", s2[:0], 5); err != nil || cap(got) != 10 {
+		t.Errorf("Grow within capacity = cap %d, %v", cap(got), err)
+	}
+}
+
+func TestPromise(t *testing.T) {
+	if Promise(0) != 64<<20 || Promise(1<<20) != 64<<20+32<<20 || Promise(math.MaxInt64) != math.MaxInt64 {
+		t.Errorf("Promise = %d, %d", Promise(0), Promise(1<<20))
+	}
+	// the default allowance sits under the promise, with room for Go's own
+	// overhead and the bytes of the file
+	for _, n := range []int64{0, 1 << 10, 1 << 20, 100 << 20} {
+		if d := Default(n); d.Bytes+n > Promise(n) {
+			t.Errorf("Default(%d) = %d bytes, over the promise %d", n, d.Bytes, Promise(n))
+		}
 	}
 }

@@ -1,6 +1,11 @@
 // Package corpus finds test files for decoder tests: the small samples kept
 // in the repository's testdata/samples, and the shared corpus of real files
-// beside the checkout (../shared/corpus), which tests skip when it is absent.
+// beside the checkout (../shared/corpus).
+//
+// Without ../shared (a fresh clone) the real-file tests skip, each with the
+// same message, NotFound, which CI counts. With ../shared present, a format
+// folder or a named file that is missing fails the test: a renamed corpus
+// file must not turn a test into a pass.
 package corpus
 
 import (
@@ -8,6 +13,10 @@ import (
 	"path/filepath"
 	"testing"
 )
+
+// NotFound starts the message of every test skipped for lack of the shared
+// corpus; .ci/run counts the tests that skip with it.
+const NotFound = "shared corpus not found"
 
 // Root is the module root (the directory holding go.mod), found by walking
 // up from the working directory.
@@ -29,23 +38,36 @@ func Root(t testing.TB) string {
 	}
 }
 
-// Dir returns ../shared/corpus/<format> next to the checkout, or skips the
-// test with a message when it is not there.
+// Shared is ../shared/corpus beside the checkout, and whether it is there.
+func Shared(t testing.TB) (string, bool) {
+	t.Helper()
+	dir := filepath.Join(Root(t), "..", "shared", "corpus")
+	st, err := os.Stat(dir)
+	return dir, err == nil && st.IsDir()
+}
+
+// Dir returns ../shared/corpus/<format>. Without the shared corpus the
+// test skips; with it, a missing format folder fails the test.
 func Dir(t testing.TB, format string) string {
 	t.Helper()
-	dir := filepath.Join(Root(t), "..", "shared", "corpus", format)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping the real-file tests", dir)
+	root, ok := Shared(t)
+	if !ok {
+		t.Skipf("%s at %s: skipping the real-file tests", NotFound, root)
+	}
+	dir := filepath.Join(root, format)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("the shared corpus has no %s folder (%s): renamed or moved?", format, dir)
 	}
 	return dir
 }
 
-// File returns one file of the shared corpus, skipping when it is absent.
+// File returns one file of the shared corpus. Without the shared corpus
+// the test skips; with it, a missing file fails the test.
 func File(t testing.TB, format, rel string) string {
 	t.Helper()
 	p := filepath.Join(Dir(t, format), rel)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus file %s not found", p)
+		t.Fatalf("corpus file %s not found: renamed or moved? (%v)", p, err)
 	}
 	return p
 }
