@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/sc2/mpq"
 	"rewind/decoders/sc2/versioned"
 	"rewind/model"
@@ -90,7 +91,8 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	d := &decoder{data: data, opt: opt, speed: "Faster", userToPl: map[int]int{}, slotToPl: map[int]int{}}
 	r := &model.Replay{Format: model.SC2, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
-	arc, err := mpq.Open(data)
+	bud := budget.New(int64(len(data)), opt.Limits)
+	arc, err := mpq.Open(data, bud)
 	if arc == nil {
 		return nil, &model.FormatError{Source: source, Off: errOff(err), Msg: "not an MPQ archive: " + errMsg(err)}
 	}
@@ -115,6 +117,10 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		d.readArchive()
 	}
 	d.finish()
+	if bud.Exhausted() {
+		r.Partial = true
+		r.Diagnostics = append(r.Diagnostics, bud.Diagnostic(source, model.Span{}, -1))
+	}
 	return r, nil
 }
 

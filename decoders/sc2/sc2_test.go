@@ -424,7 +424,7 @@ func TestAnonymized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := mpq.Open(data)
+	a, err := mpq.Open(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
