@@ -27,15 +27,7 @@ func Build(userData []byte, files map[string][]byte, compress map[string]bool) [
 		names = append(names, "(listfile)")
 	}
 	s := spec{userData: userData, version: 1, shift: 3}
-	for bi, n := range names {
-		data := files[n]
-		b := block{stored: data, size: uint32(len(data)), flags: FlagExists}
-		if compress[n] {
-			b.stored, b.flags = sectored(data, s.sectorSize(), zlibSector), FlagExists|FlagCompress
-		}
-		s.blocks = append(s.blocks, b)
-		s.names = append(s.names, hashName{n, bi})
-	}
+	s.add(names, files, compress)
 	return s.build()
 }
 
@@ -65,6 +57,20 @@ type hashName struct {
 }
 
 func (s *spec) sectorSize() int { return 512 << s.shift }
+
+// add stores the named files, each as it is or, when compress names it, as
+// zlib sectors, with a hash entry of its own.
+func (s *spec) add(names []string, files map[string][]byte, compress map[string]bool) {
+	for _, n := range names {
+		data := files[n]
+		b := block{stored: data, size: uint32(len(data)), flags: FlagExists}
+		if compress[n] {
+			b.stored, b.flags = sectored(data, s.sectorSize(), zlibSector), FlagExists|FlagCompress
+		}
+		s.names = append(s.names, hashName{n, len(s.blocks)})
+		s.blocks = append(s.blocks, b)
+	}
+}
 
 // headerSizes is the archive header's size by format version field.
 var headerSizes = [...]int{32, 44, 68, 208}

@@ -163,6 +163,13 @@ func TestSharedBlockPaysEachTime(t *testing.T) {
 		if read != 4 || err == nil {
 			t.Errorf("read %d members before a refusal (%v), want 4", read, err)
 		}
+		// the members after the refusal say that it came before them
+		a, _ := Open(data, budget.New(int64(len(data)), model.Limits{Bytes: n / 2}))
+		a.ReadFile(sc2Names[0])
+		_, err = a.ReadFile(sc2Names[1])
+		if err == nil || !strings.Contains(err.Error(), sc2Names[1]+" at") || !strings.Contains(err.Error(), "ran out earlier ("+sc2Names[0]+": decompressed needs") {
+			t.Errorf("second read after a refusal: %v", err)
+		}
 		if used > lim.Bytes+256<<10 { // the zlib reader's window and state
 			t.Errorf("allocated %d bytes with a budget of %d", used, lim.Bytes)
 		}

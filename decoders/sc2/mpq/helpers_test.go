@@ -37,7 +37,7 @@ func open(t testing.TB, data []byte) *Archive {
 
 // buildArchive makes a small archive at format version v (0-3) with the
 // user data "abc", the files stored as they are or, when comp names them,
-// as one zlib sector behind an offset table.
+// as zlib sectors.
 func buildArchive(t testing.TB, v uint16, files map[string][]byte, comp map[string]bool) []byte {
 	s := spec{userData: []byte("abc"), version: v, shift: 3}
 	var names []string
@@ -45,15 +45,7 @@ func buildArchive(t testing.TB, v uint16, files map[string][]byte, comp map[stri
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for bi, n := range names {
-		data := files[n]
-		b := block{stored: data, size: uint32(len(data)), flags: FlagExists}
-		if comp[n] {
-			b.stored, b.flags = sectored(data, s.sectorSize(), zlibSector), FlagExists|FlagCompress
-		}
-		s.blocks = append(s.blocks, b)
-		s.names = append(s.names, hashName{n, bi})
-	}
+	s.add(names, files, comp)
 	return s.build()
 }
 

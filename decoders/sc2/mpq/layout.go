@@ -1,8 +1,11 @@
 package mpq
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+
+	"rewind/model"
 )
 
 // PartKind names what a span of the archive's file holds.
@@ -88,8 +91,8 @@ func (a *Archive) Layout(names []string) ([]Part, error) {
 			}
 		}
 	}
-	if err := a.budget.Err(); err != nil {
-		return parts, budgetErr("(hash table)", a.HashTableAt, err)
+	if err := a.spent("(hash table)", a.HashTableAt); err != nil {
+		return parts, err
 	}
 	for bi, b := range a.Block {
 		if b.Flags&FlagExists == 0 || b.FileSize == 0 || a.BlockAt(bi) >= int64(len(a.Data)) {
@@ -124,11 +127,12 @@ func (a *Archive) memberParts(name string, named bool, bi int) ([]Part, error) {
 		return whole("encrypted, and the key is the member's name, which is not known"), nil
 	}
 	secs, serr := a.sectors(name, bi, a.key(name, bi))
-	if be := a.budget.Err(); be != nil {
-		return nil, budgetErr(name, a.blockEntryAt(bi)+8, be)
+	var be *model.BudgetError
+	if errors.As(serr, &be) {
+		return nil, serr
 	}
-	if err := a.budget.Items("archive layout: parts", int64(len(secs))+3, partBytes); err != nil {
-		return nil, budgetErr(name, a.blockEntryAt(bi), err)
+	if err := a.claim(name, a.blockEntryAt(bi), "archive layout: parts", int64(len(secs))+3, partBytes); err != nil {
+		return nil, err
 	}
 	parts := make([]Part, 0, len(secs)+3)
 	tableEnd := at

@@ -55,6 +55,29 @@ func budgetErr(file string, off int64, err error) *Error {
 	return &Error{File: file, Off: off, Msg: err.Error(), Err: err}
 }
 
+// claim pays count values of size bytes for what from the budget. Its
+// error names file at off (the field that made the claim) and says how
+// much was asked, or, when an earlier claim had already exhausted the
+// budget, that this one was not even tried: every claim after a refusal
+// fails with the first refusal, which names another member.
+func (a *Archive) claim(file string, off int64, what string, count, size int64) error {
+	if e := a.spent(file, off); e != nil {
+		return e
+	}
+	if err := a.budget.Items(what, count, size); err != nil {
+		return budgetErr(file, off, err)
+	}
+	return nil
+}
+
+// spent is the error of work not done because the budget had run out.
+func (a *Archive) spent(file string, off int64) *Error {
+	if e := a.budget.Err(); e != nil {
+		return &Error{File: file, Off: off, Msg: "not read: the decode budget ran out earlier (" + e.Error() + ")", Err: e}
+	}
+	return nil
+}
+
 // UserData is the block before the archive ("MPQ\x1b"); SC2 keeps its
 // replay header in Content.
 type UserData struct {
@@ -395,8 +418,8 @@ func (a *Archive) readTable(name string, off int64, entries uint32, offField, co
 		return nil, errf(name, at, "%d entries (%d bytes) but only %d bytes left in the file", entries, size, int64(len(a.Data))-off)
 	}
 	// the words and the decoded entries
-	if err := a.budget.Items(name, int64(entries), 32); err != nil {
-		return nil, budgetErr(name, countField, err)
+	if err := a.claim(name, countField, name, int64(entries), 32); err != nil {
+		return nil, err
 	}
 	w := make([]uint32, entries*4)
 	for i := range w {

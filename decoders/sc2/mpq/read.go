@@ -34,6 +34,9 @@ func (a *Archive) ReadFile(name string) ([]byte, error) {
 // find is lookup with its errors made: the budget's refusal, or "not
 // found".
 func (a *Archive) find(name string) (int, error) {
+	if e := a.spent(name, a.HashTableAt); e != nil {
+		return -1, e
+	}
 	bi, err := a.lookup(name)
 	switch {
 	case err != nil:
@@ -71,16 +74,16 @@ func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
 		s := secs[0]
 		return a.Data[s.Off : s.Off+min(s.Len, int64(s.Size))], serr
 	}
-	if err := a.budget.Alloc(name+": decompressed", int64(b.FileSize)); err != nil {
-		return nil, budgetErr(name, entry+8, err)
+	if err := a.claim(name, entry+8, name+": decompressed", int64(b.FileSize), 1); err != nil {
+		return nil, err
 	}
 	out := make([]byte, b.FileSize)
 	n := 0
 	for i, s := range secs {
 		src := a.Data[s.Off : s.Off+s.Len]
 		if b.Flags&FlagEncrypted != 0 {
-			if err := a.budget.Alloc(name+": decrypted sector", s.Len); err != nil {
-				return out[:n], budgetErr(name, s.Off, err)
+			if err := a.claim(name, s.Off, name+": decrypted sector", s.Len, 1); err != nil {
+				return out[:n], err
 			}
 			src = decryptBytes(src, key+uint32(i))
 		}
@@ -203,8 +206,8 @@ func (a *Archive) sectors(name string, bi int, key uint32) ([]Sector, error) {
 	if b.Flags&FlagCompress == 0 {
 		// Encrypted but not compressed: whole sectors back to back, each
 		// with its own key.
-		if err := a.budget.Items(name+": sectors", n, sectorBytes); err != nil {
-			return nil, budgetErr(name, entry+8, err)
+		if err := a.claim(name, entry+8, name+": sectors", n, sectorBytes); err != nil {
+			return nil, err
 		}
 		secs := make([]Sector, 0, n)
 		for i := int64(0); i < n; i++ {
@@ -228,8 +231,8 @@ func (a *Archive) sectors(name string, bi int, key uint32) ([]Sector, error) {
 		return nil, errf(name, entry+8, "%d bytes in %d-byte sectors need a sector offset table of %d entries (%d bytes); the member stores %d bytes",
 			size, ss, entries, entries*4, stored)
 	}
-	if err := a.budget.Items(name+": sector offset table", entries, 4+sectorBytes); err != nil {
-		return nil, budgetErr(name, entry+8, err)
+	if err := a.claim(name, entry+8, name+": sector offset table", entries, 4+sectorBytes); err != nil {
+		return nil, err
 	}
 	offs := make([]uint32, entries)
 	for i := range offs {
@@ -309,8 +312,8 @@ func (a *Archive) Files() ([]string, error) {
 		}
 	}
 	// the slice of names and one string they all share
-	if err := a.budget.Alloc(fmt.Sprintf("%s: %s names", name, model.FormatCount(int64(count))), int64(count)*16+int64(len(b))); err != nil {
-		return nil, budgetErr(name, a.BlockAt(bi), err)
+	if err := a.claim(name, a.BlockAt(bi), fmt.Sprintf("%s: %s names", name, model.FormatCount(int64(count))), int64(count)*16+int64(len(b)), 1); err != nil {
+		return nil, err
 	}
 	all := string(b)
 	names := make([]string, 0, count)
