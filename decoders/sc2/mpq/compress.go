@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
+	"runtime"
 
 	"github.com/dsnet/compress/bzip2"
 )
@@ -35,16 +35,41 @@ func decompress(dst, sec []byte) (n int, err error) {
 	return 0, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
 }
 
-// Decompressors are pooled: a bzip2 reader keeps its block buffers (up to
-// 4.5 MB for a 900k block) and a zlib reader its window, and SC2 archives
-// hold many small sectors. Go's compress/bzip2 has no Reset, so each
-// sector cost a fresh block buffer (59% of all bytes an SC2 decode
-// allocated); dsnet's bzip2 reader resets and also decodes about 3 times
-// faster (table-driven prefix codes), which is why it is used here.
+// Decompressors are kept between uses: a bzip2 reader keeps its block
+// buffers (up to about 6 MB for a 900k block) and a zlib reader its
+// window, and SC2 archives hold many streams. Go's compress/bzip2 has no
+// Reset, so each stream cost a fresh block buffer (59% of all bytes an SC2
+// decode allocated); dsnet's bzip2 reader resets, and decodes about twice
+// as fast (table-driven prefix codes), which is why it is used here.
+//
+// A free list, not a sync.Pool: the garbage collector empties a pool, and
+// an SC2 decode runs the collector several times, so a pool lost its
+// readers between decodes and the buffers were made again (9 MB a decode
+// of a 240 KB replay). The list keeps one reader a core at most.
 var (
-	bzPool = sync.Pool{New: func() any { return new(bzReader) }}
-	zPool  = sync.Pool{New: func() any { return new(zReader) }}
+	bzFree = newFreeList[bzReader]()
+	zFree  = newFreeList[zReader]()
 )
+
+type freeList[T any] struct{ c chan *T }
+
+func newFreeList[T any]() freeList[T] { return freeList[T]{make(chan *T, runtime.GOMAXPROCS(0))} }
+
+func (f freeList[T]) get() *T {
+	select {
+	case x := <-f.c:
+		return x
+	default:
+		return new(T)
+	}
+}
+
+func (f freeList[T]) put(x *T) {
+	select {
+	case f.c <- x:
+	default:
+	}
+}
 
 type bzReader struct {
 	src bytes.Reader
@@ -57,8 +82,8 @@ type zReader struct {
 }
 
 func unbzip2(dst, src []byte) (n int, err error) {
-	z := bzPool.Get().(*bzReader)
-	defer bzPool.Put(z)
+	z := bzFree.get()
+	defer bzFree.put(z)
 	// The library reports corrupt input by panics that it recovers
 	// itself; anything else it might raise on hostile bytes is an error
 	// of this sector, not of the program.
@@ -75,14 +100,23 @@ func unbzip2(dst, src []byte) (n int, err error) {
 		err = z.r.Reset(&z.src)
 	}
 	if err != nil {
+		z.r = nil
 		return 0, fmt.Errorf("bzip2: %w", err)
 	}
-	return readExactly(z.r, dst, "bzip2")
+	n, err = readExactly(z.r, dst, "bzip2")
+	if err != nil {
+		// Reset keeps the run-length stage's pending output (dsnet v0.0.1),
+		// so a reader stopped before the end of its stream would hand the
+		// rest of it to the next stream: only readers that reached the end
+		// are kept.
+		z.r = nil
+	}
+	return n, err
 }
 
 func inflate(dst, src []byte) (int, error) {
-	z := zPool.Get().(*zReader)
-	defer zPool.Put(z)
+	z := zFree.get()
+	defer zFree.put(z)
 	z.src.Reset(src)
 	var err error
 	if z.r == nil {
