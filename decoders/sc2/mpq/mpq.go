@@ -179,8 +179,9 @@ type Archive struct {
 	HashTableAt, BlockTableAt int64
 
 	// End is where the archive ends in the file by its header's size
-	// (Offset + Header.Size()). Bytes from End to len(Data) belong to no
-	// archive; Open reports them as a warning.
+	// (Offset + Header.Size()), or where its tables end when that size
+	// says less. Bytes from End to len(Data) belong to no archive; Open
+	// reports them as a warning.
 	End int64
 
 	// Warnings lists what was wrong but worked around, such as an archive
@@ -245,15 +246,28 @@ func Open(data []byte, b *budget.Budget) (*Archive, error) {
 		return a, err
 	}
 	a.End = a.Offset + a.Header.Size()
-	if a.End < int64(len(data)) && a.End >= a.Offset {
-		a.Warnings = append(a.Warnings, Error{File: "(archive header)", Off: a.End,
-			Msg: fmt.Sprintf("%d bytes after the end of the archive: the archive header says the archive is %d bytes and ends at %#x, the file is %d bytes",
-				int64(len(data))-a.End, a.Header.Size(), a.End, len(data))})
-	}
 	if err := a.readTables(); err != nil {
 		return a, err
 	}
+	a.checkEnd()
 	return a, nil
+}
+
+// checkEnd reports bytes after the archive's end, or a size field that
+// ends the archive before its own tables (then End is where they end).
+func (a *Archive) checkEnd() {
+	size := int64(len(a.Data))
+	tables := max(a.HashTableAt+int64(len(a.Hash))*16, a.BlockTableAt+int64(len(a.Block))*16)
+	switch {
+	case a.End < tables:
+		a.Warnings = append(a.Warnings, Error{File: "(archive header)", Off: a.Offset + 8,
+			Msg: fmt.Sprintf("the archive header says the archive is %d bytes, ending at %#x, but its tables end at %#x", a.Header.Size(), a.End, tables)})
+		a.End = tables
+	case a.End < size:
+		a.Warnings = append(a.Warnings, Error{File: "(archive header)", Off: a.End,
+			Msg: fmt.Sprintf("%d bytes after the end of the archive: the archive header says the archive is %d bytes and ends at %#x, the file is %d bytes",
+				size-a.End, a.Header.Size(), a.End, size)})
+	}
 }
 
 // Extent says where the archive in a file ends, from the file's first
@@ -265,7 +279,8 @@ func Open(data []byte, b *budget.Budget) (*Archive, error) {
 //
 // Extent does not scan for an archive header that is not where the user
 // data says (Open does); it returns an error then, and the caller reads
-// the whole file.
+// the whole file. Nor does it check the size against the tables: a caller
+// whose archive then fails to open reads the whole file and opens that.
 func Extent(head []byte) (end, need int64, err error) {
 	if len(head) < 4 {
 		return 0, 4, nil

@@ -428,6 +428,16 @@ func TestTrailingBytes(t *testing.T) {
 	if _, _, err := Extent([]byte("PK\x03\x04")); err == nil {
 		t.Error("Extent accepted a zip")
 	}
+	// a size field that ends the archive before its tables is not taken
+	// for trailing bytes
+	s := spec{userData: []byte("header"), version: 1, shift: 3,
+		blocks: []block{{stored: []byte("data"), size: 4, flags: FlagExists}}, names: []hashName{{"f", 0}}}
+	data := s.build()
+	putLE32(data[0x200+8:], 100)
+	a := open(t, data)
+	if a.End != int64(len(data)) || len(a.Warnings) != 1 || a.Warnings[0].Off != 0x208 || !strings.Contains(a.Warnings[0].Msg, "but its tables end at") {
+		t.Errorf("archive size 100: end %d of %d, warnings %v", a.End, len(data), a.Warnings)
+	}
 }
 
 // TestConcurrentReads reads every member of a real file from many
