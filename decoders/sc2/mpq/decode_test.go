@@ -27,7 +27,8 @@ func TestCraftedArchivesDecode(t *testing.T) {
 			}
 			found := false
 			for _, d := range r.Diagnostics {
-				if d.Severity == model.Error && strings.Contains(d.Subject+" "+d.Message, c.Says) {
+				text := strings.Join([]string{d.Subject, d.Message, d.Expected, d.Found}, " ")
+				if d.Severity == model.Error && strings.Contains(text, c.What) && strings.Contains(text, c.Amount) {
 					found = true
 				}
 			}
@@ -35,7 +36,7 @@ func TestCraftedArchivesDecode(t *testing.T) {
 				for _, d := range r.Diagnostics {
 					t.Logf("%v %s: %s (expected %s, found %s)", d.Severity, d.Subject, d.Message, d.Expected, d.Found)
 				}
-				t.Errorf("no error diagnostic says %q", c.Says)
+				t.Errorf("no error diagnostic names %q and %q", c.What, c.Amount)
 			}
 			bound := 64<<20 + 32*int64(len(c.Data))
 			if c.Limits.Bytes > 0 {
