@@ -17,22 +17,23 @@ const (
 	CompBzip2 = 0x10
 )
 
-// decompress fills dst from one compressed sector (its compression byte
-// first) and checks that the stream ends there, which also makes the
-// decompressor verify its checksums. It never writes past dst, so the
-// output is bounded by what the caller paid for. It returns the bytes
-// written; on error they are the good start of the sector.
-func decompress(dst, sec []byte) (n int, err error) {
+// decompress appends to out the size bytes one compressed sector (its
+// compression byte first) holds, and checks that the stream ends there,
+// which also makes the decompressor verify its checksums. It never appends
+// more than size bytes, so the output is bounded by what the caller paid
+// for; out grows as the stream yields, never by the claim alone. On error
+// the bytes appended are the good start of the sector.
+func decompress(out []byte, size int, sec []byte) ([]byte, error) {
 	if len(sec) == 0 {
-		return 0, errors.New("empty compressed sector")
+		return out, errors.New("empty compressed sector")
 	}
 	switch sec[0] {
 	case CompZlib:
-		return inflate(dst, sec[1:])
+		return inflate(out, size, sec[1:])
 	case CompBzip2:
-		return unbzip2(dst, sec[1:])
+		return unbzip2(out, size, sec[1:])
 	}
-	return 0, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
+	return out, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
 }
 
 // Decompressors are kept between uses: a bzip2 reader keeps its block
@@ -72,16 +73,22 @@ func (f freeList[T]) put(x *T) {
 }
 
 type bzReader struct {
-	src bytes.Reader
-	r   *bzip2.Reader
+	src     bytes.Reader
+	r       *bzip2.Reader
+	scratch []byte // a stream whose block-size digit was lowered
 }
+
+// blockLevel is the bzip2 block-size digit (100k bytes a step) a stream of
+// want output bytes needs: a block never holds more than 5/4 of its output
+// (the first run-length stage grows a run of four by one byte).
+func blockLevel(want int) byte { return byte(min(9, want*5/4/100000+1)) }
 
 type zReader struct {
 	src bytes.Reader
 	r   io.ReadCloser // implements zlib.Resetter
 }
 
-func unbzip2(dst, src []byte) (n int, err error) {
+func unbzip2(out []byte, size int, src []byte) (_ []byte, err error) {
 	z := bzFree.get()
 	defer bzFree.put(z)
 	// The library reports corrupt input by panics that it recovers
@@ -93,6 +100,15 @@ func unbzip2(dst, src []byte) (n int, err error) {
 			err = fmt.Errorf("bzip2 decoder failed: %v", p)
 		}
 	}()
+	// The decoder sizes its buffers (7 bytes a byte of block) by the
+	// stream's block-size digit, which the checksums do not cover: lowered
+	// to what the declared size needs, a damaged stream of a small member
+	// fails within a small block instead of filling 900k.
+	if lvl := '0' + blockLevel(size); len(src) >= 4 && string(src[:3]) == "BZh" && src[3] > lvl && src[3] <= '9' {
+		z.scratch = append(z.scratch[:0], src...)
+		z.scratch[3] = lvl
+		src = z.scratch
+	}
 	z.src.Reset(src)
 	if z.r == nil {
 		z.r, err = bzip2.NewReader(&z.src, nil)
@@ -101,9 +117,9 @@ func unbzip2(dst, src []byte) (n int, err error) {
 	}
 	if err != nil {
 		z.r = nil
-		return 0, fmt.Errorf("bzip2: %w", err)
+		return out, fmt.Errorf("bzip2: %w", err)
 	}
-	n, err = readExactly(z.r, dst, "bzip2")
+	out, err = readStream(z.r, out, size, "bzip2")
 	if err != nil {
 		// Reset keeps the run-length stage's pending output (dsnet v0.0.1),
 		// so a reader stopped before the end of its stream would hand the
@@ -111,10 +127,10 @@ func unbzip2(dst, src []byte) (n int, err error) {
 		// are kept.
 		z.r = nil
 	}
-	return n, err
+	return out, err
 }
 
-func inflate(dst, src []byte) (int, error) {
+func inflate(out []byte, size int, src []byte) ([]byte, error) {
 	z := zFree.get()
 	defer zFree.put(z)
 	z.src.Reset(src)
@@ -126,19 +142,38 @@ func inflate(dst, src []byte) (int, error) {
 	}
 	if err != nil {
 		z.r = nil // a reader whose header failed is not reused
-		return 0, fmt.Errorf("zlib: %w", err)
+		return out, fmt.Errorf("zlib: %w", err)
 	}
-	return readExactly(z.r, dst, "zlib")
+	return readStream(z.r, out, size, "zlib")
 }
 
-// readExactly fills dst from r and then expects the end of the stream.
-func readExactly(r io.Reader, dst []byte, method string) (int, error) {
-	n, err := io.ReadFull(r, dst)
-	switch {
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		return n, fmt.Errorf("%s stream ends after %d of %d bytes", method, n, len(dst))
-	case err != nil:
-		return n, fmt.Errorf("%s: %w after %d of %d bytes", method, err, n, len(dst))
+// readStream appends size bytes from r to out, growing out (doubling, up
+// to the size) when it is full, then expects the end of the stream.
+func readStream(r io.Reader, out []byte, size int, method string) ([]byte, error) {
+	start := len(out)
+	end := start + size
+	for stalled := 0; len(out) < end; {
+		if len(out) == cap(out) {
+			grown := make([]byte, len(out), min(end, max(2*cap(out), len(out)+64<<10)))
+			copy(grown, out)
+			out = grown
+		}
+		n, err := r.Read(out[len(out):min(cap(out), end)])
+		out = out[:len(out)+n]
+		switch {
+		case err == io.EOF && len(out) == end:
+			return out, nil // the stream ends at its size
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return out, fmt.Errorf("%s stream ends after %d of %d bytes", method, len(out)-start, size)
+		case err != nil:
+			return out, fmt.Errorf("%s: %w after %d of %d bytes", method, err, len(out)-start, size)
+		case n == 0:
+			if stalled++; stalled > 4 {
+				return out, fmt.Errorf("%s stream stalls after %d of %d bytes", method, len(out)-start, size)
+			}
+		default:
+			stalled = 0
+		}
 	}
 	var one [1]byte
 	m, err := r.Read(one[:])
@@ -147,11 +182,11 @@ func readExactly(r io.Reader, dst []byte, method string) (int, error) {
 	}
 	switch {
 	case m > 0:
-		return n, fmt.Errorf("%s stream holds more than the %d bytes declared", method, len(dst))
+		return out, fmt.Errorf("%s stream holds more than the %d bytes declared", method, size)
 	case err == nil:
-		return n, fmt.Errorf("%s stream does not end after the %d bytes declared", method, len(dst))
+		return out, fmt.Errorf("%s stream does not end after the %d bytes declared", method, size)
 	case err != io.EOF:
-		return n, fmt.Errorf("%s: %w at the end of the stream", method, err)
+		return out, fmt.Errorf("%s: %w at the end of the stream", method, err)
 	}
-	return n, nil
+	return out, nil
 }

@@ -77,36 +77,44 @@ func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
 	if err := a.claim(name, entry+8, name+": decompressed", int64(b.FileSize), 1); err != nil {
 		return nil, err
 	}
-	out := make([]byte, b.FileSize)
-	n := 0
+	// The output is paid at the declared size, but made at that size only
+	// when the stored bytes could plausibly hold it; a member that claims
+	// more grows with what its streams yield, so a damaged size field or a
+	// cut member costs what the data gives, not what the field says.
+	held := int64(0)
+	for _, s := range secs {
+		held += s.Len
+	}
+	out := make([]byte, 0, min(int64(b.FileSize), plausibleRatio*held+64<<10))
 	for i, s := range secs {
 		src := a.Data[s.Off : s.Off+s.Len]
 		if b.Flags&FlagEncrypted != 0 {
 			if err := a.claim(name, s.Off, name+": decrypted sector", s.Len, 1); err != nil {
-				return out[:n], err
+				return out, err
 			}
 			src = decryptBytes(src, key+uint32(i))
 		}
-		dst := out[n : n+s.Size]
 		if !s.Compressed() {
-			got := copy(dst, src)
-			n += got
-			if got < s.Size {
-				return out[:n], errf(name, s.Off+s.Len, "stored sector %d cut short: %d of %d bytes", i, got, s.Size)
+			out = append(out, src...)
+			if len(src) < s.Size {
+				return out, errf(name, s.Off+s.Len, "stored sector %d cut short: %d of %d bytes", i, len(src), s.Size)
 			}
 			continue
 		}
-		got, err := decompress(dst, src)
-		n += got
-		if err != nil {
+		var err error
+		if out, err = decompress(out, s.Size, src); err != nil {
 			if serr != nil {
-				return out[:n], serr // the member is cut short: that is why
+				return out, serr // the member is cut short: that is why
 			}
-			return out[:n], errf(name, s.Off, "sector %d of %d (0x%02x, %d stored bytes for %d): %v", i, len(secs), s.Comp, s.Len, s.Size, err)
+			return out, errf(name, s.Off, "sector %d of %d (0x%02x, %d stored bytes for %d): %v", i, len(secs), s.Comp, s.Len, s.Size, err)
 		}
 	}
-	return out[:n], serr
+	return out, serr
 }
+
+// plausibleRatio is the expansion up to which a member's output is made at
+// its declared size at once: SC2's streams compress 2 to 10 times.
+const plausibleRatio = 16
 
 // usable refuses blocks this reader cannot read at all.
 func (a *Archive) usable(name string, bi int) error {
