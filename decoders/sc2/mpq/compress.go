@@ -21,17 +21,18 @@ const (
 // compression byte first) holds, and checks that the stream ends there,
 // which also makes the decompressor verify its checksums. It never appends
 // more than size bytes, so the output is bounded by what the caller paid
-// for; out grows as the stream yields, never by the claim alone. On error
-// the bytes appended are the good start of the sector.
-func decompress(out []byte, size int, sec []byte) ([]byte, error) {
+// for; out grows as the stream yields (doubling, to at most limit bytes:
+// the whole member's size), never by the claim alone. On error the bytes
+// appended are the good start of the sector.
+func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
 	if len(sec) == 0 {
 		return out, errors.New("empty compressed sector")
 	}
 	switch sec[0] {
 	case CompZlib:
-		return inflate(out, size, sec[1:])
+		return inflate(out, size, limit, sec[1:])
 	case CompBzip2:
-		return unbzip2(out, size, sec[1:])
+		return unbzip2(out, size, limit, sec[1:])
 	}
 	return out, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
 }
@@ -88,7 +89,7 @@ type zReader struct {
 	r   io.ReadCloser // implements zlib.Resetter
 }
 
-func unbzip2(out []byte, size int, src []byte) (_ []byte, err error) {
+func unbzip2(out []byte, size, limit int, src []byte) (_ []byte, err error) {
 	z := bzFree.get()
 	defer bzFree.put(z)
 	// The library reports corrupt input by panics that it recovers
@@ -119,7 +120,7 @@ func unbzip2(out []byte, size int, src []byte) (_ []byte, err error) {
 		z.r = nil
 		return out, fmt.Errorf("bzip2: %w", err)
 	}
-	out, err = readStream(z.r, out, size, "bzip2")
+	out, err = readStream(z.r, out, size, limit, "bzip2")
 	if err != nil {
 		// Reset keeps the run-length stage's pending output (dsnet v0.0.1),
 		// so a reader stopped before the end of its stream would hand the
@@ -130,7 +131,7 @@ func unbzip2(out []byte, size int, src []byte) (_ []byte, err error) {
 	return out, err
 }
 
-func inflate(out []byte, size int, src []byte) ([]byte, error) {
+func inflate(out []byte, size, limit int, src []byte) ([]byte, error) {
 	z := zFree.get()
 	defer zFree.put(z)
 	z.src.Reset(src)
@@ -144,20 +145,16 @@ func inflate(out []byte, size int, src []byte) ([]byte, error) {
 		z.r = nil // a reader whose header failed is not reused
 		return out, fmt.Errorf("zlib: %w", err)
 	}
-	return readStream(z.r, out, size, "zlib")
+	return readStream(z.r, out, size, limit, "zlib")
 }
 
-// readStream appends size bytes from r to out, growing out (doubling, up
-// to the size) when it is full, then expects the end of the stream.
-func readStream(r io.Reader, out []byte, size int, method string) ([]byte, error) {
+// readStream appends size bytes from r to out, growing out when it is full
+// (doubling, to at most limit), then expects the end of the stream.
+func readStream(r io.Reader, out []byte, size, limit int, method string) ([]byte, error) {
 	start := len(out)
 	end := start + size
 	for stalled := 0; len(out) < end; {
-		if len(out) == cap(out) {
-			grown := make([]byte, len(out), min(end, max(2*cap(out), len(out)+64<<10)))
-			copy(grown, out)
-			out = grown
-		}
+		out = grow(out, 1, limit)
 		n, err := r.Read(out[len(out):min(cap(out), end)])
 		out = out[:len(out)+n]
 		switch {
@@ -189,4 +186,15 @@ func readStream(r io.Reader, out []byte, size int, method string) ([]byte, error
 		return out, fmt.Errorf("%s: %w at the end of the stream", method, err)
 	}
 	return out, nil
+}
+
+// grow makes room in out for n more bytes: doubling, by 64 KiB at least,
+// never past limit unless n needs it.
+func grow(out []byte, n, limit int) []byte {
+	if cap(out)-len(out) >= n {
+		return out
+	}
+	g := make([]byte, len(out), max(len(out)+n, min(limit, max(2*cap(out), len(out)+64<<10))))
+	copy(g, out)
+	return g
 }

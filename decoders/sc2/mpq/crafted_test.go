@@ -331,3 +331,24 @@ func TestLongListfile(t *testing.T) {
 		}
 	})
 }
+
+// TestHighRatioSectors: a member of many small sectors that each expand far
+// more than 16 times grows its output by doubling over the whole member,
+// not sector by sector (which copied the output once a sector: 200 MB
+// allocated for a member of a few hundred KB in the sc2 budget tests).
+func TestHighRatioSectors(t *testing.T) {
+	const n = 1 << 20
+	s := spec{userData: []byte("u"), version: 1, shift: 3,
+		blocks: []block{{stored: sectored(make([]byte, n), 4096, zlibSector), size: n, flags: FlagExists | FlagCompress}},
+		names:  []hashName{{"m", 0}}}
+	a := open(t, s.build())
+	var b []byte
+	var err error
+	used := allocated(func() { b, err = a.ReadFile("m") })
+	if err != nil || len(b) != n {
+		t.Fatalf("%d bytes, %v", len(b), err)
+	}
+	if used > 3*n {
+		t.Errorf("allocated %d bytes for a member of %d", used, n)
+	}
+}

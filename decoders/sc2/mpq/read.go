@@ -95,6 +95,7 @@ func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
 			src = decryptBytes(src, key+uint32(i))
 		}
 		if !s.Compressed() {
+			out = grow(out, len(src), int(b.FileSize))
 			out = append(out, src...)
 			if len(src) < s.Size {
 				return out, errf(name, s.Off+s.Len, "stored sector %d cut short: %d of %d bytes", i, len(src), s.Size)
@@ -102,7 +103,7 @@ func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
 			continue
 		}
 		var err error
-		if out, err = decompress(out, s.Size, src); err != nil {
+		if out, err = decompress(out, s.Size, int(b.FileSize), src); err != nil {
 			if serr != nil {
 				return out, serr // the member is cut short: that is why
 			}
