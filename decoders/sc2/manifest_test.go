@@ -109,7 +109,7 @@ func TestManifest(t *testing.T) {
 				}
 			}
 			if m := reMPQ.FindStringSubmatch(part); m != nil {
-				a, err := mpq.Open(data)
+				a, err := mpq.Open(data, nil)
 				if a == nil {
 					t.Errorf("%s: %v", file, err)
 					continue

@@ -109,7 +109,7 @@ func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 		userToPl: map[int]int{}, slotToPl: map[int]int{}}
 	r := &model.Replay{Format: model.SC2, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
-	arc, err := mpq.Open(data)
+	arc, err := mpq.Open(data, d.b)
 	if arc == nil {
 		return nil, &model.FormatError{Source: source, Off: errOff(err), Msg: "not an MPQ archive: " + errMsg(err)}
 	}

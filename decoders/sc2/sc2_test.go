@@ -459,7 +459,7 @@ func TestBitFlip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arc, err := mpq.Open(data)
+	arc, err := mpq.Open(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +543,7 @@ func TestAnonymized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := mpq.Open(data)
+	a, err := mpq.Open(data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

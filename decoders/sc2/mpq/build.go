@@ -26,75 +26,118 @@ func Build(userData []byte, files map[string][]byte, compress map[string]bool) [
 		files["(listfile)"] = lf.Bytes()
 		names = append(names, "(listfile)")
 	}
-	const hsize = 44
-	at := (16 + len(userData) + 511) &^ 511
-	var body []byte
-	var bw []uint32
+	s := spec{userData: userData, version: 1, shift: 3}
+	s.add(names, files, compress)
+	return s.build()
+}
+
+// spec is an archive to build: everything a test's crafted archive may
+// need to set differently from a well-formed one.
+type spec struct {
+	userData []byte // the user data's content; nil: the file starts with the archive header
+	version  uint16 // the FormatVersion field, 0-3
+	shift    uint16 // sector size shift
+	blocks   []block
+	names    []hashName // hash table entries, in insertion order
+	slots    int        // hash table slots (a power of two); 0: at least 16 and twice the names
+	unused   uint32     // BlockIndex of unused slots: 0 means hashEmpty; hashDeleted makes a table of deleted slots
+	tail     int        // zero bytes after the archive
+}
+
+type block struct {
+	stored []byte // the bytes as stored
+	size   uint32 // the FileSize field
+	flags  uint32
+}
+
+// hashName is a hash table entry: several names may point to one block.
+type hashName struct {
+	name  string
+	block int
+}
+
+func (s *spec) sectorSize() int { return 512 << s.shift }
+
+// add stores the named files, each as it is or, when compress names it, as
+// zlib sectors, with a hash entry of its own.
+func (s *spec) add(names []string, files map[string][]byte, compress map[string]bool) {
 	for _, n := range names {
 		data := files[n]
-		off := uint32(hsize + len(body))
+		b := block{stored: data, size: uint32(len(data)), flags: FlagExists}
 		if compress[n] {
-			const ss = 4096
-			nsec := (len(data) + ss - 1) / ss
-			tbl := make([]byte, 4*(nsec+1))
-			var secs []byte
-			for i := 0; i < nsec; i++ {
-				binary.LittleEndian.PutUint32(tbl[4*i:], uint32(len(tbl)+len(secs)))
-				chunk := data[i*ss : min(len(data), (i+1)*ss)]
-				var zb bytes.Buffer
-				zw := zlib.NewWriter(&zb)
-				zw.Write(chunk)
-				zw.Close()
-				if zb.Len()+1 < len(chunk) {
-					secs = append(append(secs, CompZlib), zb.Bytes()...)
-				} else {
-					secs = append(secs, chunk...)
-				}
-			}
-			binary.LittleEndian.PutUint32(tbl[4*nsec:], uint32(len(tbl)+len(secs)))
-			stored := append(tbl, secs...)
-			body = append(body, stored...)
-			bw = append(bw, off, uint32(len(stored)), uint32(len(data)), FlagExists|FlagCompress)
-		} else {
-			body = append(body, data...)
-			bw = append(bw, off, uint32(len(data)), uint32(len(data)), FlagExists)
+			b.stored, b.flags = sectored(data, s.sectorSize(), zlibSector), FlagExists|FlagCompress
+		}
+		s.names = append(s.names, hashName{n, len(s.blocks)})
+		s.blocks = append(s.blocks, b)
+	}
+}
+
+// headerSizes is the archive header's size by format version field.
+var headerSizes = [...]int{32, 44, 68, 208}
+
+func (s *spec) build() []byte {
+	hsize := headerSizes[s.version&3]
+	at := 0
+	if s.userData != nil {
+		at = (16 + len(s.userData) + 511) &^ 511
+	}
+	var body []byte
+	var bw []uint32
+	for _, b := range s.blocks {
+		bw = append(bw, uint32(hsize+len(body)), uint32(len(b.stored)), b.size, b.flags)
+		body = append(body, b.stored...)
+	}
+	nh := s.slots
+	if nh == 0 {
+		nh = 16
+		for nh < 2*len(s.names) {
+			nh *= 2
 		}
 	}
-	nh := 16
-	for nh < 2*len(names) {
-		nh *= 2
+	unused := uint32(hashEmpty)
+	if s.unused != 0 {
+		unused = s.unused
 	}
 	hw := make([]uint32, nh*4)
 	for i := range hw {
 		hw[i] = 0xFFFFFFFF
+		if i%4 == 3 {
+			hw[i] = unused
+		}
 	}
-	for bi, n := range names {
-		i := hashString(n, hashTableOffset) % uint32(nh)
-		for hw[4*i+3] != 0xFFFFFFFF {
+	for _, n := range s.names {
+		i := hashString(n.name, hashTableOffset) % uint32(nh)
+		for hw[4*i+3] < hashDeleted {
 			i = (i + 1) % uint32(nh)
 		}
-		hw[4*i], hw[4*i+1], hw[4*i+2], hw[4*i+3] = hashString(n, hashNameA), hashString(n, hashNameB), 0, uint32(bi)
+		hw[4*i], hw[4*i+1], hw[4*i+2], hw[4*i+3] = hashString(n.name, hashNameA), hashString(n.name, hashNameB), 0, uint32(n.block)
 	}
 	Encrypt(hw, hashString("(hash table)", hashFileKey))
 	Encrypt(bw, hashString("(block table)", hashFileKey))
 	hashOff := hsize + len(body)
 	blockOff := hashOff + len(hw)*4
-	out := make([]byte, at+blockOff+len(bw)*4)
-	copy(out, "MPQ\x1b")
-	binary.LittleEndian.PutUint32(out[4:], uint32(at))
-	binary.LittleEndian.PutUint32(out[8:], uint32(at))
-	binary.LittleEndian.PutUint32(out[12:], uint32(len(userData)))
-	copy(out[16:], userData)
+	size := blockOff + len(bw)*4
+	out := make([]byte, at+size+s.tail)
+	if s.userData != nil {
+		copy(out, magicUserData)
+		binary.LittleEndian.PutUint32(out[4:], uint32(at))
+		binary.LittleEndian.PutUint32(out[8:], uint32(at))
+		binary.LittleEndian.PutUint32(out[12:], uint32(len(s.userData)))
+		copy(out[16:], s.userData)
+	}
 	h := out[at:]
-	copy(h, "MPQ\x1a")
-	binary.LittleEndian.PutUint32(h[4:], hsize)
-	binary.LittleEndian.PutUint32(h[8:], uint32(len(h)))
-	binary.LittleEndian.PutUint16(h[12:], 1)
-	binary.LittleEndian.PutUint16(h[14:], 3)
+	copy(h, magicArchive)
+	binary.LittleEndian.PutUint32(h[4:], uint32(hsize))
+	binary.LittleEndian.PutUint32(h[8:], uint32(size))
+	binary.LittleEndian.PutUint16(h[12:], s.version)
+	binary.LittleEndian.PutUint16(h[14:], s.shift)
 	binary.LittleEndian.PutUint32(h[16:], uint32(hashOff))
 	binary.LittleEndian.PutUint32(h[20:], uint32(blockOff))
 	binary.LittleEndian.PutUint32(h[24:], uint32(nh))
-	binary.LittleEndian.PutUint32(h[28:], uint32(len(names)))
+	binary.LittleEndian.PutUint32(h[28:], uint32(len(bw)/4))
+	if s.version >= 2 {
+		binary.LittleEndian.PutUint64(h[44:], uint64(size))
+	}
 	copy(h[hsize:], body)
 	for i, w := range hw {
 		binary.LittleEndian.PutUint32(h[hashOff+4*i:], w)
@@ -103,6 +146,36 @@ func Build(userData []byte, files map[string][]byte, compress map[string]bool) [
 		binary.LittleEndian.PutUint32(h[blockOff+4*i:], w)
 	}
 	return out
+}
+
+// sectored stores data as sectors of ss bytes behind an offset table,
+// each compressed by comp (which returns the sector with its compression
+// byte) unless that does not make it smaller.
+func sectored(data []byte, ss int, comp func([]byte) []byte) []byte {
+	n := (len(data) + ss - 1) / ss
+	tbl := make([]byte, 4*(n+1))
+	var secs []byte
+	for i := 0; i < n; i++ {
+		binary.LittleEndian.PutUint32(tbl[4*i:], uint32(len(tbl)+len(secs)))
+		chunk := data[i*ss : min(len(data), (i+1)*ss)]
+		if c := comp(chunk); len(c) < len(chunk) {
+			secs = append(secs, c...)
+		} else {
+			secs = append(secs, chunk...)
+		}
+	}
+	binary.LittleEndian.PutUint32(tbl[4*n:], uint32(len(tbl)+len(secs)))
+	return append(tbl, secs...)
+}
+
+// zlibSector is data zlib-compressed behind its compression byte.
+func zlibSector(data []byte) []byte {
+	var zb bytes.Buffer
+	zb.WriteByte(CompZlib)
+	zw := zlib.NewWriter(&zb)
+	zw.Write(data)
+	zw.Close()
+	return zb.Bytes()
 }
 
 func copyMap(m map[string][]byte) map[string][]byte {

@@ -1,27 +1,39 @@
 // Package mpq reads MPQ archives (Blizzard's "Mo'PaQ") held in memory, as
 // StarCraft II writes them: an optional user-data block ("MPQ\x1b") that
 // points to the archive header ("MPQ\x1a", format versions 1 to 4),
-// encrypted hash and block tables, and files made of zlib, bzip2 or stored
-// sectors. It never writes, never panics on damaged input and checks every
-// size read from the file against the bytes there before using it.
+// encrypted hash and block tables, and members made of zlib, bzip2 or
+// stored sectors.
+//
+// It never writes and never panics on damaged input. Every size read from
+// the file is checked against the bytes there, and everything the file's
+// own numbers make it allocate or loop over (tables, sector tables,
+// decompressed members, list-file names, hash probes) is paid from the
+// decode's budget (decoders/internal/budget) before it is spent, so a few
+// bytes that claim gigabytes cost an error, not the machine.
+//
+// An Archive is safe for concurrent use once Open has returned: members
+// can be read in parallel, and lazily, from the same budget.
 package mpq
 
 import (
 	"bytes"
-	"compress/bzip2"
-	"compress/zlib"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"io"
-	"strings"
+	"sync"
+
+	"rewind/decoders/internal/budget"
+	"rewind/model"
 )
 
-// Error is a problem reading the archive; it names the inner file (or the
-// table) and the file offset.
+// Error is a problem reading the archive; it names the member (or the
+// table) and the file offset, and wraps its cause where there is one (a
+// *model.BudgetError when the decode budget refused a claim).
 type Error struct {
-	File string // inner file name, "(hash table)", "(archive header)", ...
-	Off  int64  // offset in the archive's file
+	File string // member name, "(hash table)", "(archive header)", ...
+	Off  int64  // offset in the archive's file, never past its end
 	Msg  string
+	Err  error // the cause, or nil
 }
 
 func (e *Error) Error() string {
@@ -31,8 +43,39 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("mpq: %s at %#x: %s", e.File, e.Off, e.Msg)
 }
 
+func (e *Error) Unwrap() error { return e.Err }
+
 func errf(file string, off int64, format string, args ...any) *Error {
 	return &Error{File: file, Off: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// budgetErr is the error of a claim the budget refused, at the offset of
+// the field that made the claim.
+func budgetErr(file string, off int64, err error) *Error {
+	return &Error{File: file, Off: off, Msg: err.Error(), Err: err}
+}
+
+// claim pays count values of size bytes for what from the budget. Its
+// error names file at off (the field that made the claim) and says how
+// much was asked, or, when an earlier claim had already exhausted the
+// budget, that this one was not even tried: every claim after a refusal
+// fails with the first refusal, which names another member.
+func (a *Archive) claim(file string, off int64, what string, count, size int64) error {
+	if e := a.spent(file, off); e != nil {
+		return e
+	}
+	if err := a.budget.Items(what, count, size); err != nil {
+		return budgetErr(file, off, err)
+	}
+	return nil
+}
+
+// spent is the error of work not done because the budget had run out.
+func (a *Archive) spent(file string, off int64) *Error {
+	if e := a.budget.Err(); e != nil {
+		return &Error{File: file, Off: off, Msg: "not read: the decode budget ran out earlier (" + e.Error() + ")", Err: e}
+	}
+	return nil
 }
 
 // UserData is the block before the archive ("MPQ\x1b"); SC2 keeps its
@@ -73,6 +116,19 @@ type Header struct {
 // SectorSize is 512 << SectorSizeShift.
 func (h *Header) SectorSize() int { return 512 << (h.SectorSizeShift & 31) }
 
+// FormatVersionName is the version as people count it (1-4); the field
+// stores 0-3.
+func (h *Header) FormatVersionName() int { return int(h.FormatVersion) + 1 }
+
+// Size is the archive's size in bytes from its header: the 64-bit field
+// from format version 3 on, the 32-bit one before.
+func (h *Header) Size() int64 {
+	if h.FormatVersion >= 2 && h.ArchiveSize64 != 0 {
+		return int64(min(h.ArchiveSize64, 1<<62))
+	}
+	return int64(h.ArchiveSize)
+}
+
 // HashEntry is one slot of the hash table.
 type HashEntry struct {
 	HashA, HashB uint32
@@ -80,6 +136,12 @@ type HashEntry struct {
 	Platform     uint16
 	BlockIndex   uint32 // 0xFFFFFFFF empty, 0xFFFFFFFE deleted
 }
+
+// Hash table slots that hold no member.
+const (
+	hashEmpty   = 0xFFFFFFFF
+	hashDeleted = 0xFFFFFFFE
+)
 
 // Block flags.
 const (
@@ -116,9 +178,18 @@ type Archive struct {
 	// HashTableAt and BlockTableAt are the file offsets of the tables.
 	HashTableAt, BlockTableAt int64
 
+	// End is where the archive ends in the file by its header's size
+	// (Offset + Header.Size()), or where its tables end when that size
+	// says less. Bytes from End to len(Data) belong to no archive; Open
+	// reports them as a warning.
+	End int64
+
 	// Warnings lists what was wrong but worked around, such as an archive
-	// header found by scanning.
+	// header found by scanning or bytes after the archive's end.
 	Warnings []Warning
+
+	budget *budget.Budget
+	found  sync.Map // member name -> block index, for names lookup found
 }
 
 var (
@@ -126,11 +197,18 @@ var (
 	magicArchive  = []byte("MPQ\x1a")
 )
 
-// Open reads the headers and the tables. An error means the archive cannot
-// be used at all; a.UserData may still be set so that a caller can read the
-// replay header of an archive whose tables are gone.
-func Open(data []byte) (*Archive, error) {
-	a := &Archive{Data: data}
+// Open reads the headers and the tables, paying for the tables from b, the
+// decode's budget; reading members later draws on the same budget. A nil b
+// stands for the default budget of a file of len(data) bytes.
+//
+// An error means the archive cannot be used at all; a.UserData may still
+// be set so that a caller can read the replay header of an archive whose
+// tables are gone.
+func Open(data []byte, b *budget.Budget) (*Archive, error) {
+	if b == nil {
+		b = budget.New(int64(len(data)), model.Limits{})
+	}
+	a := &Archive{Data: data, budget: b}
 	if len(data) < 4 {
 		return nil, errf("", 0, "file of %d bytes is too short for an MPQ signature", len(data))
 	}
@@ -149,7 +227,7 @@ func Open(data []byte) (*Archive, error) {
 		if end > int64(len(data)) {
 			u.Content = data[16:]
 			a.UserData = u
-			return a, errf("(user data)", 16, "content of %d bytes runs past the end of the file (%d bytes left)", u.ContentSize, len(data)-16)
+			return a, errf("(user data)", 12, "content of %d bytes runs past the end of the file (%d bytes left)", u.ContentSize, len(data)-16)
 		}
 		u.Content = data[16:end]
 		a.UserData = u
@@ -167,10 +245,70 @@ func Open(data []byte) (*Archive, error) {
 	if err := a.readHeader(); err != nil {
 		return a, err
 	}
+	a.End = a.Offset + a.Header.Size()
 	if err := a.readTables(); err != nil {
 		return a, err
 	}
+	a.checkEnd()
 	return a, nil
+}
+
+// checkEnd reports bytes after the archive's end, or a size field that
+// ends the archive before its own tables (then End is where they end).
+func (a *Archive) checkEnd() {
+	size := int64(len(a.Data))
+	tables := max(a.HashTableAt+int64(len(a.Hash))*16, a.BlockTableAt+int64(len(a.Block))*16)
+	switch {
+	case a.End < tables:
+		a.Warnings = append(a.Warnings, Error{File: "(archive header)", Off: a.Offset + 8,
+			Msg: fmt.Sprintf("the archive header says the archive is %d bytes, ending at %#x, but its tables end at %#x", a.Header.Size(), a.End, tables)})
+		a.End = tables
+	case a.End < size:
+		a.Warnings = append(a.Warnings, Error{File: "(archive header)", Off: a.End,
+			Msg: fmt.Sprintf("%d bytes after the end of the archive: the archive header says the archive is %d bytes and ends at %#x, the file is %d bytes",
+				size-a.End, a.Header.Size(), a.End, size)})
+	}
+}
+
+// Extent says where the archive in a file ends, from the file's first
+// bytes: the user-data block and the archive header it points to. Callers
+// that read files use it to read only the archive and to report, without
+// reading them, the bytes after it (an archive followed by gigabytes of
+// zeros): read the first 4 KiB, call Extent, and when need > len(head)
+// read need bytes and call it again.
+//
+// Extent does not scan for an archive header that is not where the user
+// data says (Open does); it returns an error then, and the caller reads
+// the whole file. Nor does it check the size against the tables: a caller
+// whose archive then fails to open reads the whole file and opens that.
+func Extent(head []byte) (end, need int64, err error) {
+	if len(head) < 4 {
+		return 0, 4, nil
+	}
+	at := int64(0)
+	switch {
+	case bytes.Equal(head[:4], magicUserData):
+		if len(head) < 16 {
+			return 0, 16, nil
+		}
+		at = int64(le32(head[8:]))
+	case bytes.Equal(head[:4], magicArchive):
+	default:
+		return 0, 0, errf("", 0, "no MPQ signature: found % x", head[:4])
+	}
+	// the header up to ArchiveSize64 (format version 3 and later)
+	if int64(len(head)) < at+52 {
+		return 0, at + 52, nil
+	}
+	h := head[at:]
+	if !bytes.Equal(h[:4], magicArchive) {
+		return 0, 0, errf("(archive header)", at, "no archive header where the user data says: found % x", h[:4])
+	}
+	hd := Header{ArchiveSize: le32(h[8:]), FormatVersion: le16(h[12:])}
+	if hd.FormatVersion >= 2 {
+		hd.ArchiveSize64 = le64(h[44:])
+	}
+	return at + hd.Size(), 0, nil
 }
 
 // findHeader looks for "MPQ\x1a" at want, then by scanning: first near want
@@ -247,10 +385,6 @@ func (a *Archive) readHeader() error {
 	return nil
 }
 
-// FormatVersionName is the version as people count it (1-4); the field
-// stores 0-3.
-func (h *Header) FormatVersionName() int { return int(h.FormatVersion) + 1 }
-
 func (a *Archive) tableOffset(lo uint32, hi uint16) int64 {
 	o := int64(lo)
 	if a.Header.FormatVersion >= 1 {
@@ -263,7 +397,7 @@ func (a *Archive) readTables() error {
 	h := &a.Header
 	a.HashTableAt = a.tableOffset(h.HashTableOffset, h.HashTableOffsetHi)
 	a.BlockTableAt = a.tableOffset(h.BlockTableOffset, h.BlockTableOffsetHi)
-	ht, err := a.readTable("(hash table)", a.HashTableAt, h.HashTableEntries, a.Offset+16)
+	ht, err := a.readTable("(hash table)", a.HashTableAt, h.HashTableEntries, a.Offset+16, a.Offset+24)
 	if err != nil {
 		return err
 	}
@@ -272,7 +406,7 @@ func (a *Archive) readTables() error {
 		a.Hash[i] = HashEntry{HashA: ht[4*i], HashB: ht[4*i+1],
 			Locale: uint16(ht[4*i+2]), Platform: uint16(ht[4*i+2] >> 16), BlockIndex: ht[4*i+3]}
 	}
-	bt, err := a.readTable("(block table)", a.BlockTableAt, h.BlockTableEntries, a.Offset+20)
+	bt, err := a.readTable("(block table)", a.BlockTableAt, h.BlockTableEntries, a.Offset+20, a.Offset+28)
 	if err != nil {
 		return err
 	}
@@ -283,14 +417,24 @@ func (a *Archive) readTables() error {
 	return nil
 }
 
-// readTable decrypts a table of 16-byte entries.
-func (a *Archive) readTable(name string, off int64, entries uint32, field int64) ([]uint32, error) {
+// readTable decrypts a table of 16-byte entries. offField and countField
+// are the header fields that place and size it, where errors about them
+// point.
+func (a *Archive) readTable(name string, off int64, entries uint32, offField, countField int64) ([]uint32, error) {
 	size := int64(entries) * 16
 	if off < 0 || off > int64(len(a.Data)) {
-		return nil, errf(name, field, "table offset %#x is past the end of the file (%d bytes)", off, len(a.Data))
+		return nil, errf(name, offField, "table offset %#x is past the end of the file (%d bytes)", off, len(a.Data))
 	}
 	if size > int64(len(a.Data))-off {
-		return nil, errf(name, off, "%d entries (%d bytes) but only %d bytes left in the file", entries, size, int64(len(a.Data))-off)
+		at := off
+		if at >= int64(len(a.Data)) {
+			at = countField
+		}
+		return nil, errf(name, at, "%d entries (%d bytes) but only %d bytes left in the file", entries, size, int64(len(a.Data))-off)
+	}
+	// the words and the decoded entries
+	if err := a.claim(name, countField, name, int64(entries), 32); err != nil {
+		return nil, err
 	}
 	w := make([]uint32, entries*4)
 	for i := range w {
@@ -300,53 +444,72 @@ func (a *Archive) readTable(name string, off int64, entries uint32, field int64)
 	return w, nil
 }
 
-// FindBlock returns the block index of a file, or -1.
-func (a *Archive) FindBlock(name string) int {
-	if len(a.Hash) == 0 {
-		return -1
-	}
+// lookup finds a member's block index (-1 when it is not there). Probing
+// stops at an empty slot or after every slot once, and the probes are paid
+// from the budget as steps: a table of deleted slots costs each lookup the
+// whole table, and a list of a million names cannot multiply that.
+//
+// A name found once is found again at no cost, even after the budget ran
+// out: callers look a member up more than once and must get the same
+// answer. (The names kept are at most one per occupied slot.)
+// Its error is the budget's refusal, unformatted: FindBlock drops it for
+// each of what may be a million names.
+func (a *Archive) lookup(name string) (int, error) {
 	n := uint32(len(a.Hash))
+	if n == 0 {
+		return -1, nil
+	}
+	if bi, ok := a.found.Load(name); ok {
+		return bi.(int), nil
+	}
+	if e := a.budget.Err(); e != nil {
+		return -1, e
+	}
 	start := hashString(name, hashTableOffset) % n
 	ha, hb := hashString(name, hashNameA), hashString(name, hashNameB)
+	found := -1
+	probes := int64(0)
 	for i := uint32(0); i < n; i++ {
+		probes++
 		e := &a.Hash[(start+i)%n]
-		if e.BlockIndex == 0xFFFFFFFF {
-			return -1
+		if e.BlockIndex == hashEmpty {
+			break
 		}
-		if e.HashA == ha && e.HashB == hb && e.BlockIndex != 0xFFFFFFFE {
-			if int64(e.BlockIndex) >= int64(len(a.Block)) {
-				return -1
+		if e.HashA == ha && e.HashB == hb && e.BlockIndex != hashDeleted {
+			if int64(e.BlockIndex) < int64(len(a.Block)) {
+				found = int(e.BlockIndex)
 			}
-			return int(e.BlockIndex)
+			break
 		}
 	}
-	return -1
+	if err := a.budget.Step("(hash table) probes", probes); err != nil {
+		return -1, err
+	}
+	if found >= 0 {
+		a.found.Store(name, found)
+	}
+	return found, nil
 }
 
-// Has reports whether the archive holds a file of that name.
+// FindBlock returns the block index of a member, or -1 when it is not in
+// the hash table or the decode budget has run out (the budget then holds
+// the refusal).
+func (a *Archive) FindBlock(name string) int {
+	bi, _ := a.lookup(name)
+	return bi
+}
+
+// Has reports whether the archive holds a member of that name.
 func (a *Archive) Has(name string) bool {
 	i := a.FindBlock(name)
 	return i >= 0 && a.Block[i].Flags&FlagExists != 0
 }
 
 // ErrNotFound is wrapped by ReadFile when the name is not in the hash table.
-var ErrNotFound = fmt.Errorf("file not found")
+var ErrNotFound = errors.New("file not found")
 
 // NotFound reports whether err is ReadFile's "no such file".
-func NotFound(err error) bool {
-	e, ok := err.(*Error)
-	return ok && e.Msg == ErrNotFound.Error()
-}
-
-// ReadFile returns a file's contents. On damage it returns what it could
-// decompress (whole sectors before the damage) together with the error.
-func (a *Archive) ReadFile(name string) ([]byte, error) {
-	bi := a.FindBlock(name)
-	if bi < 0 {
-		return nil, errf(name, a.HashTableAt, "%s", ErrNotFound.Error())
-	}
-	return a.ReadBlock(name, bi)
-}
+func NotFound(err error) bool { return errors.Is(err, ErrNotFound) }
 
 // BlockAt is the file offset of a block's data.
 func (a *Archive) BlockAt(bi int) int64 {
@@ -356,216 +519,8 @@ func (a *Archive) BlockAt(bi int) int64 {
 	return a.Offset + int64(a.Block[bi].Offset)
 }
 
-// ReadBlock reads block bi; name is used in errors and for nothing else
-// (encrypted files, which would need it as the key, are refused).
-func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
-	if bi < 0 || bi >= len(a.Block) {
-		return nil, errf(name, a.BlockTableAt, "block index %d outside the block table of %d entries", bi, len(a.Block))
-	}
-	b := a.Block[bi]
-	at := a.BlockAt(bi)
-	// Problems with the block entry itself are reported at the entry's
-	// field, which is inside the file even when the values are not.
-	entry := a.BlockTableAt + int64(bi)*16
-	if b.Flags&FlagExists == 0 {
-		return nil, errf(name, entry+12, "block %d is marked as not existing (flags %#08x)", bi, b.Flags)
-	}
-	if b.Flags&FlagImplode != 0 {
-		return nil, errf(name, entry+12, "PKWARE-imploded files are not supported (flags %#08x)", b.Flags)
-	}
-	if at > int64(len(a.Data)) {
-		return nil, errf(name, entry, "data offset %#x is past the end of the file (%d bytes)", at, len(a.Data))
-	}
-	avail := int64(len(a.Data)) - at
-	raw := a.Data[at:]
-	if int64(b.CompressedSize) <= avail {
-		raw = raw[:b.CompressedSize]
-	}
-	// Limit what a lying FileSize can make us allocate: zlib and bzip2
-	// cannot expand more than about 1032:1.
-	if int64(b.FileSize) > int64(len(raw))*1100+4096 {
-		return nil, errf(name, entry+8, "file size %d is implausible for %d stored bytes", b.FileSize, len(raw))
-	}
-	if b.FileSize == 0 {
-		return []byte{}, nil
-	}
-	var key uint32
-	if b.Flags&FlagEncrypted != 0 {
-		key = FileKey(name, b)
-	}
-	var out []byte
-	var err error
-	if b.Flags&FlagSingleUnit != 0 || b.Flags&FlagCompress == 0 {
-		out, err = a.readSingle(name, at, raw, b, key)
-	} else {
-		out, err = a.readSectors(name, at, raw, b, key)
-	}
-	if err == nil && int64(b.CompressedSize) > avail {
-		err = errf(name, at+avail, "file cut short: %d of %d stored bytes present", avail, b.CompressedSize)
-	}
-	return out, err
-}
-
-// FileKey is the decryption key of an encrypted file: the hash of its
-// base name, adjusted by the block's offset and size under FlagFixKey.
-func FileKey(name string, b BlockEntry) uint32 {
-	if i := strings.LastIndexAny(name, `\/`); i >= 0 {
-		name = name[i+1:]
-	}
-	key := hashString(name, hashFileKey)
-	if b.Flags&FlagFixKey != 0 {
-		key = (key + b.Offset) ^ b.FileSize
-	}
-	return key
-}
-
-// decryptBytes decrypts whole little-endian words in place of a copy; a
-// trailing partial word is left as stored, as the format does.
-func decryptBytes(b []byte, key uint32) []byte {
-	out := append([]byte(nil), b...)
-	w := make([]uint32, len(out)/4)
-	for i := range w {
-		w[i] = le32(out[4*i:])
-	}
-	decrypt(w, key)
-	for i, v := range w {
-		binary.LittleEndian.PutUint32(out[4*i:], v)
-	}
-	return out
-}
-
-func (a *Archive) readSingle(name string, at int64, raw []byte, b BlockEntry, key uint32) ([]byte, error) {
-	if b.Flags&FlagEncrypted != 0 {
-		raw = decryptBytes(raw, key)
-	}
-	if b.Flags&FlagCompress == 0 || b.CompressedSize >= b.FileSize {
-		if int64(len(raw)) < int64(b.FileSize) {
-			return append([]byte(nil), raw...), errf(name, at+int64(len(raw)), "stored file cut short: %d of %d bytes", len(raw), b.FileSize)
-		}
-		return raw[:b.FileSize], nil
-	}
-	return decompress(name, at, raw, int(b.FileSize))
-}
-
-func (a *Archive) readSectors(name string, at int64, raw []byte, b BlockEntry, key uint32) ([]byte, error) {
-	ss := a.Header.SectorSize()
-	n := (int(b.FileSize) + ss - 1) / ss
-	entries := n + 1
-	if b.Flags&FlagSectorCRC != 0 {
-		entries++
-	}
-	if int64(entries)*4 > int64(len(raw)) {
-		return nil, errf(name, at, "sector offset table of %d entries does not fit in %d bytes", entries, len(raw))
-	}
-	offs := make([]uint32, entries)
-	for i := range offs {
-		offs[i] = le32(raw[4*i:])
-	}
-	if b.Flags&FlagEncrypted != 0 {
-		decrypt(offs, key-1)
-	}
-	out := make([]byte, 0, min(int(b.FileSize), 4*len(raw)+4096))
-	for i := 0; i < n; i++ {
-		lo, hi := offs[i], offs[i+1]
-		secAt := at + int64(lo)
-		want := ss
-		if i == n-1 {
-			want = int(b.FileSize) - i*ss
-		}
-		if lo > hi || int64(hi) > int64(len(raw)) {
-			if int64(lo) <= int64(len(raw)) && lo <= hi {
-				return out, errf(name, secAt, "sector %d of %d cut short: ends at %#x, file ends at %#x", i, n, at+int64(hi), at+int64(len(raw)))
-			}
-			return out, errf(name, at+int64(4*i), "sector %d has a bad offset range %#x-%#x (%d stored bytes)", i, lo, hi, len(raw))
-		}
-		sec := raw[lo:hi]
-		if b.Flags&FlagEncrypted != 0 {
-			sec = decryptBytes(sec, key+uint32(i))
-		}
-		if len(sec) == want {
-			out = append(out, sec...)
-			continue
-		}
-		d, err := decompress(name, secAt, sec, want)
-		out = append(out, d...)
-		if err != nil {
-			return out, err
-		}
-	}
-	return out, nil
-}
-
-// Compression bytes at the start of a compressed sector.
-const (
-	CompZlib  = 0x02
-	CompBzip2 = 0x10
-)
-
-func decompress(name string, at int64, sec []byte, want int) ([]byte, error) {
-	if len(sec) == 0 {
-		return nil, errf(name, at, "empty compressed sector")
-	}
-	var rd io.Reader
-	switch sec[0] {
-	case CompZlib:
-		zr, err := zlib.NewReader(bytes.NewReader(sec[1:]))
-		if err != nil {
-			return nil, errf(name, at, "zlib sector: %v", err)
-		}
-		rd = zr
-	case CompBzip2:
-		rd = bzip2.NewReader(bytes.NewReader(smallBlocks(sec[1:], want)))
-	default:
-		return nil, errf(name, at, "unsupported compression byte %#02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
-	}
-	// Grow with what the stream really yields rather than trusting want.
-	var buf bytes.Buffer
-	buf.Grow(min(want, 128*len(sec)+4096))
-	got, err := io.Copy(&buf, io.LimitReader(rd, int64(want)))
-	if err == nil && int(got) < want {
-		err = io.ErrUnexpectedEOF
-	}
-	if err != nil {
-		return buf.Bytes(), errf(name, at, "decompressing sector: %v after %d of %d bytes", err, got, want)
-	}
-	return buf.Bytes(), nil
-}
-
-// smallBlocks lowers the block-size digit of a bzip2 stream header to what
-// a sector of want bytes needs. Go's reader allocates 4 bytes per byte of
-// the declared block size (3.6 MB for "BZh9") whatever the data holds; a
-// block never holds more than 5/4 of its output (the first run-length
-// stage grows a run of four by one byte), so the smaller size is safe and
-// the reader still rejects data that does not fit. The header digit is
-// not covered by the stream's checksums.
-func smallBlocks(b []byte, want int) []byte {
-	if len(b) < 4 || b[0] != 'B' || b[1] != 'Z' || b[2] != 'h' || b[3] < '1' || b[3] > '9' {
-		return b
-	}
-	level := byte(want*5/4/100000 + 1)
-	if level >= b[3]-'0' {
-		return b
-	}
-	c := make([]byte, len(b))
-	copy(c, b)
-	c[3] = '0' + level
-	return c
-}
-
-// Files returns the names in the "(listfile)".
-func (a *Archive) Files() ([]string, error) {
-	b, err := a.ReadFile("(listfile)")
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, l := range strings.FieldsFunc(string(b), func(r rune) bool { return r == '\r' || r == '\n' || r == ';' }) {
-		if l = strings.TrimSpace(l); l != "" {
-			names = append(names, l)
-		}
-	}
-	return names, nil
-}
+// blockEntryAt is the file offset of block bi's row in the block table.
+func (a *Archive) blockEntryAt(bi int) int64 { return a.BlockTableAt + int64(bi)*16 }
 
 func le16(b []byte) uint16 { return binary.LittleEndian.Uint16(b) }
 func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }

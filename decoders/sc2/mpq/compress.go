@@ -1,0 +1,200 @@
+package mpq
+
+import (
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/dsnet/compress/bzip2"
+)
+
+// Compression bytes at the start of a compressed sector.
+const (
+	CompZlib  = 0x02
+	CompBzip2 = 0x10
+)
+
+// decompress appends to out the size bytes one compressed sector (its
+// compression byte first) holds, and checks that the stream ends there,
+// which also makes the decompressor verify its checksums. It never appends
+// more than size bytes, so the output is bounded by what the caller paid
+// for; out grows as the stream yields (doubling, to at most limit bytes:
+// the whole member's size), never by the claim alone. On error the bytes
+// appended are the good start of the sector.
+func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
+	if len(sec) == 0 {
+		return out, errors.New("empty compressed sector")
+	}
+	switch sec[0] {
+	case CompZlib:
+		return inflate(out, size, limit, sec[1:])
+	case CompBzip2:
+		return unbzip2(out, size, limit, sec[1:])
+	}
+	return out, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
+}
+
+// Decompressors are kept between uses: a bzip2 reader keeps its block
+// buffers (up to about 6 MB for a 900k block) and a zlib reader its
+// window, and SC2 archives hold many streams. Go's compress/bzip2 has no
+// Reset, so each stream cost a fresh block buffer (59% of all bytes an SC2
+// decode allocated); dsnet's bzip2 reader resets, and decodes about twice
+// as fast (table-driven prefix codes), which is why it is used here.
+//
+// A free list, not a sync.Pool: the garbage collector empties a pool, and
+// an SC2 decode runs the collector several times, so a pool lost its
+// readers between decodes and the buffers were made again (9 MB a decode
+// of a 240 KB replay). The list keeps one reader a core at most.
+var (
+	bzFree = newFreeList[bzReader]()
+	zFree  = newFreeList[zReader]()
+)
+
+type freeList[T any] struct{ c chan *T }
+
+func newFreeList[T any]() freeList[T] { return freeList[T]{make(chan *T, runtime.GOMAXPROCS(0))} }
+
+func (f freeList[T]) get() *T {
+	select {
+	case x := <-f.c:
+		return x
+	default:
+		return new(T)
+	}
+}
+
+func (f freeList[T]) put(x *T) {
+	select {
+	case f.c <- x:
+	default:
+	}
+}
+
+type bzReader struct {
+	src     bytes.Reader
+	r       *bzip2.Reader
+	scratch []byte // a stream whose block-size digit was lowered
+}
+
+// blockLevel is the bzip2 block-size digit (100k bytes a step) a stream of
+// want output bytes needs: a block never holds more than 5/4 of its output
+// (the first run-length stage grows a run of four by one byte).
+func blockLevel(want int) byte { return byte(min(9, want*5/4/100000+1)) }
+
+type zReader struct {
+	src bytes.Reader
+	r   io.ReadCloser // implements zlib.Resetter
+}
+
+func unbzip2(out []byte, size, limit int, src []byte) (_ []byte, err error) {
+	z := bzFree.get()
+	defer bzFree.put(z)
+	// The library reports corrupt input by panics that it recovers
+	// itself; anything else it might raise on hostile bytes is an error
+	// of this sector, not of the program.
+	defer func() {
+		if p := recover(); p != nil {
+			z.r = nil
+			err = fmt.Errorf("bzip2 decoder failed: %v", p)
+		}
+	}()
+	// The decoder sizes its buffers (7 bytes a byte of block) by the
+	// stream's block-size digit, which the checksums do not cover: lowered
+	// to what the declared size needs, a damaged stream of a small member
+	// fails within a small block instead of filling 900k.
+	if lvl := '0' + blockLevel(size); len(src) >= 4 && string(src[:3]) == "BZh" && src[3] > lvl && src[3] <= '9' {
+		z.scratch = append(z.scratch[:0], src...)
+		z.scratch[3] = lvl
+		src = z.scratch
+	}
+	z.src.Reset(src)
+	if z.r == nil {
+		z.r, err = bzip2.NewReader(&z.src, nil)
+	} else {
+		err = z.r.Reset(&z.src)
+	}
+	if err != nil {
+		z.r = nil
+		return out, fmt.Errorf("bzip2: %w", err)
+	}
+	out, err = readStream(z.r, out, size, limit, "bzip2")
+	if err != nil {
+		// Reset keeps the run-length stage's pending output (dsnet v0.0.1),
+		// so a reader stopped before the end of its stream would hand the
+		// rest of it to the next stream: only readers that reached the end
+		// are kept.
+		z.r = nil
+	}
+	return out, err
+}
+
+func inflate(out []byte, size, limit int, src []byte) ([]byte, error) {
+	z := zFree.get()
+	defer zFree.put(z)
+	z.src.Reset(src)
+	var err error
+	if z.r == nil {
+		z.r, err = zlib.NewReader(&z.src)
+	} else {
+		err = z.r.(zlib.Resetter).Reset(&z.src, nil)
+	}
+	if err != nil {
+		z.r = nil // a reader whose header failed is not reused
+		return out, fmt.Errorf("zlib: %w", err)
+	}
+	return readStream(z.r, out, size, limit, "zlib")
+}
+
+// readStream appends size bytes from r to out, growing out when it is full
+// (doubling, to at most limit), then expects the end of the stream.
+func readStream(r io.Reader, out []byte, size, limit int, method string) ([]byte, error) {
+	start := len(out)
+	end := start + size
+	for stalled := 0; len(out) < end; {
+		out = grow(out, 1, limit)
+		n, err := r.Read(out[len(out):min(cap(out), end)])
+		out = out[:len(out)+n]
+		switch {
+		case err == io.EOF && len(out) == end:
+			return out, nil // the stream ends at its size
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return out, fmt.Errorf("%s stream ends after %d of %d bytes", method, len(out)-start, size)
+		case err != nil:
+			return out, fmt.Errorf("%s: %w after %d of %d bytes", method, err, len(out)-start, size)
+		case n == 0:
+			if stalled++; stalled > 4 {
+				return out, fmt.Errorf("%s stream stalls after %d of %d bytes", method, len(out)-start, size)
+			}
+		default:
+			stalled = 0
+		}
+	}
+	var one [1]byte
+	m, err := r.Read(one[:])
+	for i := 0; m == 0 && err == nil && i < 4; i++ {
+		m, err = r.Read(one[:])
+	}
+	switch {
+	case m > 0:
+		return out, fmt.Errorf("%s stream holds more than the %d bytes declared", method, size)
+	case err == nil:
+		return out, fmt.Errorf("%s stream does not end after the %d bytes declared", method, size)
+	case err != io.EOF:
+		return out, fmt.Errorf("%s: %w at the end of the stream", method, err)
+	}
+	return out, nil
+}
+
+// grow makes room in out for n more bytes: doubling, by 64 KiB at least,
+// never past limit unless n needs it.
+func grow(out []byte, n, limit int) []byte {
+	if cap(out)-len(out) >= n {
+		return out
+	}
+	g := make([]byte, len(out), max(len(out)+n, min(limit, max(2*cap(out), len(out)+64<<10))))
+	copy(g, out)
+	return g
+}
