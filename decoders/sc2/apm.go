@@ -2,6 +2,7 @@ package sc2
 
 import (
 	"fmt"
+	"sort"
 
 	"rewind/model"
 )
@@ -33,16 +34,17 @@ import (
 // loops on Faster) after, each the actions per real minute in it (a last,
 // shorter minute is scaled up to a whole one).
 
-// apmBucket is the width in loops of the action counts: a game second.
-const apmBucket = 16
+// gameSecond is a game second in loops, sc2reader's unit of time.
+const gameSecond = 16
 
-// actionCounts are each player's actions per game second.
+// actionCounts are each player's actions: the loops they fall on, in
+// order (memory follows the events, not the game's length).
 type actionCounts struct {
-	perSecond [][]int32 // [player][loop/16]
-	total     []int
-	leftAt    []int // loop of the player's first leave event, -1 when none
-	factor    float64
-	counted   bool // the replay has game events to count
+	loops   [][]int32 // [player]
+	total   []int
+	leftAt  []int // loop of the player's first leave event, -1 when none
+	factor  float64
+	counted bool // the replay has game events to count
 }
 
 // gameEventRoles tells for each event id of a game stream whether it is
@@ -63,12 +65,11 @@ func (d *decoder) gameEventRoles(g *gameStream) (action, leave []bool) {
 	return action, leave
 }
 
-// countActions counts every player's actions by game second.
+// countActions finds every player's actions and first leave.
 func (a *analysis) countActions() actionCounts {
 	d := a.d
 	n := len(a.r.Players)
-	c := actionCounts{perSecond: make([][]int32, n), total: make([]int, n), leftAt: make([]int, n),
-		factor: d.rate / 16}
+	c := actionCounts{loops: make([][]int32, n), total: make([]int, n), leftAt: make([]int, n), factor: d.rate / 16}
 	for p := range c.leftAt {
 		c.leftAt[p] = -1
 	}
@@ -77,10 +78,6 @@ func (a *analysis) countActions() actionCounts {
 		return c
 	}
 	c.counted = true
-	seconds := a.last/apmBucket + 1
-	for p := range c.perSecond {
-		c.perSecond[p] = make([]int32, seconds)
-	}
 	action, leave := d.gameEventRoles(g)
 	for i := range g.events {
 		e := &g.events[i]
@@ -94,7 +91,7 @@ func (a *analysis) countActions() actionCounts {
 		loop := min(int(e.loop), a.last)
 		switch {
 		case action[e.id]:
-			c.perSecond[p][loop/apmBucket]++
+			c.loops[p] = append(c.loops[p], int32(loop))
 			c.total[p]++
 		case leave[e.id] && c.leftAt[p] < 0:
 			c.leftAt[p] = loop
@@ -105,9 +102,9 @@ func (a *analysis) countActions() actionCounts {
 
 // average is sc2reader's avg_apm for a player (see the top of this file).
 func (c *actionCounts) average(p, loops int) float64 {
-	played := loops / apmBucket
+	played := loops / gameSecond
 	if c.leftAt[p] >= 0 {
-		played = c.leftAt[p] / apmBucket
+		played = c.leftAt[p] / gameSecond
 	}
 	if played <= 0 {
 		return 0
@@ -115,56 +112,46 @@ func (c *actionCounts) average(p, loops int) float64 {
 	return float64(c.total[p]) * c.factor * 60 / float64(played)
 }
 
-// inWindow sums a player's actions in the game seconds [from, to).
-func (c *actionCounts) inWindow(p, from, to int) int {
-	s := c.perSecond[p]
-	from, to = max(from, 0), min(to, len(s))
-	n := 0
-	for i := from; i < to; i++ {
-		n += int(s[i])
-	}
-	return n
+// before counts a player's actions at loops below loop.
+func (c *actionCounts) before(p, loop int) int {
+	ls := c.loops[p]
+	return sort.Search(len(ls), func(i int) bool { return int(ls[i]) >= loop })
 }
 
 // byMinute is the APM in each clock minute of minuteLoops loops.
 func (c *actionCounts) byMinute(p, minuteLoops, count int, rate float64) []float64 {
 	var out []float64
-	per := minuteLoops / apmBucket
 	for start := 0; start < count; start += minuteLoops {
 		loops := min(minuteLoops, count-start)
-		n := c.inWindow(p, start/apmBucket, start/apmBucket+per)
+		n := c.before(p, start+minuteLoops) - c.before(p, start)
 		out = append(out, float64(n)*60*rate/float64(loops))
 	}
 	return out
 }
 
-// chart is APM over time: at each sample, the actions of the last real
-// minute (fewer seconds at the start count as a whole minute, so the line
-// rises from zero instead of jumping on the first clicks).
+// chart is APM over time ("APM" in the chart lane): at each sample, the
+// actions sc2reader counts in the last real minute (fewer seconds at the
+// start count as a whole minute, so the line rises from zero instead of
+// jumping on the first clicks).
 func (c *actionCounts) chart(r *model.Replay, samples int) model.Chart {
-	ch := model.Chart{Title: "APM (actions in the last real minute, as sc2reader counts them)"}
+	ch := model.Chart{Title: "APM"}
 	count := r.Timeline.Count
-	window := int(60*r.Timeline.Rate+apmBucket-1) / apmBucket // game seconds in a real minute
-	for p := range c.perSecond {
-		if c.total[p] == 0 {
+	window := int(60*r.Timeline.Rate + 0.5) // loops in a real minute
+	for p, ls := range c.loops {
+		if len(ls) == 0 {
 			continue
 		}
 		s := model.Series{Label: r.Players[p].Name, Player: p, Values: make([]float64, samples)}
-		// a running sum over the window, moved forward sample by sample
-		sum, lo, hi := 0, 0, 0
+		lo, hi := 0, 0 // the actions in (frame-window, frame]
 		for i := range s.Values {
-			sec := (i*count/samples)/apmBucket + 1
-			for hi < sec && hi < len(c.perSecond[p]) {
-				sum += int(c.perSecond[p][hi])
+			f := i * count / samples
+			for hi < len(ls) && int(ls[hi]) <= f {
 				hi++
 			}
-			for lo < sec-window {
-				if lo < hi {
-					sum -= int(c.perSecond[p][lo])
-				}
+			for lo < hi && int(ls[lo]) <= f-window {
 				lo++
 			}
-			s.Values[i] = float64(sum)
+			s.Values[i] = float64(hi - lo)
 		}
 		ch.Series = append(ch.Series, s)
 	}

@@ -60,10 +60,10 @@ type groupKey struct {
 }
 
 // what is the line as a player reads it: "Train Marine ×2".
-func (l *line) what() string {
+func (a *analysis) what(l *line) string {
 	s := l.text
 	if s == "" {
-		s = l.verb + " " + l.title()
+		s = l.verb + " " + a.lineTitle(l)
 	}
 	if l.count > 1 {
 		s += fmt.Sprintf(" ×%d", l.count)
@@ -71,15 +71,47 @@ func (l *line) what() string {
 	return s
 }
 
-func (l *line) title() string {
-	if l.ordered {
+// lineTitle names what a line makes: "Marine", "Warp Gate" (the research).
+func (a *analysis) lineTitle(l *line) string {
+	switch {
+	case l.ordered:
 		return l.text
-	}
-	if l.upgrade {
+	case l.upgrade:
 		// "WarpGateResearch" is the Warp Gate research
 		return names.Words(strings.TrimSuffix(l.name, "Research"))
 	}
-	return names.UnitTitle(l.name)
+	return a.unitTitle(l.name)
+}
+
+// unitTitle is names.UnitTitle, once per unit type of the replay.
+func (a *analysis) unitTitle(name string) string {
+	if s, ok := a.titles[name]; ok {
+		return s
+	}
+	if a.titles == nil {
+		a.titles = map[string]string{}
+	}
+	s := names.UnitTitle(name)
+	a.titles[name] = s
+	return s
+}
+
+// unitInfo is names.Info, once per unit type of the replay.
+func (a *analysis) unitInfo(name string) (names.UnitInfo, bool) {
+	if u, ok := a.infos[name]; ok {
+		return u.UnitInfo, u.ok
+	}
+	if a.infos == nil {
+		a.infos = map[string]knownInfo{}
+	}
+	u, ok := names.Info(name)
+	a.infos[name] = knownInfo{u, ok}
+	return u, ok
+}
+
+type knownInfo struct {
+	names.UnitInfo
+	ok bool
 }
 
 // loss is a death worth a moment, or several of a kind within groupGap.
@@ -218,7 +250,7 @@ func (a *analysis) unitMade(e *tevent) {
 		return // the bases and workers every player starts with
 	}
 	name := t.types[t.units[u].hist[0].typ]
-	info, ok := names.Info(name)
+	info, ok := a.unitInfo(name)
 	if !ok || trivial(info) {
 		return
 	}
@@ -267,11 +299,11 @@ func (a *analysis) morph(e *tevent) {
 	a.histAt[e.unit] = k
 	oldName, newName := t.types[ur.hist[k-1].typ], t.types[ur.hist[k].typ]
 	p := int(a.d.playerIndex(int64(ur.hist[k].owner)))
-	info, ok := names.Info(newName)
+	info, ok := a.unitInfo(newName)
 	if p < 0 || p >= a.n || !ok || trivial(info) || info.Kind == names.Worker || inProgress(newName) {
 		return
 	}
-	if old, ok := names.Info(oldName); !inProgress(oldName) && (!ok || old.Base == info.Base) {
+	if old, ok := a.unitInfo(oldName); !inProgress(oldName) && (!ok || old.Base == info.Base) {
 		return
 	}
 	ps := &a.players[p]
@@ -322,7 +354,7 @@ func (a *analysis) unitDied(e *tevent) {
 	}
 	a.deaths[u] = dth
 	name := t.unitName(u, e.loop)
-	info, ok := names.Info(name)
+	info, ok := a.unitInfo(name)
 	if owner < 0 || owner >= a.n || !ok || trivial(info) {
 		return
 	}
@@ -422,64 +454,76 @@ func (a *analysis) outcomes() {
 	}
 }
 
-// Unit kinds the alive counts follow.
-const (
-	aliveNone = iota
-	aliveWorker
-	aliveArmy
-)
+// alive is a player's workers and army units (units with a supply cost)
+// after each change of their number, in loop order.
+type alive struct {
+	loops         []int32
+	workers, army []int32
+}
 
 // countAlive turns the tracker's unit count changes into each player's
-// workers and army units (units with a supply cost) alive at the end of
-// each game second.
+// workers and army units alive.
 func (a *analysis) countAlive() {
 	t := a.d.tr
+	const (
+		none = iota
+		worker
+		army
+	)
 	kind := make([]uint8, len(t.types))
 	for i, n := range t.types {
-		if info, ok := names.Info(n); ok && !trivial(info) {
+		if info, ok := a.unitInfo(n); ok && !trivial(info) {
 			switch {
 			case info.Kind == names.Worker:
-				kind[i] = aliveWorker
+				kind[i] = worker
 			case info.Kind == names.Army && info.Supply > 0:
-				kind[i] = aliveArmy
+				kind[i] = army
 			}
 		}
 	}
-	buckets := a.last/apmBucket + 1
-	a.alive = make([][]int32, a.n)
-	for p := range a.alive {
-		a.alive[p] = make([]int32, 2*buckets)
-	}
+	a.alive = make([]alive, a.n)
 	for _, c := range t.changes {
 		k := kind[c.typ]
-		if k == aliveNone || int(c.player) >= a.n {
+		if k == none || int(c.player) >= a.n {
 			continue
 		}
-		b := min(int(c.loop), a.last) / apmBucket
-		a.alive[c.player][2*b+int(k)-1] += int32(c.delta)
-	}
-	for p := range a.alive {
-		s := a.alive[p]
-		for b := 1; b < buckets; b++ {
-			s[2*b] += s[2*b-2]
-			s[2*b+1] += s[2*b-1]
+		al := &a.alive[c.player]
+		w, ar := int32(0), int32(0)
+		if n := len(al.loops); n > 0 {
+			w, ar = al.workers[n-1], al.army[n-1]
 		}
+		if k == worker {
+			w += int32(c.delta)
+		} else {
+			ar += int32(c.delta)
+		}
+		if n := len(al.loops); n > 0 && al.loops[n-1] == c.loop {
+			al.workers[n-1], al.army[n-1] = w, ar
+			continue
+		}
+		al.loops = append(al.loops, c.loop)
+		al.workers = append(al.workers, w)
+		al.army = append(al.army, ar)
 	}
 }
 
-// aliveAt is a player's workers and army units alive at a frame (at the
-// end of its game second).
+// aliveAt is a player's workers and army units alive at a frame.
 func (a *analysis) aliveAt(p, frame int) (workers, army int) {
 	if p >= len(a.alive) {
 		return 0, 0
 	}
-	b := min(frame, a.last) / apmBucket
-	return int(a.alive[p][2*b]), int(a.alive[p][2*b+1])
+	al := &a.alive[p]
+	k := sort.Search(len(al.loops), func(i int) bool { return int(al.loops[i]) > frame }) - 1
+	if k < 0 {
+		return 0, 0
+	}
+	return int(al.workers[k]), int(al.army[k])
 }
 
 func (a *analysis) aliveCharts(samples int) []model.Chart {
-	workers := model.Chart{Title: "workers alive"}
-	army := model.Chart{Title: "army units alive (units with a supply cost, workers aside)"}
+	// workers and army units (with a supply cost, workers aside) alive
+	workers := model.Chart{Title: "workers"}
+	army := model.Chart{Title: "army units"}
 	count := a.r.Timeline.Count
 	for p := 0; p < a.n; p++ {
 		if a.observer(p) {
@@ -504,7 +548,7 @@ func (a *analysis) aliveCharts(samples int) []model.Chart {
 func (a *analysis) lineMoments() {
 	for i := range a.lines {
 		l := &a.lines[i]
-		s := l.what()
+		s := a.what(l)
 		var fs []model.Field
 		key := "unit"
 		if l.upgrade {
@@ -513,7 +557,7 @@ func (a *analysis) lineMoments() {
 		if l.ordered {
 			key = "command"
 		}
-		fs = append(fs, model.Field{Key: key, Label: key, Value: l.name, Name: l.title()},
+		fs = append(fs, model.Field{Key: key, Label: key, Value: l.name, Name: a.lineTitle(l)},
 			model.Field{Key: "count", Label: "count", Value: int64(l.count)})
 		switch {
 		case l.ordered:
@@ -536,24 +580,24 @@ func (a *analysis) lineMoments() {
 		l := &a.losses[i]
 		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, Player: l.player,
 			Other: l.killer, Summary: a.lossText(l), Span: l.span, Fields: []model.Field{
-				{Key: "unit", Label: "unit", Value: l.name, Name: names.UnitTitle(l.name)},
+				{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
 				{Key: "count", Label: "count", Value: int64(l.count)},
 				{Key: "killer", Label: "killer", Value: a.name(l.killer)},
-				{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: titleOrNone(l.killerUnit)},
+				{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: a.titleOrNone(l.killerUnit)},
 			}})
 	}
 }
 
-func titleOrNone(unit string) string {
+func (a *analysis) titleOrNone(unit string) string {
 	if unit == "" {
 		return "—"
 	}
-	return names.UnitTitle(unit)
+	return a.unitTitle(unit)
 }
 
 // lossText: "Terror's Zealot ×3 killed by firebat's Marauder".
 func (a *analysis) lossText(l *loss) string {
-	what := names.UnitTitle(l.name)
+	what := a.unitTitle(l.name)
 	if l.count > 1 {
 		what += fmt.Sprintf(" ×%d", l.count)
 	}
@@ -574,7 +618,7 @@ func (a *analysis) lossText(l *loss) string {
 func (a *analysis) killerText(l *loss) string {
 	s := a.name(l.killer)
 	if l.killerUnit != "" {
-		s += "'s " + names.UnitTitle(l.killerUnit)
+		s += "'s " + a.unitTitle(l.killerUnit)
 	}
 	return s
 }
@@ -650,7 +694,7 @@ func (a *analysis) buildOrderTable(p int) (model.StatTable, bool) {
 		if l.player != p {
 			continue
 		}
-		what := model.Field{Key: "what", Label: "What", Value: l.what()}
+		what := model.Field{Key: "what", Label: "What", Value: a.what(l)}
 		r := model.StatRow{Key: l.name, Label: a.clockText(l.frame), Frame: l.frame}
 		if a.tracked {
 			r.Cells = []model.Field{
@@ -675,7 +719,7 @@ func (a *analysis) lossTable(p int) (model.StatTable, bool) {
 		if l.player != p {
 			continue
 		}
-		what := names.UnitTitle(l.name)
+		what := a.unitTitle(l.name)
 		if l.count > 1 {
 			what += fmt.Sprintf(" ×%d", l.count)
 		}

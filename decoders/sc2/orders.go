@@ -49,7 +49,7 @@ func (a *analysis) walkOrders() {
 		}
 		l := line{frame: a.frame(e.loop), player: p, name: c.Name, text: c.Text(), ordered: true,
 			span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
-		l.kind = orderKind(c)
+		l.kind = a.orderKind(c)
 		a.players[p].orders[l.kind]++
 		a.addLine(l)
 	}
@@ -70,18 +70,18 @@ func (a *analysis) order(v *bitpack.Value) (names.Command, bool) {
 		return c, false
 	}
 	if c.Makes != "" {
-		info, ok := names.Info(c.Makes)
+		info, ok := a.unitInfo(c.Makes)
 		return c, ok && !trivial(info) && info.Kind != names.Worker
 	}
 	return c, strings.HasSuffix(c.Ability, "Research")
 }
 
 // orderKind is a command's moment kind.
-func orderKind(c names.Command) model.MomentKind {
+func (a *analysis) orderKind(c names.Command) model.MomentKind {
 	if c.Makes == "" {
 		return model.MomentResearch
 	}
-	if info, ok := names.Info(c.Makes); ok && info.Kind == names.Structure {
+	if info, ok := a.unitInfo(c.Makes); ok && info.Kind == names.Structure {
 		return model.MomentBuild
 	}
 	return model.MomentTrain

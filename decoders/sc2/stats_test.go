@@ -47,7 +47,7 @@ func TestAnalysisSamples(t *testing.T) {
 				t.Errorf("%s: build order row %q at frame %d", name, row.Label, row.Frame)
 			}
 		}
-		if len(a.Charts) == 0 || a.Charts[0].Title[:3] != "APM" {
+		if len(a.Charts) == 0 || a.Charts[0].Title != "APM" {
 			t.Errorf("%s: no APM chart", name)
 		}
 	}
@@ -229,6 +229,26 @@ func TestActionsOfHumans(t *testing.T) {
 		if n, _ := orders.Cells[p].Value.(int64); (n > 0) != human {
 			t.Errorf("%s: %d train orders", r.Players[p].Name, n)
 		}
+	}
+}
+
+// TestOracleOrders: sc2reader's test_oracle_parsing finds exactly 2
+// Oracles in this Heart of the Swarm game without tracker events
+// (EXPECTED.md); each was ordered, so its orders hold 2 Train Oracle at
+// least.
+func TestOracleOrders(t *testing.T) {
+	r := decodeFile(t, corpus.File(t, "sc2", "ggtracker__sc2reader/test_replays__2.0.3.24764__ggtracker_1571740.SC2Replay"))
+	a := r.Analysis()
+	analysistest.Check(t, r, a)
+	n := 0
+	for _, m := range analysistest.Moments(a, model.MomentTrain) {
+		if f, _ := model.Find(m.Fields, "command"); f.Value == "TrainOracle" {
+			c, _ := model.Find(m.Fields, "count")
+			n += int(c.Value.(int64))
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d Train Oracle orders", n)
 	}
 }
 
