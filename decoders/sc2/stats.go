@@ -330,50 +330,46 @@ func (a *analysis) tables() []model.StatTable {
 // lost, killed, collected and spent.
 func (a *analysis) resourceRows(per func(key, label string, f func(p int) model.Field) model.StatRow) []model.StatRow {
 	t := a.d.tr
-	final := func(p int) *statRec {
-		if p >= len(t.stats) || len(t.stats[p]) == 0 {
+	records := func(p int) []statRec {
+		if p >= len(t.stats) {
 			return nil
 		}
-		return &t.stats[p][len(t.stats[p])-1]
+		return t.stats[p]
 	}
 	sum := func(idx ...int) func(p int) model.Field {
 		return func(p int) model.Field {
-			st := final(p)
-			if st == nil {
+			st := records(p)
+			if len(st) == 0 {
 				return none
 			}
 			n := int64(0)
 			for _, i := range idx {
-				n += int64(st.v[i])
+				n += int64(st[len(st)-1].v[i])
 			}
 			return cell(n)
 		}
 	}
-	mean := func(f func(v *[nStats]int32) float64) func(p int) model.Field {
+	// over folds a value of every record: the mean, or the most
+	over := func(mean bool, f func(v *[nStats]int32) float64) func(p int) model.Field {
 		return func(p int) model.Field {
-			if p >= len(t.stats) || len(t.stats[p]) == 0 {
+			st := records(p)
+			if len(st) == 0 {
 				return none
 			}
-			s := 0.0
-			for i := range t.stats[p] {
-				s += f(&t.stats[p][i].v)
+			s, m := 0.0, 0.0
+			for i := range st {
+				x := f(&st[i].v)
+				s, m = s+x, max(m, x)
 			}
-			m := s / float64(len(t.stats[p]))
-			return named(m, fmt.Sprintf("%.0f", m))
-		}
-	}
-	peak := func(f func(v *[nStats]int32) float64) func(p int) model.Field {
-		return func(p int) model.Field {
-			if p >= len(t.stats) || len(t.stats[p]) == 0 {
-				return none
-			}
-			m := 0.0
-			for i := range t.stats[p] {
-				m = max(m, f(&t.stats[p][i].v))
+			if mean {
+				m = s / float64(len(st))
+				return named(m, fmt.Sprintf("%.0f", m))
 			}
 			return named(m, fmt.Sprintf("%g", m))
 		}
 	}
+	mean := func(f func(v *[nStats]int32) float64) func(p int) model.Field { return over(true, f) }
+	peak := func(f func(v *[nStats]int32) float64) func(p int) model.Field { return over(false, f) }
 	// the counters come three by three (army, economy, technology),
 	// minerals then vespene
 	minerals := func(at int) []int { return []int{at, at + 1, at + 2} }

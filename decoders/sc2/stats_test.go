@@ -321,17 +321,7 @@ func TestAPMHandBuilt(t *testing.T) {
 // tables) is a build moment, an intent.
 func TestOrdersHandBuilt(t *testing.T) {
 	w := &bitWriter{}
-	gameHead(w, 16, 2, 27) // Cmd: flags 17 bits, ability, target point, no other unit
-	w.bits(0, 17)
-	w.bits(1, 1)
-	w.bits(114, 16) // TerranBuild
-	w.bits(1, 5)    // command 1: BuildSupplyDepot
-	w.bits(0, 1)
-	w.bits(1, 2) // TargetPoint
-	w.bits(52*4096, 20)
-	w.bits(31*4096, 20)
-	w.bits(1<<31, 32)
-	w.bits(0, 1)
+	buildSupplyDepot(w, 16, 2, 52*4096, 31*4096)
 	d := testDecoder(17326, "WoL")
 	var diags []model.Diagnostic
 	d.decodeGame(w.out, &diags)
