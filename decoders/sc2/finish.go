@@ -187,6 +187,7 @@ func (d *decoder) finish() {
 		}
 	}
 	d.budgetDiagnostic()
+	r.Analyze = d.analyze
 	r.Finish()
 }
 

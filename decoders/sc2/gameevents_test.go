@@ -42,6 +42,23 @@ func gameHead(w *bitWriter, delta uint64, user, id uint64) {
 	w.bits(id, 7)
 }
 
+// buildSupplyDepot writes a 17326 Cmd: 17 bits of flags, ability 114
+// (TerranBuild) command 1 (BuildSupplyDepot), a target point (x, y in
+// 1/4096 of a cell, z 0 with the -2^31 offset), no other unit.
+func buildSupplyDepot(w *bitWriter, delta, user, x, y uint64) {
+	gameHead(w, delta, user, 27)
+	w.bits(0, 17)
+	w.bits(1, 1)
+	w.bits(114, 16)
+	w.bits(1, 5)
+	w.bits(0, 1)
+	w.bits(1, 2)
+	w.bits(x, 20)
+	w.bits(y, 20)
+	w.bits(1<<31, 32)
+	w.bits(0, 1)
+}
+
 // TestWoLGameEventsHandBuilt builds a 17326 stream (camera, a command with
 // a target point, a control group recall, leave) from the layout of
 // protocol17326.py and checks the events, loops and readable summaries,
@@ -53,17 +70,7 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 	w.bits(100*256, 16)
 	w.bits(50*256, 16)
 	w.bits(0, 3)
-	gameHead(w, 16, 2, 27) // Cmd: flags 17 bits, ability, target point, no other unit
-	w.bits(0, 17)
-	w.bits(1, 1)
-	w.bits(114, 16) // TerranBuild
-	w.bits(1, 5)    // command 1: BuildSupplyDepot
-	w.bits(0, 1)
-	w.bits(1, 2) // TargetPoint
-	w.bits(52*4096+2048, 20)
-	w.bits(31*4096, 20)
-	w.bits(1<<31, 32) // z = 0 with the -2^31 offset
-	w.bits(0, 1)
+	buildSupplyDepot(w, 16, 2, 52*4096+2048, 31*4096)
 	gameHead(w, 100, 1, 29) // ControlGroupUpdate: group 3, recall, no mask
 	w.bits(3, 4)
 	w.bits(2, 2)

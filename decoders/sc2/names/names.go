@@ -13,6 +13,10 @@
 //	                       (none: the ability is its own only command)
 //	u NAME [TITLE]         unit name pool entry, with its title when it differs
 //	m COMMAND UNIT         the unit a command makes (train_commands.json)
+//	k NAME RACE KIND M V S what a unit is (unit_info.json, gen/units_extra.tsv):
+//	                       KIND worker, army or building; minerals, vespene
+//	                       ("-" when not known) and supply
+//	s NAME AS              NAME is unit AS in another mode or under a later name
 //	A EXP BUILD RUNS       ability table: ability link -> ability name
 //	U EXP BUILD RUNS       unit table: unit link -> unit name
 //
@@ -57,6 +61,7 @@ func load() { loadOnce.Do(func() { loadErr = parse(namesText) }) }
 
 func parse(src string) error {
 	makes = map[string]string{}
+	kinds, sameAs = map[string]UnitInfo{}, map[string]string{}
 	tables = map[string]*Table{}
 	unitIndex = map[string]int{}
 	for n, line := range strings.Split(src, "\n") {
@@ -92,6 +97,10 @@ func parse(src string) error {
 				return bad()
 			}
 			makes[w[1]] = w[2]
+		case "k", "s":
+			if !parseKind(w) {
+				return bad()
+			}
 		case "A", "U":
 			if len(w) < 3 {
 				return bad()

@@ -1,7 +1,8 @@
 // Command gen turns the StarCraft II id tables of specs/ids/sc2 (sc2reader's
 // data folder: per-expansion, per-build ability and unit ids, the command
-// names of each ability, unit titles, what each command makes) into the
-// compact form the names package embeds.
+// names of each ability, unit titles, what each command makes, what kind
+// of unit each is) into the compact form the names package embeds, with
+// the units unit_info.json lacks from gen/units_extra.tsv.
 //
 //	go run ./gen -in ../../../../shared/specs/ids/sc2 -out names.txt
 package main
@@ -25,8 +26,9 @@ import (
 func main() {
 	in := flag.String("in", "", "folder of the id tables (specs/ids/sc2)")
 	out := flag.String("out", "names.txt", "file to write")
+	extra := flag.String("extra", filepath.Join("gen", "units_extra.tsv"), "units unit_info.json lacks")
 	flag.Parse()
-	if err := run(*in, *out); err != nil {
+	if err := run(*in, *out, *extra); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -53,7 +55,7 @@ func readCSV(path string) ([][]string, error) {
 	return r.ReadAll()
 }
 
-func run(in, out string) error {
+func run(in, out, extra string) error {
 	var abil, unit gendata.Pool
 	var tables []table
 	for _, exp := range []string{"WoL", "HotS", "LotV"} {
@@ -136,6 +138,11 @@ func run(in, out string) error {
 		return fmt.Errorf("train_commands.json: %v", err)
 	}
 
+	kinds, err := unitKinds(filepath.Join(in, "unit_info.json"), extra)
+	if err != nil {
+		return err
+	}
+
 	f, err := os.Create(out)
 	if err != nil {
 		return err
@@ -171,6 +178,9 @@ func run(in, out string) error {
 			}
 		}
 	}
+	for _, k := range kinds {
+		fmt.Fprintln(w, k)
+	}
 	for _, t := range tables {
 		fmt.Fprintf(w, "%s %s %s %s\n", map[string]string{"abilities": "A", "units": "U"}[t.kind], t.expansion, t.build, runs(t.entries))
 	}
@@ -200,4 +210,70 @@ func runs(es []entry) string {
 		i = j + 1
 	}
 	return sb.String()
+}
+
+// unitKinds reads unit_info.json (race -> unit name -> costs, supply and
+// is_worker, is_army or is_building) and the extra lines, and writes them
+// as "k NAME RACE KIND MINERALS VESPENE SUPPLY" ("-" for a cost not known)
+// and "s NAME AS" (NAME is AS in another mode), sorted by name.
+func unitKinds(info, extra string) ([]string, error) {
+	b, err := os.ReadFile(info)
+	if err != nil {
+		return nil, err
+	}
+	var races map[string]map[string]struct {
+		Minerals   int     `json:"minerals"`
+		Vespene    int     `json:"vespene"`
+		Supply     float64 `json:"supply"`
+		IsWorker   bool    `json:"is_worker"`
+		IsArmy     bool    `json:"is_army"`
+		IsBuilding bool    `json:"is_building"`
+	}
+	if err := json.Unmarshal(b, &races); err != nil {
+		return nil, fmt.Errorf("unit_info.json: %v", err)
+	}
+	var lines []string
+	for race, units := range races {
+		for name, u := range units {
+			kind := ""
+			switch {
+			case u.IsWorker:
+				kind = "worker"
+			case u.IsArmy:
+				kind = "army"
+			case u.IsBuilding:
+				kind = "building"
+			default:
+				return nil, fmt.Errorf("unit_info.json: %s %s has no kind", race, name)
+			}
+			lines = append(lines, fmt.Sprintf("k %s %s %s %d %d %s", name, race, kind, u.Minerals, u.Vespene,
+				strconv.FormatFloat(u.Supply, 'g', -1, 64)))
+		}
+	}
+	rows, err := os.ReadFile(extra)
+	if err != nil {
+		return nil, err
+	}
+	for n, row := range strings.Split(string(rows), "\n") {
+		if row == "" || row[0] == '#' {
+			continue
+		}
+		w := strings.Split(row, "\t")
+		switch {
+		case w[0] == "same" && len(w) == 3:
+			lines = append(lines, fmt.Sprintf("s %s %s", w[1], w[2]))
+		case w[0] == "new" && len(w) == 5:
+			lines = append(lines, fmt.Sprintf("k %s %s %s - - %s", w[2], w[1], w[3], w[4]))
+		default:
+			return nil, fmt.Errorf("%s line %d: %q", extra, n+1, row)
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool {
+		a, b := strings.Fields(lines[i])[1], strings.Fields(lines[j])[1]
+		if a != b {
+			return a < b
+		}
+		return lines[i] < lines[j]
+	})
+	return lines, nil
 }

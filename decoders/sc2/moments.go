@@ -1,0 +1,748 @@
+package sc2
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"rewind/decoders/sc2/names"
+	"rewind/model"
+)
+
+// The game's moments from the tracker events, and the lists behind the
+// build order and losses tables.
+//
+// The build order is what the tracker events tell, at the time they tell
+// it: a structure when it is started (UnitInit), a warped-in unit or a
+// merging Archon when the warp-in or merge starts (UnitInit), a trained
+// unit when it is born (UnitBorn: Zerg units when they hatch), a morph when
+// it is done (UnitTypeChange into a new unit: Orbital Command, Lair, Warp
+// Gate, Baneling, Brood Lord; not into another mode of the same unit, a
+// lowered depot or a sieged tank), an upgrade when its research is done
+// (Upgrade). Workers are counted, not listed. Units of the same kind made
+// by one player within a game second of each other make one line ("Train
+// Marine ×2", a reactor's pair: within a game second of the first). Cosmetic upgrades (sprays, skins, the
+// ones every player has at loop 0) are not research.
+//
+// A unit's death is a kill moment when another player killed it and it is
+// a worker, an army unit or a structure worth 25 resources or more: no
+// Larva, Egg, Broodling, Locust, Interceptor, MULE, Auto-Turret, creep
+// tumor, KD8 charge or adept shade; not a structure cancelled by its owner,
+// not a unit consumed by its owner (a Drone becoming a building, High
+// Templar merging). Deaths of one kind of unit to one kind of killer within
+// a game second make one moment ("Zergling ×6 killed by ...").
+
+// groupGap is how close in loops to the first of a line or a kill moment
+// another unit of the kind must come to join it: a game second.
+const groupGap = 16
+
+// line is one line of a player's build order: one unit, structure or
+// upgrade, or several of a kind within groupGap.
+type line struct {
+	frame, lastFrame int
+	player           int
+	kind             model.MomentKind
+	verb, name       string // "Train", "Marine": the game's name of the unit or upgrade
+	text             string // an order's words ("Train Marine"), name being the command's
+	upgrade          bool
+	count            int
+	done             bool // the line's time is when the thing was finished
+	ordered          bool // a command, not a unit made (replays without tracker events)
+	units            []int32
+	supply           string
+	note             string
+	span             model.Span
+}
+
+type groupKey struct {
+	player     int
+	verb, name string
+}
+
+// what is the line as a player reads it: "Train Marine ×2".
+func (a *analysis) what(l *line) string {
+	s := l.text
+	if s == "" {
+		s = l.verb + " " + a.lineTitle(l)
+	}
+	if l.count > 1 {
+		s += fmt.Sprintf(" ×%d", l.count)
+	}
+	return s
+}
+
+// lineTitle names what a line makes: "Marine", "Warp Gate" (the research).
+func (a *analysis) lineTitle(l *line) string {
+	switch {
+	case l.ordered:
+		return l.text
+	case l.upgrade:
+		// "WarpGateResearch" is the Warp Gate research
+		return names.Words(strings.TrimSuffix(l.name, "Research"))
+	}
+	return a.unitTitle(l.name)
+}
+
+// unitTitle is names.UnitTitle, once per unit type of the replay.
+func (a *analysis) unitTitle(name string) string {
+	if s, ok := a.titles[name]; ok {
+		return s
+	}
+	if a.titles == nil {
+		a.titles = map[string]string{}
+	}
+	s := names.UnitTitle(name)
+	a.titles[name] = s
+	return s
+}
+
+// unitInfo is names.Info, once per unit type of the replay.
+func (a *analysis) unitInfo(name string) (names.UnitInfo, bool) {
+	if u, ok := a.infos[name]; ok {
+		return u.UnitInfo, u.ok
+	}
+	if a.infos == nil {
+		a.infos = map[string]knownInfo{}
+	}
+	u, ok := names.Info(name)
+	a.infos[name] = knownInfo{u, ok}
+	return u, ok
+}
+
+type knownInfo struct {
+	names.UnitInfo
+	ok bool
+}
+
+// loss is a death worth a moment, or several of a kind within groupGap.
+type loss struct {
+	frame, lastFrame int
+	player, killer   int // player indices; killer -1 when not a player
+	name, killerUnit string
+	count            int
+	structure        bool
+	building         bool // a structure or warp-in not yet finished
+	span             model.Span
+}
+
+type lossKey struct {
+	player, killer   int
+	name, killerUnit string
+	building         bool
+}
+
+// death is how a tracker unit died.
+type death struct {
+	loop      int32
+	killer    int // player index, -1 when not a player
+	hasKiller bool
+}
+
+type chatLine struct {
+	frame, player int
+	who, to, text string
+}
+
+// trivial units are not worth a line or a moment: worth less than 25
+// resources (Broodling, Locust, Interceptor, MULE, Auto-Turret, creep
+// tumors). Units whose cost the tables do not give count as worth it.
+func trivial(u names.UnitInfo) bool {
+	return u.Known() && u.Minerals+u.Vespene < 25
+}
+
+// inProgress names are the shells of a morph: Egg, Lurker Egg, Baneling
+// Cocoon, Brood Lord Cocoon, Overseer Cocoon.
+func inProgress(name string) bool {
+	return strings.HasSuffix(name, "Egg") || strings.Contains(name, "Cocoon")
+}
+
+// cosmetic upgrades are skins, sprays, victory dances and the game's own
+// markers: no research.
+func cosmetic(name string) bool {
+	for _, p := range []string{"Spray", "Reward", "GameHeart"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analysis) trackerSpan(e *tevent) model.Span {
+	return model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}
+}
+
+// supplyAt is a player's supply at a frame as the game showed it, used
+// over cap (at most 200), from the last player-stats record at or before
+// it; "" when there is none.
+func (a *analysis) supplyAt(p, frame int) string {
+	t := a.d.tr
+	if t == nil || p < 0 || p >= len(t.stats) {
+		return ""
+	}
+	st := t.stats[p]
+	k := sort.Search(len(st), func(i int) bool { return int(st[i].loop) > frame }) - 1
+	if k < 0 {
+		return ""
+	}
+	used, made := float64(st[k].v[sFoodUsed])/4096, float64(st[k].v[sFoodMade])/4096
+	return fmt.Sprintf("%g/%g", used, min(made, 200))
+}
+
+// addLine adds a build order line, or joins it to the line of the same
+// player, verb and unit that ended less than groupGap before.
+func (a *analysis) addLine(l line) {
+	k := groupKey{l.player, l.verb, l.name}
+	if i, ok := a.groups[k]; ok && l.frame-a.lines[i].frame <= groupGap {
+		g := &a.lines[i]
+		g.count++
+		g.lastFrame = l.frame
+		g.units = append(g.units, l.units...)
+		return
+	}
+	l.count, l.lastFrame = 1, l.frame
+	l.supply = a.supplyAt(l.player, l.frame)
+	a.groups[k] = len(a.lines)
+	a.lines = append(a.lines, l)
+}
+
+// walkTracker reads the tracker events once, in loop order.
+func (a *analysis) walkTracker() {
+	t := a.d.tr
+	a.tracked = true
+	a.inited = make([]bool, len(t.units))
+	a.done = make([]bool, len(t.units))
+	a.deaths = map[int32]death{}
+	a.histAt = map[int32]int{}
+	a.groups = map[groupKey]int{}
+	a.lossGroups = map[lossKey]int{}
+	for i := range t.events {
+		e := &t.events[i]
+		switch e.id {
+		case tUnitInit, tUnitBorn:
+			a.unitMade(e)
+		case tUnitDone:
+			if e.unit >= 0 {
+				a.done[e.unit] = true
+			}
+		case tUnitTypeChange:
+			a.morph(e)
+		case tUpgrade:
+			a.upgrade(e)
+		case tUnitDied:
+			a.unitDied(e)
+		}
+	}
+	a.countAlive()
+	a.outcomes()
+}
+
+// unitMade handles a unit started (UnitInit) or born (UnitBorn).
+func (a *analysis) unitMade(e *tevent) {
+	t := a.d.tr
+	u, p := e.unit, int(e.player)
+	if u < 0 || p < 0 || p >= a.n || t.units[u].born != e.loop {
+		return // a neutral unit, or an event about a unit made before
+	}
+	init := e.id == tUnitInit
+	if init {
+		a.inited[u] = true
+	} else if a.inited[u] || e.loop == 0 {
+		return // the bases and workers every player starts with
+	}
+	name := t.types[t.units[u].hist[0].typ]
+	info, ok := a.unitInfo(name)
+	if !ok || trivial(info) {
+		return
+	}
+	ps := &a.players[p]
+	l := line{frame: a.frame(e.loop), player: p, name: name, units: []int32{u}, span: a.trackerSpan(e)}
+	switch {
+	case info.Kind == names.Worker:
+		ps.workers++
+		return
+	case info.Kind == names.Structure && !init:
+		return
+	case info.Kind == names.Structure:
+		ps.structures++
+		l.kind, l.verb = model.MomentBuild, "Build"
+	case init && info.Base == "archon":
+		l.kind, l.verb = model.MomentTrain, "Merge"
+	case init:
+		l.kind, l.verb = model.MomentTrain, "Warp in"
+	default:
+		l.kind, l.verb = model.MomentTrain, "Train"
+	}
+	if info.Kind == names.Army && info.Supply > 0 {
+		ps.army++
+	}
+	a.addLine(l)
+}
+
+// morph handles a unit turning into another: a line when it became a new
+// unit (see the top of this file).
+func (a *analysis) morph(e *tevent) {
+	t := a.d.tr
+	if e.unit < 0 {
+		return
+	}
+	// the unit's history has the change at this loop, unless it changed
+	// nothing (or the unit was dead); a unit that changes twice in a loop
+	// has two entries, taken in turn
+	ur := &t.units[e.unit]
+	k := a.histAt[e.unit] + 1
+	for k < len(ur.hist) && (ur.hist[k].loop < e.loop || ur.hist[k].typ == ur.hist[k-1].typ) {
+		k++
+	}
+	if k >= len(ur.hist) || ur.hist[k].loop != e.loop {
+		return
+	}
+	a.histAt[e.unit] = k
+	oldName, newName := t.types[ur.hist[k-1].typ], t.types[ur.hist[k].typ]
+	p := int(a.d.playerIndex(int64(ur.hist[k].owner)))
+	info, ok := a.unitInfo(newName)
+	if p < 0 || p >= a.n || !ok || trivial(info) || info.Kind == names.Worker || inProgress(newName) {
+		return
+	}
+	if old, ok := a.unitInfo(oldName); !inProgress(oldName) && (!ok || old.Base == info.Base) {
+		return
+	}
+	ps := &a.players[p]
+	l := line{frame: a.frame(e.loop), player: p, name: newName, verb: "Morph", done: true, span: a.trackerSpan(e),
+		kind: model.MomentTrain}
+	if info.Kind == names.Structure {
+		l.kind = model.MomentBuild
+		ps.morphs++
+	} else if info.Supply > 0 {
+		ps.army++
+	}
+	a.addLine(l)
+}
+
+// upgrade handles a research done.
+func (a *analysis) upgrade(e *tevent) {
+	p := int(e.player)
+	if p < 0 || p >= a.n || e.loop == 0 {
+		return // the skins and sprays every player owns are upgrades at loop 0
+	}
+	v := a.d.tr.body(e)
+	b, _ := v.BytesOf(1)
+	name := string(b)
+	if n, ok := v.IntOf(2); (ok && n <= 0) || name == "" || cosmetic(name) {
+		return
+	}
+	a.players[p].upgrades++
+	a.addLine(line{frame: a.frame(e.loop), player: p, name: name, upgrade: true, verb: "Research", done: true,
+		kind: model.MomentResearch, span: a.trackerSpan(e)})
+}
+
+// unitDied handles a death: a loss and a kill when another player killed
+// a unit worth it.
+func (a *analysis) unitDied(e *tevent) {
+	t := a.d.tr
+	u := e.unit
+	if u < 0 || t.units[u].died != e.loop {
+		return
+	}
+	ur := &t.units[u]
+	owner := int(a.d.playerIndex(int64(ur.ownerAt(e.loop))))
+	v := t.body(e)
+	dth := death{loop: e.loop, killer: -1}
+	var kid int64
+	kid, dth.hasKiller = v.IntOf(2)
+	if dth.hasKiller {
+		dth.killer = int(a.d.playerIndex(kid))
+	}
+	a.deaths[u] = dth
+	name := t.unitName(u, e.loop)
+	info, ok := a.unitInfo(name)
+	if owner < 0 || owner >= a.n || !ok || trivial(info) {
+		return
+	}
+	building := a.inited[u] && !a.done[u]
+	ps := &a.players[owner]
+	if !dth.hasKiller || dth.killer == owner {
+		if building {
+			ps.cancelled++
+		}
+		return // cancelled, consumed, or the owner's own fire
+	}
+	if info.Kind == names.Structure {
+		ps.structuresLost++
+	} else {
+		ps.unitsLost++
+	}
+	if dth.killer >= 0 && dth.killer < a.n {
+		a.players[dth.killer].kills++
+	}
+	killerUnit := ""
+	if ki, ok := v.IntOf(5); ok {
+		kr, _ := v.IntOf(6)
+		if k := a.unitByTag(ki, kr); k >= 0 {
+			killerUnit = t.unitName(k, e.loop)
+		}
+	}
+	l := loss{frame: a.frame(e.loop), player: owner, killer: dth.killer, name: name, killerUnit: killerUnit,
+		structure: info.Kind == names.Structure, building: building, span: a.trackerSpan(e)}
+	key := lossKey{owner, dth.killer, name, killerUnit, building}
+	if i, ok := a.lossGroups[key]; ok && l.frame-a.losses[i].frame <= groupGap {
+		a.losses[i].count++
+		a.losses[i].lastFrame = l.frame
+		return
+	}
+	l.count, l.lastFrame = 1, l.frame
+	a.lossGroups[key] = len(a.losses)
+	a.losses = append(a.losses, l)
+}
+
+// unitByTag finds the tracker unit of a unit tag's index and recycle.
+func (a *analysis) unitByTag(index, recycle int64) int32 {
+	t := a.d.tr
+	if a.byTag == nil {
+		a.byTag = make(map[uint64]int32, len(t.units))
+		for i := range t.units {
+			a.byTag[uint64(t.units[i].index)<<32|uint64(t.units[i].recycle)] = int32(i)
+		}
+	}
+	if u, ok := a.byTag[uint64(uint32(index))<<32|uint64(uint32(recycle))]; ok {
+		return u
+	}
+	return -1
+}
+
+// outcomes notes the structures and warp-ins that never finished.
+func (a *analysis) outcomes() {
+	for i := range a.lines {
+		l := &a.lines[i]
+		var cancelled, destroyed, unfinished []int32
+		for _, u := range l.units {
+			if !a.inited[u] || a.done[u] {
+				continue
+			}
+			d, died := a.deaths[u]
+			switch {
+			case !died:
+				unfinished = append(unfinished, u)
+			case !d.hasKiller || d.killer == l.player:
+				cancelled = append(cancelled, u)
+			default:
+				destroyed = append(destroyed, u)
+			}
+		}
+		var notes []string
+		of := func(n int) string {
+			if l.count == 1 {
+				return ""
+			}
+			return fmt.Sprintf("%d of %d ", n, l.count)
+		}
+		if len(cancelled) > 0 {
+			notes = append(notes, of(len(cancelled))+"cancelled at "+a.clockText(a.frame(a.deaths[cancelled[0]].loop)))
+		}
+		if len(destroyed) > 0 {
+			d := a.deaths[destroyed[0]]
+			while := "while building"
+			if l.kind != model.MomentBuild {
+				while = "while warping in"
+			}
+			notes = append(notes, fmt.Sprintf("%sdestroyed by %s at %s %s", of(len(destroyed)), a.name(d.killer),
+				a.clockText(a.frame(d.loop)), while))
+		}
+		if len(unfinished) > 0 {
+			notes = append(notes, of(len(unfinished))+"unfinished when the game ended")
+		}
+		l.note = strings.Join(notes, "; ")
+	}
+}
+
+// alive is a player's workers and army units (units with a supply cost)
+// after each change of their number, in loop order.
+type alive struct {
+	loops         []int32
+	workers, army []int32
+}
+
+// countAlive turns the tracker's unit count changes into each player's
+// workers and army units alive.
+func (a *analysis) countAlive() {
+	t := a.d.tr
+	const (
+		none = iota
+		worker
+		army
+	)
+	kind := make([]uint8, len(t.types))
+	for i, n := range t.types {
+		if info, ok := a.unitInfo(n); ok && !trivial(info) {
+			switch {
+			case info.Kind == names.Worker:
+				kind[i] = worker
+			case info.Kind == names.Army && info.Supply > 0:
+				kind[i] = army
+			}
+		}
+	}
+	a.alive = make([]alive, a.n)
+	for _, c := range t.changes {
+		k := kind[c.typ]
+		if k == none || int(c.player) >= a.n {
+			continue
+		}
+		al := &a.alive[c.player]
+		w, ar := int32(0), int32(0)
+		if n := len(al.loops); n > 0 {
+			w, ar = al.workers[n-1], al.army[n-1]
+		}
+		if k == worker {
+			w += int32(c.delta)
+		} else {
+			ar += int32(c.delta)
+		}
+		if n := len(al.loops); n > 0 && al.loops[n-1] == c.loop {
+			al.workers[n-1], al.army[n-1] = w, ar
+			continue
+		}
+		al.loops = append(al.loops, c.loop)
+		al.workers = append(al.workers, w)
+		al.army = append(al.army, ar)
+	}
+}
+
+// aliveAt is a player's workers and army units alive at a frame.
+func (a *analysis) aliveAt(p, frame int) (workers, army int) {
+	if p >= len(a.alive) {
+		return 0, 0
+	}
+	al := &a.alive[p]
+	k := sort.Search(len(al.loops), func(i int) bool { return int(al.loops[i]) > frame }) - 1
+	if k < 0 {
+		return 0, 0
+	}
+	return int(al.workers[k]), int(al.army[k])
+}
+
+func (a *analysis) aliveCharts(samples int) []model.Chart {
+	// workers and army units (with a supply cost, workers aside) alive
+	workers := model.Chart{Title: "workers"}
+	army := model.Chart{Title: "army units"}
+	count := a.r.Timeline.Count
+	for p := 0; p < a.n; p++ {
+		if a.observer(p) {
+			continue
+		}
+		w := model.Series{Label: a.name(p), Player: p, Values: make([]float64, samples)}
+		ar := model.Series{Label: a.name(p), Player: p, Values: make([]float64, samples)}
+		for i := 0; i < samples; i++ {
+			nw, na := a.aliveAt(p, i*count/samples)
+			w.Values[i], ar.Values[i] = float64(nw), float64(na)
+		}
+		workers.Series = append(workers.Series, w)
+		army.Series = append(army.Series, ar)
+	}
+	if len(workers.Series) == 0 {
+		return nil
+	}
+	return []model.Chart{workers, army}
+}
+
+// lineMoments makes a moment of every build order line and loss.
+func (a *analysis) lineMoments() {
+	for i := range a.lines {
+		l := &a.lines[i]
+		s := a.what(l)
+		var fs []model.Field
+		key := "unit"
+		if l.upgrade {
+			key = "upgrade"
+		}
+		if l.ordered {
+			key = "command"
+		}
+		fs = append(fs, model.Field{Key: key, Label: key, Value: l.name, Name: a.lineTitle(l)},
+			model.Field{Key: "count", Label: "count", Value: int64(l.count)})
+		switch {
+		case l.ordered:
+			s += " ordered"
+		case l.done:
+			s += " done"
+		}
+		if l.supply != "" {
+			s += " (supply " + l.supply + ")"
+			fs = append(fs, model.Field{Key: "supply", Label: "supply used/cap", Value: l.supply})
+		}
+		if l.note != "" {
+			s += "; " + l.note
+			fs = append(fs, model.Field{Key: "note", Label: "note", Value: l.note})
+		}
+		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, Player: l.player, Other: -1,
+			Summary: s, Fields: fs, Span: l.span})
+	}
+	for i := range a.losses {
+		l := &a.losses[i]
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, Player: l.player,
+			Other: l.killer, Summary: a.lossText(l), Span: l.span, Fields: []model.Field{
+				{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
+				{Key: "count", Label: "count", Value: int64(l.count)},
+				{Key: "killer", Label: "killer", Value: a.name(l.killer)},
+				{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: a.titleOrNone(l.killerUnit)},
+			}})
+	}
+}
+
+func (a *analysis) titleOrNone(unit string) string {
+	if unit == "" {
+		return "—"
+	}
+	return a.unitTitle(unit)
+}
+
+// lossText: "Terror's Zealot ×3 killed by firebat's Marauder".
+func (a *analysis) lossText(l *loss) string {
+	what := a.unitTitle(l.name)
+	if l.count > 1 {
+		what += fmt.Sprintf(" ×%d", l.count)
+	}
+	verb := "killed"
+	switch {
+	case l.building && l.structure:
+		verb = "destroyed while building"
+	case l.building:
+		verb = "killed while warping in"
+	case l.structure:
+		verb = "destroyed"
+	}
+	return fmt.Sprintf("%s's %s %s by %s", a.name(l.player), what, verb, a.killerText(l))
+}
+
+// killerText: "firebat's Marauder", or the player alone when the replay
+// does not say which unit (before base build 27950).
+func (a *analysis) killerText(l *loss) string {
+	s := a.name(l.killer)
+	if l.killerUnit != "" {
+		s += "'s " + a.unitTitle(l.killerUnit)
+	}
+	return s
+}
+
+// chatAndLeaves makes the chat and the players leaving into moments.
+func (a *analysis) chatAndLeaves() {
+	d := a.d
+	if m := d.msgs; m != nil {
+		for _, e := range m.events {
+			if e.name != "ChatMessage" {
+				continue
+			}
+			p := d.msgPlayer(int(e.raw.user))
+			who := fmt.Sprintf("user %d", e.raw.user)
+			if p >= 0 && p < a.n {
+				who = a.name(p)
+				a.players[p].chat++
+			} else {
+				p = -1
+			}
+			to := recipientName(e.recipient)
+			s := who + ": " + e.text
+			if to != "all" {
+				s = fmt.Sprintf("%s (to %s): %s", who, to, e.text)
+			}
+			f := a.frame(e.raw.loop)
+			a.chat = append(a.chat, chatLine{frame: f, player: p, who: who, to: to, text: e.text})
+			a.moments = append(a.moments, model.Moment{Kind: model.MomentChat, Frame: f, End: f, Player: p, Other: -1, Summary: s,
+				Span:   model.Span{Stream: fMessages, Off: int64(e.raw.off), Len: int64(e.raw.end - e.raw.off)},
+				Fields: []model.Field{{Key: "recipient", Label: "to", Value: to}, {Key: "text", Label: "text", Value: e.text}}})
+		}
+	}
+	g := d.game
+	if g == nil {
+		return
+	}
+	_, leave := d.gameEventRoles(g)
+	for i := range g.events {
+		e := &g.events[i]
+		if int(e.id) >= len(leave) || !leave[e.id] {
+			continue
+		}
+		p := d.gamePlayer(int(e.user))
+		who := fmt.Sprintf("user %d", e.user)
+		if p >= 0 && p < a.n {
+			who = a.name(p)
+		} else {
+			p = -1
+		}
+		f := a.frame(e.loop)
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentDrop, Frame: f, End: f, Player: p, Other: -1,
+			Summary: who + " leaves the game", Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}})
+	}
+}
+
+func sortMoments(ms []model.Moment) {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Frame < ms[j].Frame })
+}
+
+// buildOrderTable is a player's build order (or orders, without tracker
+// events); false when the player has none.
+func (a *analysis) buildOrderTable(p int) (model.StatTable, bool) {
+	t := model.StatTable{Key: "buildOrder", Player: p}
+	if a.tracked {
+		t.Title = a.name(p) + "'s build order · structures started, units born, morphs and upgrades done"
+		t.Columns = []string{"Supply", "What", "Note"}
+	} else {
+		t.Title = a.name(p) + "'s orders · train, build and research commands, not units made"
+		t.Columns = []string{"Ordered"}
+	}
+	for i := range a.lines {
+		l := &a.lines[i]
+		if l.player != p {
+			continue
+		}
+		what := model.Field{Key: "what", Label: "What", Value: a.what(l)}
+		r := model.StatRow{Key: l.name, Label: a.clockText(l.frame), Frame: l.frame}
+		if a.tracked {
+			r.Cells = []model.Field{
+				{Key: "supply", Label: "Supply", Value: nonEmpty(l.supply, "—")},
+				what,
+				{Key: "note", Label: "Note", Value: l.note},
+			}
+		} else {
+			r.Cells = []model.Field{what}
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	return t, len(t.Rows) > 0
+}
+
+// lossTable lists a player's units and structures killed by others.
+func (a *analysis) lossTable(p int) (model.StatTable, bool) {
+	t := model.StatTable{Key: "unitsLost", Player: p, Columns: []string{"Lost", "Killed by"},
+		Title: a.name(p) + "'s losses to other players"}
+	for i := range a.losses {
+		l := &a.losses[i]
+		if l.player != p {
+			continue
+		}
+		what := a.unitTitle(l.name)
+		if l.count > 1 {
+			what += fmt.Sprintf(" ×%d", l.count)
+		}
+		if l.building {
+			what += " (unfinished)"
+		}
+		t.Rows = append(t.Rows, model.StatRow{Key: l.name, Label: a.clockText(l.frame), Frame: l.frame, Cells: []model.Field{
+			{Key: "lost", Label: "Lost", Value: what},
+			{Key: "killedBy", Label: "Killed by", Value: a.killerText(l)},
+		}})
+	}
+	return t, len(t.Rows) > 0
+}
+
+// chatTable is the chat, every player's.
+func (a *analysis) chatTable() (model.StatTable, bool) {
+	t := model.StatTable{Key: "chat", Title: "Chat", Player: -1, Columns: []string{"Player", "To", "Message"}}
+	for _, c := range a.chat {
+		t.Rows = append(t.Rows, model.StatRow{Key: "chat", Label: a.clockText(c.frame), Frame: c.frame, Cells: []model.Field{
+			{Key: "player", Label: "Player", Value: c.who},
+			{Key: "to", Label: "To", Value: c.to},
+			{Key: "message", Label: "Message", Value: c.text},
+		}})
+	}
+	return t, len(t.Rows) > 0
+}
