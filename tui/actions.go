@@ -314,11 +314,15 @@ func (v *replayView) nextNotable(d int) {
 	v.status = "no moments (no game analysis yet): " + string(v.keys.NextMoment.Help().Key) + " and " + v.keys.PrevMom.Help().Key + " walk the notable events"
 }
 
-// timeText is a frame as people read it: the game time, or the frame label
-// when the replay has no time.
+// timeText is a frame as people read it: the game's own clock where it has
+// one (StarCraft II game time before LotV), else the game time, or the
+// frame label when the replay has no time.
 func (v *replayView) timeText(f int) string {
-	if v.noTime {
+	switch {
+	case v.noTime:
 		return v.unit() + " " + clean(v.tl.Label(f))
+	case v.tl.Clock != nil:
+		return model.FormatDuration(v.tl.Clock(f))
 	}
 	return model.FormatDuration(v.tl.Time(f))
 }

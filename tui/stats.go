@@ -87,12 +87,14 @@ func (v *replayView) buildStats(w int) *statLines {
 				colW[j] = min(colW[j], room)
 			}
 		}
-		// players side by side: a column is a player when the table says so
+		// players side by side: a column is a player when its heading is
+		// that player's (a chat table with as many columns as there are
+		// players is not coloured as players)
 		playerCol := func(j int) int {
-			if t.Player < 0 && len(t.Columns) == len(v.r.Players) {
-				return j
+			if t.Player >= 0 || len(t.Columns) != len(v.r.Players) || !strings.Contains(t.Columns[j], v.r.Players[j].Slot) {
+				return -1
 			}
-			return -1
+			return j
 		}
 		var head strings.Builder
 		head.WriteString(strings.Repeat(" ", labelW))

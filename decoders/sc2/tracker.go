@@ -122,12 +122,17 @@ type change struct {
 }
 
 type tracker struct {
-	data    []byte
-	events  []tevent
-	units   []unitRec
-	byIndex map[uint32]int32 // current unit for a tag index
-	types   []string
-	typeIdx map[string]int32
+	// posScale turns a position as written into map units: before base
+	// build 27950 (patch 2.1) tracker positions have a resolution of 4
+	// (sc2reader: "(15,25) recorded as (12,24)"), so they are multiplied
+	// by 4, as sc2reader does; the event's fields keep the values written.
+	posScale int64
+	data     []byte
+	events   []tevent
+	units    []unitRec
+	byIndex  map[uint32]int32 // current unit for a tag index
+	types    []string
+	typeIdx  map[string]int32
 
 	stats   [][]statRec // per player index
 	changes []change
@@ -187,7 +192,10 @@ const (
 // playerIndex) and writes only d.tr and out.
 func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players),
-		setupUsers: map[int]int{}, b: d.b}
+		setupUsers: map[int]int{}, b: d.b, posScale: 1}
+	if d.baseBuild < 27950 {
+		t.posScale = 4
+	}
 	t.stats = make([][]statRec, t.nplayers)
 	d.tr = t
 	dec := versioned.NewDecoder(b)
@@ -353,7 +361,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			return
 		}
 		owner := int16(geti(3))
-		x, y := geti(5), geti(6)
+		x, y := geti(5)*t.posScale, geti(6)*t.posScale
 		t.see(x, y)
 		u := unitRec{index: uint32(geti(0)), recycle: uint32(geti(1)), born: e.loop, died: -1,
 			hist: []unitHist{{loop: e.loop, owner: owner, typ: typ}}, pos: []unitPos{{loop: e.loop, x: int32(x), y: int32(y)}}}
@@ -374,7 +382,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		t.count(e.loop, owner, typ, 1, d)
 	case tUnitDied:
 		u := t.unitByTag(geti(0), geti(1))
-		t.see(geti(3), geti(4))
+		t.see(geti(3)*t.posScale, geti(4)*t.posScale)
 		if u < 0 {
 			t.unknown(e)
 			return
@@ -390,7 +398,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if !t.pay(posSize) {
 			return
 		}
-		ur.pos = append(ur.pos, unitPos{loop: e.loop, x: int32(geti(3)), y: int32(geti(4))})
+		ur.pos = append(ur.pos, unitPos{loop: e.loop, x: int32(geti(3) * t.posScale), y: int32(geti(4) * t.posScale)})
 		t.count(e.loop, h.owner, h.typ, -1, d)
 	case tUnitOwnerChange:
 		u := t.unitByTag(geti(0), geti(1))
@@ -457,7 +465,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		}
 		for i := 0; i+2 < len(items.Items); i += 3 {
 			idx += items.Items[i].Int
-			x, y := items.Items[i+1].Int, items.Items[i+2].Int
+			x, y := items.Items[i+1].Int*t.posScale, items.Items[i+2].Int*t.posScale
 			t.see(x, y)
 			if u, ok := t.byIndex[uint32(idx)]; ok {
 				if !t.pay(posSize) {
@@ -734,13 +742,13 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		if e.id == tUnitInit {
 			verb = "started"
 		}
-		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5), geti(6))
+		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5)*t.posScale, geti(6)*t.posScale)
 	case tUnitDied:
 		owner := int64(-1)
 		if e.unit >= 0 && int(e.unit) < len(t.units) {
 			owner = int64(t.units[e.unit].ownerAt(e.loop))
 		}
-		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3), geti(4))
+		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3)*t.posScale, geti(4)*t.posScale)
 		if k, ok := v.IntOf(2); ok {
 			s += ", killed by " + who(k)
 		}
