@@ -222,7 +222,13 @@ func (v *view) scoreStats() *gameStats {
 			}
 		case evBad:
 			// BeatLeader goes by saberType even when the mod wrote zeros
-			g.badByType[min(n.Cut.SaberType, 1)]++
+			// BeatLeader: saberType 0 is the left hand, anything else the
+			// right (a damaged file may hold any number here)
+			if n.Cut.SaberType == 0 {
+				g.badByType[0]++
+			} else {
+				g.badByType[1]++
+			}
 			switch {
 			case !cutRecorded(&n.Cut):
 				g.badUnknown++
