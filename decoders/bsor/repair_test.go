@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rewind/decoders/internal/decodetest"
 	"strings"
 	"testing"
 
@@ -35,18 +36,7 @@ func repairFact(rep *model.Repaired, key string) int64 {
 // counts the report gives.
 func checkClean(t *testing.T, name string, rep *model.Repaired) *model.Replay {
 	t.Helper()
-	if rep.Data == nil {
-		t.Fatalf("%s: nothing written (whole: %q)", name, rep.Whole)
-	}
-	r, err := Decode(rep.Data, model.DecodeOptions{})
-	if err != nil {
-		t.Fatalf("%s: repaired file does not decode: %v", name, err)
-	}
-	for _, d := range r.Diagnostics {
-		if d.Severity >= model.Warning {
-			t.Errorf("%s: repaired file has a problem: %s", name, d)
-		}
-	}
+	r := decodetest.Repaired(t, name, rep, Decode)
 	d := &replay{data: rep.Data}
 	d.parse(model.DecodeOptions{})
 	got := map[string]int64{"frames": int64(len(d.frames)), "notes": int64(len(d.notes)), "walls": int64(len(d.walls)),
@@ -109,21 +99,13 @@ func TestRepairCuts(t *testing.T) {
 					break
 				}
 			}
-			if rep.BytesCut > 0 && !strings.Contains(stepText(rep), "cut: ") {
+			if rep.BytesCut > 0 && !strings.Contains(decodetest.Steps(rep), "cut: ") {
 				t.Errorf("%s: bytes cut but no cut step", name)
 			}
 			repaired++
 		}
 	}
 	t.Logf("%d cut samples repaired and clean, %d cuts inside the info section refused", repaired, refused)
-}
-
-func stepText(rep *model.Repaired) string {
-	var b strings.Builder
-	for _, s := range rep.Steps {
-		fmt.Fprintf(&b, "%s: %s\n", s.Action, s.Text)
-	}
-	return b.String()
 }
 
 // TestRepairCorpus: every clean corpus file needs no repair; the one whose
@@ -143,7 +125,7 @@ func TestRepairCorpus(t *testing.T) {
 		}
 		if !e.loneSix {
 			if rep.Whole == "" || rep.Data != nil {
-				t.Errorf("%s: a clean replay was repaired: %s", e.rel, stepText(rep))
+				t.Errorf("%s: a clean replay was repaired: %s", e.rel, decodetest.Steps(rep))
 			}
 			continue
 		}
@@ -151,7 +133,7 @@ func TestRepairCorpus(t *testing.T) {
 		if rep.BytesCut != 1 || len(rep.Data) != len(data)-1 || repairFact(rep, "frames") != int64(e.frames) ||
 			repairFact(rep, "notes") != e.good+e.bad+e.miss+e.bomb {
 			t.Errorf("%s: cut %d bytes, %d frames, %d notes; want the lone byte only, %d frames, %d notes:\n%s",
-				e.rel, rep.BytesCut, repairFact(rep, "frames"), repairFact(rep, "notes"), e.frames, e.good+e.bad+e.miss+e.bomb, stepText(rep))
+				e.rel, rep.BytesCut, repairFact(rep, "frames"), repairFact(rep, "notes"), e.frames, e.good+e.bad+e.miss+e.bomb, decodetest.Steps(rep))
 		}
 	}
 }
@@ -192,7 +174,7 @@ func TestRepairDamaged(t *testing.T) {
 			continue
 		}
 		checkClean(t, tt.name, rep)
-		text := stepText(rep)
+		text := decodetest.Steps(rep)
 		for _, w := range tt.want {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s: the report does not say %q:\n%s", tt.name, w, text)

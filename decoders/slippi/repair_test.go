@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"rewind/decoders/internal/budget"
+	"rewind/decoders/internal/decodetest"
 	"sort"
 	"strings"
 	"testing"
@@ -64,18 +65,7 @@ func fact(rep *model.Repaired, key string) any {
 // End as the last event of the raw element, the metadata's lastFrame.
 func checkRepaired(t *testing.T, name string, in []byte, rep *model.Repaired) *model.Replay {
 	t.Helper()
-	if rep.Whole != "" || rep.Data == nil {
-		t.Fatalf("%s: no repair (whole: %q)", name, rep.Whole)
-	}
-	r, err := Decode(rep.Data, model.DecodeOptions{})
-	if err != nil {
-		t.Fatalf("%s: repaired file does not decode: %v", name, err)
-	}
-	for _, d := range r.Diagnostics {
-		if d.Severity >= model.Warning {
-			t.Errorf("%s: repaired file has a problem: %s", name, d)
-		}
-	}
+	r := decodetest.Repaired(t, name, rep, Decode)
 	if rep.Frames > 0 && r.Timeline.Count != rep.Frames && !strings.Contains(rep.Steps[0].Text, "training mode") {
 		t.Errorf("%s: report says %d frames, the decoder reads %d", name, rep.Frames, r.Timeline.Count)
 	}
@@ -444,7 +434,7 @@ func TestRepairCorpusStopped(t *testing.T) {
 		if rep.Frames != tt.frames || fact(rep, "lastFrame") != tt.lastFrame || fact(rep, "gameEndMethod") != tt.method {
 			t.Errorf("%s: frames %d lastFrame %v method %v, want %d %d %d", tt.rel, rep.Frames, fact(rep, "lastFrame"), fact(rep, "gameEndMethod"), tt.frames, tt.lastFrame, tt.method)
 		}
-		text := stepsText(rep)
+		text := decodetest.Steps(rep)
 		if tt.cutWhy != "" && !strings.Contains(text, tt.cutWhy) {
 			t.Errorf("%s: the report does not say %q:\n%s", tt.rel, tt.cutWhy, text)
 		}
@@ -452,14 +442,6 @@ func TestRepairCorpusStopped(t *testing.T) {
 			t.Errorf("%s: the report does not fix the %s:\n%s", tt.rel, tt.rawLenFrom, text)
 		}
 	}
-}
-
-func stepsText(rep *model.Repaired) string {
-	var b strings.Builder
-	for _, s := range rep.Steps {
-		fmt.Fprintf(&b, "%s: %s\n", s.Action, s.Text)
-	}
-	return b.String()
 }
 
 // TestRepairDamage flips bits all over small samples. A flip the decoder

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"rewind/decoders/internal/decodetest"
 	"strings"
 	"testing"
 
@@ -34,18 +35,7 @@ func repairSamples(t testing.TB) map[string][]byte {
 // the end, the ticks the report gives.
 func checkFinished(t *testing.T, name string, rep *model.Repaired) *model.Replay {
 	t.Helper()
-	if rep.Data == nil {
-		t.Fatalf("%s: nothing written (whole: %q)", name, rep.Whole)
-	}
-	r, err := Decode(rep.Data, model.DecodeOptions{})
-	if err != nil {
-		t.Fatalf("%s: repaired file does not decode: %v", name, err)
-	}
-	for _, d := range r.Diagnostics {
-		if d.Severity >= model.Warning {
-			t.Errorf("%s: repaired file has a problem: %s", name, d)
-		}
-	}
+	r := decodetest.Repaired(t, name, rep, Decode)
 	if r.Result != resultComplete || rep.Data[len(rep.Data)-1] != finishByte {
 		t.Errorf("%s: repaired file does not end with FINISH (%s)", name, r.Result)
 	}
