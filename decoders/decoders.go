@@ -26,11 +26,14 @@ import (
 
 // Format describes one replay format the registry knows.
 type Format struct {
-	ID     model.Format
-	Name   string   // "Slippi replay"
-	Exts   []string // usual extensions, lower case with the dot
-	Match  func(head []byte) bool
-	Decode func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
+	ID   model.Format
+	Name string   // "Slippi replay"
+	Exts []string // usual extensions, lower case with the dot
+	// Aliases are other names people call the format by in queries
+	// (format:melee); the id, the extensions and the words of Name count too.
+	Aliases []string
+	Match   func(head []byte) bool
+	Decode  func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
 }
 
 // teehistorianUUID is 699db17b-8efb-34ff-b1d8-da6f60c15dd1.
@@ -38,21 +41,21 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 
 // Formats lists every format in detection order.
 var Formats = []Format{
-	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"},
+	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
 		Decode: slippi.Decode},
-	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"},
+	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 		Decode: bsor.Decode},
-	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"},
+	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"tee", "teeworlds"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
 		Decode: teehistorian.Decode},
-	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"},
+	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"}, Aliases: []string{"fzero", "gx"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
 		Decode: fzgx.Decode},
-	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"},
+	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"}, Aliases: []string{"starcraft", "starcraft2", "sc"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
