@@ -2,6 +2,6 @@ package main
 
 import "rewind/tui"
 
-func runTUI(paths []string) error {
-	return tui.Run(tui.Config{Paths: paths, Samples: samples()})
+func runTUI(paths []string, noCache bool) error {
+	return tui.Run(tui.Config{Paths: paths, Samples: samples(), NoCache: noCache})
 }

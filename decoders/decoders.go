@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"rewind/decoders/bsor"
+	"rewind/decoders/frames"
 	"rewind/decoders/fzgx"
 	"rewind/decoders/sc2"
 	"rewind/decoders/slippi"
@@ -34,6 +35,9 @@ type Format struct {
 	Aliases []string
 	Match   func(head []byte) bool
 	Decode  func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
+	// Frames is the format's typed frames table for `rewind export`
+	// (decoders/<format>/rows.go); nil when it has none.
+	Frames frames.Table
 }
 
 // teehistorianUUID is 699db17b-8efb-34ff-b1d8-da6f60c15dd1.
@@ -43,7 +47,7 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 var Formats = []Format{
 	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode},
+		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil)},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 		Decode: bsor.Decode},

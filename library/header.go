@@ -128,8 +128,8 @@ func checkOf(r *model.Replay, err error) *Check {
 	return c
 }
 
-// jsonHeader is the JSON form of a Header (`rewind find --json`): the same
-// names `rewind info --json` uses, plus the check.
+// jsonHeader is the JSON form of a Header (`rewind find --json`): the keys
+// of `rewind info --json`, plus when the file changed and the check.
 type jsonHeader struct {
 	Path            string       `json:"path"`
 	Format          model.Format `json:"format,omitempty"`
@@ -144,13 +144,15 @@ type jsonHeader struct {
 	Frames          int          `json:"frames"`
 	Rate            float64      `json:"rate,omitempty"`
 	Result          string       `json:"result,omitempty"`
+	Partial         bool         `json:"partial"`
 	Players         []jsonPlayer `json:"players"`
 	// Problems is the count known so far; Checked says whether a full
 	// decode ran (false: only the header was read).
-	Problems int        `json:"problems"`
-	Checked  bool       `json:"checked"`
-	Check    *jsonCheck `json:"check,omitempty"`
-	Error    string     `json:"error,omitempty"`
+	Problems    int        `json:"problems"`
+	Diagnostics int        `json:"diagnostics"` // those the header read found
+	Checked     bool       `json:"checked"`
+	Check       *jsonCheck `json:"check,omitempty"`
+	Error       string     `json:"error,omitempty"`
 }
 
 type jsonPlayer struct {
@@ -175,8 +177,8 @@ func (h Header) MarshalJSON() ([]byte, error) {
 	j := jsonHeader{
 		Path: h.Path, Format: h.Format, FormatName: h.FormatName, Version: h.Version, Size: h.Size,
 		Modified: h.ModTime.UTC(), Title: h.Title, Mode: h.Mode, DurationSeconds: h.Duration.Seconds(),
-		Frames: h.Frames, Rate: h.Rate, Result: h.Result, Players: []jsonPlayer{},
-		Problems: h.ProblemCount(), Checked: h.Checked(), Error: h.Err,
+		Frames: h.Frames, Rate: h.Rate, Result: h.Result, Partial: h.Partial, Players: []jsonPlayer{},
+		Problems: h.ProblemCount(), Diagnostics: h.Problems + h.Notes, Checked: h.Checked(), Error: h.Err,
 	}
 	if !h.Start.IsZero() {
 		t := h.Start

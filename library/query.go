@@ -14,34 +14,33 @@ import (
 
 // QueryHelp documents the query language, for `rewind find --help`, the
 // browser's ? screen and the README.
-const QueryHelp = `Terms (all must hold; -term negates one; "quote values with spaces"):
-  word                 a player, code, character, title, mode or file name
-                       holding the word; close misspellings and initials
-                       (fd: Final Destination) match too, ranked lower
-  format:slippi        slippi, bsor, teehistorian, fzgx, sc2 (or melee, beatsaber,
-                       ddnet, fzero, starcraft; an extension like slp)
-  player:NAME          a player's name holds NAME (also name:)
-  code:ABCD#123        a player's connect code, toon handle or id holds it
-  char:fox             a player's character, race or machine starts with it
-                       (also character:, race:, machine:)
-  stage:"final dest"   the stage, map, song or course holds it (also map:,
-                       song:, course:, title:)
-  mode:ranked          the mode holds it
-  result:"no contest"  how the game ended holds it
-  file:corrupt         the file name holds it
-  fox>marth            a matchup: one player is Fox, another Marth, on
-                       different teams, in any order (> means versus, not
-                       who won); a side is a character or a player's name
-  date:>=2024-01-01    when it was played: =, <, <=, >, >= or a range
-                       2024-01..2024-03; a year, month or day, read in the
-                       time zone the file states
-  len:>5m              length of play: 90s, 5m, 1h30m, 1:30; len:5m is 5:00
-                       to 5:59; ranges as for dates
-  size:>10mb           file size: b, kb, mb, gb
-  problems:>0          problems known so far (a full check counts; an
-                       unreadable file counts 1); find checks the files it
-                       must to answer
-  checked:no           whether a full check has run (yes/no)`
+const QueryHelp = `All terms must hold; -term negates one; "quote values with spaces".
+  word               a player, code, character, title, mode or file name
+                     with the word; a close misspelling or the initials
+                     (fd: Final Destination) match too, ranked lower
+  format:slippi      slippi, bsor, teehistorian, fzgx, sc2; also melee,
+                     beatsaber, ddnet, fzero, starcraft, or an extension
+  player:NAME        a player's name holds NAME (also name:)
+  code:ABCD#123      a connect code, toon handle or player id holds it
+  char:fox           a character, race or machine starts with it
+                     (also character:, race:, machine:)
+  stage:"final d"    the stage, map, song or course holds it
+                     (also map:, song:, course:, title:)
+  mode:ranked        the mode holds it
+  result:"no cont"   how the game ended holds it
+  file:corrupt       the file name holds it
+  fox>marth          one player is Fox and another Marth, not on one
+                     team, either order; > means versus, not who won;
+                     a side is a character or part of a player's name
+  date:>=2024-01-01  =, <, <=, >, >= a year, month or day, or a range
+                     2024-01..2024-03 (both ends whole); in the time
+                     zone the file gives
+  len:>5m            length of play: 90s, 5m, 1h30m or 1:30; len:5m is
+                     5:00 to 5:59; a range 3m..4m ends at 4:00
+  size:>10mb         file size in b, kb, mb or gb
+  problems:>0        problems known: a full check's count, else the
+                     header's; an unreadable file counts one
+  checked:no         whether a full check has run (yes or no)`
 
 // QueryError is a mistake in a query, with the column (1-based, in
 // characters) where it is.

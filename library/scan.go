@@ -30,6 +30,10 @@ type ScanOptions struct {
 	// Ordered delivers headers in walk order (info, find); otherwise each
 	// is delivered as soon as it is read (the browser).
 	Ordered bool
+	// Check runs a full decode of every file that has no check yet (in the
+	// index or otherwise), so ProblemCount is final for all (find with a
+	// problems: query). The checks go into the index.
+	Check bool
 }
 
 // window bounds the headers read ahead of the one an ordered scan waits
@@ -51,6 +55,7 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 	type job struct {
 		seq int
 		e   Entry
+		h   *Header // known from the index; only the check is missing
 	}
 	type result struct {
 		seq int
@@ -68,7 +73,15 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 				if ctx.Err() != nil {
 					continue // drain: the scan was stopped
 				}
-				h := ReadHeader(j.e)
+				var h Header
+				if j.h != nil {
+					h = *j.h
+				} else {
+					h = ReadHeader(j.e)
+				}
+				if opt.Check && !h.Checked() && h.Kind == File {
+					h.Check = CheckFile(j.e)
+				}
 				if opt.Index != nil && j.e.FS == nil && h.Kind == File {
 					opt.Index.Put(h)
 				}
@@ -97,6 +110,15 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 			if opt.Index != nil && e.FS == nil && e.Kind == File {
 				if h, ok := opt.Index.Get(e.Path, e.Size, e.ModTime); ok {
 					h.Kind = File
+					if opt.Check && !h.Checked() {
+						select {
+						case jobs <- job{seq, e, &h}:
+						case <-ctx.Done():
+							return
+						}
+						seq++
+						continue
+					}
 					select {
 					case results <- result{seq, h}:
 					case <-ctx.Done():
@@ -107,7 +129,7 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 				}
 			}
 			select {
-			case jobs <- job{seq, e}:
+			case jobs <- job{seq, e, nil}:
 			case <-ctx.Done():
 				return
 			}

@@ -112,6 +112,11 @@ type Replay struct {
 	// Analyze computes the moments and stats (see Analysis); nil when the
 	// format has no game code. Called at most once.
 	Analyze func() *Analysis
+	// FrameRows hands the format's typed per-frame rows to yield in
+	// batches, each a slice of the row type the format's registry entry
+	// names (decoders/frames); `rewind export` writes them to Parquet. Nil
+	// when the format yields none this way or the decode was header-only.
+	FrameRows func(yield func(batch any) error) error
 
 	eventStart []int     // eventStart[f] is the first event index at frame f, built on first use
 	startOnce  sync.Once // guards eventStart

@@ -26,6 +26,7 @@ import (
 type Config struct {
 	Paths   []string // files or directories given on the command line; empty = the samples
 	Samples fs.FS    // the built-in sample library (subdirectories per format)
+	NoCache bool     // read every header; do not use or fill the index in the user's cache
 }
 
 // Run runs the program on the alternate screen with mouse cell motion.
@@ -43,6 +44,9 @@ func Run(cfg Config) error {
 	a := newApp(cfg, th)
 	p := tea.NewProgram(a, tea.WithAltScreen(), tea.WithMouseCellMotion())
 	_, err := p.Run()
+	if a.br != nil {
+		a.br.close()
+	}
 	if err != nil {
 		return err
 	}
@@ -102,7 +106,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 			srcs = append(srcs, source{path: ".", fsys: cfg.Samples})
 		}
 		a.br = newBrowser(th, "built-in samples")
-		a.init = scan(srcs)
+		a.init = a.br.start(srcs, cfg.NoCache)
 		return a
 	}
 	if len(cfg.Paths) == 1 {
@@ -116,7 +120,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 		srcs = append(srcs, source{path: p})
 	}
 	a.br = newBrowser(th, strings.Join(cfg.Paths, " "))
-	a.init = scan(srcs)
+	a.init = a.br.start(srcs, cfg.NoCache)
 	return a
 }
 
@@ -193,6 +197,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadedMsg:
 		if a.load == nil || msg.id != a.load.id {
 			return a, nil
+		}
+		if a.br != nil {
+			a.br.opened(a.load.name, msg.r, msg.err) // a full decode: the row's problems are known now
 		}
 		a.load = nil
 		if msg.err != nil {
