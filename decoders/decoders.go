@@ -47,23 +47,23 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 var Formats = []Format{
 	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil)},
+		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil, "pre", "post")},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
-		Decode: bsor.Decode},
+		Decode: bsor.Decode, Frames: frames.Of[bsor.FrameRow]("frames_bsor", nil)},
 	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"tee", "teeworlds"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
-		Decode: teehistorian.Decode},
+		Decode: teehistorian.Decode, Frames: frames.Of[teehistorian.FrameRow]("frames_teehistorian", nil)},
 	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"}, Aliases: []string{"fzero", "gx"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
-		Decode: fzgx.Decode},
+		Decode: fzgx.Decode, Frames: frames.Of[fzgx.FrameRow]("frames_fzgx", nil)},
 	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"}, Aliases: []string{"starcraft", "starcraft2", "sc"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
-		Decode: sc2.Decode},
+		Decode: sc2.Decode, Frames: frames.Of("frames_sc2", sc2.StatsRows, "stats")},
 }
 
 // NotReplayError says what a file that no decoder claims looks like.

@@ -21,6 +21,10 @@ type Table interface {
 	Name() string
 	// NewWriter starts a Parquet file of the table's rows on w.
 	NewWriter(w io.Writer, opts ...parquet.WriterOption) Writer
+	// Covers reports whether the table holds everything an event of this
+	// kind says (Slippi's pre and post frame updates are its rows), so the
+	// export's events table can leave such events out.
+	Covers(kind string) bool
 }
 
 // Writer writes the frame rows of replays into one Parquet file.
@@ -40,12 +44,13 @@ type Writer interface {
 type RowsFunc[T any] func(r *model.Replay, yield func(batch []T) error) error
 
 // Of makes the table name whose rows are T. rows nil means the decoder
-// hands the rows over itself, through Replay.FrameRows.
-func Of[T any](name string, rows RowsFunc[T]) Table {
+// hands the rows over itself, through Replay.FrameRows. covers are the
+// event kinds the rows hold in full.
+func Of[T any](name string, rows RowsFunc[T], covers ...string) Table {
 	if rows == nil {
 		rows = FromReplay[T]
 	}
-	return &table[T]{name: name, rows: rows}
+	return &table[T]{name: name, rows: rows, covers: covers}
 }
 
 // FromReplay yields what the replay's FrameRows hook yields, checking that
@@ -64,11 +69,21 @@ func FromReplay[T any](r *model.Replay, yield func([]T) error) error {
 }
 
 type table[T any] struct {
-	name string
-	rows RowsFunc[T]
+	name   string
+	rows   RowsFunc[T]
+	covers []string
 }
 
 func (t *table[T]) Name() string { return t.name }
+
+func (t *table[T]) Covers(kind string) bool {
+	for _, k := range t.covers {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
 
 func (t *table[T]) NewWriter(w io.Writer, opts ...parquet.WriterOption) Writer {
 	return &writer[T]{w: parquet.NewGenericWriter[T](w, opts...), rows: t.rows}

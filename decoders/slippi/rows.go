@@ -11,16 +11,21 @@ import (
 // (dump's keys) in the groups pre and post. A Nana has her own row with
 // isFollower set, like the leader/follower split of peppi's Arrow frames.
 // Floats are the file's float32 bits; a field the file's version does not
-// record is 0 (the replays table's version says which are recorded).
+// record is 0 (the replays table's version says which are recorded), and
+// so is a whole group the frame lacks (hasPre, hasPost say which: a file
+// cut short). Groups are not nullable because parquet-go writes optional
+// groups five times slower.
 type FrameRow struct {
-	Path       string     `parquet:"path,dict"`
-	FrameIndex int32      `parquet:"frameIndex"` // timeline index, 0-based
-	Frame      int32      `parquet:"frame"`      // the game's frame number, -123 first
-	Player     int32      `parquet:"player"`     // index in the players table
-	Port       uint8      `parquet:"port"`       // 0-3 (P1-P4)
-	IsFollower bool       `parquet:"isFollower"`
-	Pre        *PreFrame  `parquet:"pre,optional"`
-	Post       *PostFrame `parquet:"post,optional"`
+	Path       string    `parquet:"path,dict"`
+	FrameIndex int32     `parquet:"frameIndex"` // timeline index, 0-based
+	Frame      int32     `parquet:"frame"`      // the game's frame number, -123 first
+	Player     int32     `parquet:"player"`     // index in the players table
+	Port       uint8     `parquet:"port"`       // 0-3 (P1-P4)
+	IsFollower bool      `parquet:"isFollower"`
+	HasPre     bool      `parquet:"hasPre"`
+	HasPost    bool      `parquet:"hasPost"`
+	Pre        PreFrame  `parquet:"pre"`
+	Post       PostFrame `parquet:"post"`
 }
 
 // PreFrame is a Pre-Frame Update (0x37).
@@ -188,8 +193,6 @@ func (d *decoder) frameRows(yield func(any) error) error {
 	prePlan := plan(preDefs, preSet, d.version, preN)
 	postPlan := plan(postDefs, postSet, d.version, postN)
 	rows := make([]FrameRow, 0, rowBatch)
-	pres := make([]PreFrame, rowBatch)
-	posts := make([]PostFrame, rowBatch)
 	path := d.r.Path
 	flush := func() error {
 		if len(rows) == 0 {
@@ -204,28 +207,23 @@ func (d *decoder) frameRows(yield func(any) error) error {
 		if pre[i] == 0 && post[i] == 0 {
 			return nil
 		}
-		k := len(rows)
-		row := FrameRow{Path: path, FrameIndex: int32(fi), Frame: int32(d.r.Timeline.Number(fi)),
-			Player: int32(d.playerOf[port]), Port: uint8(port), IsFollower: follower}
+		rows = append(rows, FrameRow{Path: path, FrameIndex: int32(fi), Frame: int32(d.r.Timeline.Number(fi)),
+			Player: int32(d.playerOf[port]), Port: uint8(port), IsFollower: follower})
+		row := &rows[len(rows)-1]
 		if off := int(pre[i]); off > 0 && off+preN <= len(d.data) {
-			p := &pres[k]
-			*p = PreFrame{}
 			ev := d.data[off : off+preN]
 			for _, s := range prePlan {
-				s.set(p, ev[s.off:])
+				s.set(&row.Pre, ev[s.off:])
 			}
-			row.Pre = p
+			row.HasPre = true
 		}
 		if off := int(post[i]); off > 0 && off+postN <= len(d.data) {
-			p := &posts[k]
-			*p = PostFrame{}
 			ev := d.data[off : off+postN]
 			for _, s := range postPlan {
-				s.set(p, ev[s.off:])
+				s.set(&row.Post, ev[s.off:])
 			}
-			row.Post = p
+			row.HasPost = true
 		}
-		rows = append(rows, row)
 		if len(rows) == rowBatch {
 			return flush()
 		}

@@ -35,12 +35,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"rewind/decoders"
 	"rewind/decoders/frames"
@@ -121,6 +123,9 @@ func Export(ctx context.Context, inputs []Input, opt Options) (Progress, error) 
 		}
 	}
 	p.Total = len(files)
+	// the biggest first, so the last file to finish is a small one and no
+	// worker idles at the end while another decodes a giant
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Size > files[j].Size })
 
 	var st struct {
 		files, unreadable, notReplays atomic.Int64
@@ -195,11 +200,48 @@ feed:
 	if ctxErr != nil {
 		errs = append(errs, ctxErr)
 	}
+	if len(errs) == 0 {
+		errs = append(errs, emptyTables(opt.Out, prefix))
+	}
 	final := snapshot()
 	if opt.Progress != nil {
 		opt.Progress(final)
 	}
 	return final, errors.Join(errs...)
+}
+
+// emptyTables writes a file with no rows for each shared table no replay
+// gave a row (moments, until a format has game code), so a query over the
+// dataset finds every table.
+func emptyTables(out, prefix string) error {
+	mk := map[string]func(io.Writer) interface{ Close() error }{
+		"replays":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[replayRow](w) },
+		"players":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[playerRow](w) },
+		"moments":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[momentRow](w) },
+		"events":      func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[eventRow](w) },
+		"diagnostics": func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[diagnosticRow](w) },
+	}
+	for _, table := range Tables {
+		if _, err := os.Stat(filepath.Join(out, table)); err == nil {
+			continue
+		}
+		dir := filepath.Join(out, table, "format=none")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(dir, prefix+"empty.parquet"))
+		if err != nil {
+			return err
+		}
+		err = mk[table](f).Close()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // shardOf is the 1-based shard a file belongs to: FNV-1a of its path
@@ -269,6 +311,10 @@ type part struct {
 	w          rowWriter
 }
 
+// zstdFast is zstd at its fastest level: a third less CPU than the default
+// for files a few percent larger.
+var zstdFast = zstd.Codec{Level: zstd.SpeedFastest}
+
 // rowWriter is what both the shared tables' writers and the formats'
 // frames writers do.
 type rowWriter interface {
@@ -288,7 +334,7 @@ func (c countingWriter) Write(b []byte) (int, error) {
 
 func (s *sink) options() []parquet.WriterOption {
 	return []parquet.WriterOption{
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(&zstdFast),
 		parquet.MaxRowsPerRowGroup(s.rowGroup),
 		parquet.CreatedBy("rewind", "dev", ""),
 	}
@@ -467,8 +513,12 @@ func (s *sink) rowsOf(r *model.Replay, format string) (err error) {
 	}
 	const batch = 8192
 	events := make([]eventRow, 0, min(len(r.Events), batch))
+	table := framesOf(r.Format)
 	for i := range r.Events {
 		ev := &r.Events[i]
+		if table != nil && table.Covers(ev.Kind) {
+			continue // the frames table has it, typed
+		}
 		events = append(events, eventRow{Path: path, Index: int64(i), Frame: tl.Number(ev.Frame), Time: tl.Time(ev.Frame).Seconds(),
 			Player: int32(ev.Player), Kind: ev.Kind, Summary: r.EventSummary(i), Notable: ev.Notable, Flag: ev.Flag,
 			Stream: ev.Span.Stream, Offset: ev.Span.Off, Length: ev.Span.Len})
@@ -499,14 +549,19 @@ func (s *sink) rowsOf(r *model.Replay, format string) (err error) {
 	return s.frames(r, format)
 }
 
-// frames writes the replay's typed frame rows into its format's table.
-func (s *sink) frames(r *model.Replay, format string) error {
-	var table frames.Table
+// framesOf is the format's frames table, nil when it has none.
+func framesOf(id model.Format) frames.Table {
 	for _, f := range decoders.Formats {
-		if f.ID == r.Format {
-			table = f.Frames
+		if f.ID == id {
+			return f.Frames
 		}
 	}
+	return nil
+}
+
+// frames writes the replay's typed frame rows into its format's table.
+func (s *sink) frames(r *model.Replay, format string) error {
+	table := framesOf(r.Format)
 	if table == nil {
 		return nil
 	}
