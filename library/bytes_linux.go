@@ -86,6 +86,10 @@ func mapFile(fd int, size int64, fn func([]byte)) (ok bool) {
 		return false
 	}
 	defer syscall.Munmap(data)
+	// no read-ahead: a header-only decode jumps (Slippi's front and back,
+	// BSOR's info and last frame), and read-ahead, 8 MB on some disks,
+	// would read the whole file for it
+	syscall.Madvise(data, syscall.MADV_RANDOM)
 	// a page that cannot be read raises SIGBUS; make it a panic this
 	// goroutine can recover from
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))

@@ -10,9 +10,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// fold is the form queries compare: lower case, accents dropped, only
-// letters and digits ("Pokémon Stadium" -> "pokemonstadium",
-// "ABCD#123" -> "abcd123").
+// fold is the form queries compare: lower case, accents dropped, and any
+// run of what is not a letter or a digit one space ("Pokémon Stadium" ->
+// "pokemon stadium", "ABCD#123" -> "abcd 123"). Keeping the word breaks
+// stops a short query matching across words ("fd" is not in "fountain
+// of dreams").
 func fold(s string) string {
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -26,19 +28,25 @@ func fold(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	gap := false
 	for _, r := range s {
 		switch {
-		case r < utf8.RuneSelf:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-				b.WriteRune(r)
-			}
-		case unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(unicode.ToLower(r))
+		case r < utf8.RuneSelf && ('a' <= r && r <= 'z' || '0' <= r && r <= '9'):
+		case 'A' <= r && r <= 'Z':
+			r += 'a' - 'A'
+		case r >= utf8.RuneSelf && unicode.Is(unicode.Mn, r):
+			continue // an accent: part of the letter before it
+		case r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			r = unicode.ToLower(r)
+		default:
+			gap = b.Len() > 0
+			continue
 		}
+		if gap {
+			b.WriteByte(' ')
+			gap = false
+		}
+		b.WriteRune(r)
 	}
 	if !ascii {
 		return norm.NFC.String(b.String()) // Hangul and the like recompose
@@ -46,48 +54,38 @@ func fold(s string) string {
 	return b.String()
 }
 
-// tokens splits s into folded words at anything that is not a letter or a
-// digit, and at lower-to-upper case changes ("tests__data__ics" -> tests,
-// data, ics; "FodPlatforms" -> fod, platforms).
-func tokens(s string) []string {
-	var out []string
-	start := -1
+// tight is fold without the spaces, for values whose separators do not
+// matter (a connect code ABCD#123 is abcd123 too).
+func tight(s string) string { return strings.ReplaceAll(fold(s), " ", "") }
+
+// tokens are the folded words of s.
+func tokens(s string) []string { return strings.Fields(fold(s)) }
+
+// fileTokens are the words of a file name, split also where a lower-case
+// letter meets a capital ("FodPlatforms" -> fod, platforms).
+func fileTokens(s string) []string {
+	var b strings.Builder
 	prev := rune(0)
-	flush := func(end int) {
-		if start >= 0 {
-			if t := fold(s[start:end]); t != "" {
-				out = append(out, t)
-			}
-			start = -1
+	for _, r := range s {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			b.WriteByte(' ')
 		}
-	}
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
-		if !word {
-			flush(i)
-		} else {
-			if start >= 0 && unicode.IsUpper(r) && unicode.IsLower(prev) {
-				flush(i)
-			}
-			if start < 0 {
-				start = i
-			}
-		}
+		b.WriteRune(r)
 		prev = r
 	}
-	flush(len(s))
-	return out
+	return tokens(b.String())
 }
 
 // Doc is a header prepared for matching: every text folded once.
 type Doc struct {
 	H *Header
 
-	names, codes, chars, teams []string
-	charInits                  []string // initials of each character's words
-	title, mode, result, file  string
-	titleInits                 string // fd: Final Destination
-	format                     string
+	names, teams              []string
+	codes, chars              []string // without spaces: ABCD#123 is abcd123
+	charInits                 []string // initials of each character's words
+	title, mode, result, file string
+	titleInits                string // fd: Final Destination
+	format                    string
 	// words are the tokens of the names, characters, title, mode and file
 	// name, for whole-word matches and misspellings; inits are the
 	// initials of the multi-word texts among them.
@@ -100,10 +98,10 @@ type Doc struct {
 func NewDoc(h *Header) *Doc {
 	d := &Doc{H: h}
 	base := strings.TrimSuffix(filepath.Base(h.Path), filepath.Ext(h.Path))
-	d.title, d.mode, d.result, d.file = fold(h.Title), fold(h.Mode), fold(h.Result), fold(base)
+	d.title, d.mode, d.result = fold(h.Title), fold(h.Mode), fold(h.Result)
+	d.file = strings.Join(fileTokens(base), " ")
 	d.format = fold(string(h.Format) + " " + h.FormatName)
-	add := func(s string) {
-		ts := tokens(s)
+	add := func(ts []string) {
 		d.words = append(d.words, ts...)
 		if len(ts) > 1 {
 			var b strings.Builder
@@ -116,8 +114,8 @@ func NewDoc(h *Header) *Doc {
 	}
 	for _, p := range h.Players {
 		d.names = append(d.names, fold(p.Name))
-		d.codes = append(d.codes, fold(p.Code))
-		d.chars = append(d.chars, fold(p.Character))
+		d.codes = append(d.codes, tight(p.Code))
+		d.chars = append(d.chars, tight(p.Character))
 		d.teams = append(d.teams, p.Team)
 		var b strings.Builder
 		for _, t := range tokens(p.Character) {
@@ -125,14 +123,14 @@ func NewDoc(h *Header) *Doc {
 			b.WriteRune(r)
 		}
 		d.charInits = append(d.charInits, b.String())
-		add(p.Name)
-		add(p.Character)
+		add(tokens(p.Name))
+		add(tokens(p.Character))
 		d.words = append(d.words, tokens(p.Code)...)
 	}
-	add(h.Title)
+	add(tokens(h.Title))
 	d.titleInits = initialsOf(h.Title)
-	add(h.Mode)
-	add(base)
+	add(tokens(h.Mode))
+	add(fileTokens(base))
 	if !h.Start.IsZero() {
 		y, m, day := h.Start.Date()
 		hh, mm, ss := h.Start.Clock()

@@ -209,7 +209,7 @@ func parseTerm(tk token) (term, error) {
 			return t, &QueryError{Col: tk.at(g), Msg: "a matchup is two sides joined by >: fox>marth"}
 		}
 		t.kind, t.text = tMatchup, a+">"+b
-		t.sides = [2]string{fold(a), fold(b)}
+		t.sides = [2]string{tight(a), tight(b)}
 		if t.sides[0] == "" || t.sides[1] == "" {
 			return t, &QueryError{Col: tk.at(off), Msg: "a matchup side needs letters or digits"}
 		}
@@ -233,7 +233,7 @@ func (t *term) value(key, v string, tk token, at int) error {
 	t.text = v
 	switch t.kind {
 	case tFormat:
-		t.formats = formatsNamed(fold(v))
+		t.formats = formatsNamed(tight(v))
 		if len(t.formats) == 0 {
 			return bad("format %q is none of slippi, bsor, teehistorian, fzgx, sc2", v)
 		}
@@ -253,6 +253,9 @@ func (t *term) value(key, v string, tk token, at int) error {
 		t.lo, t.hi = lo, hi
 	default:
 		t.val = fold(v)
+		if t.kind == tCode || t.kind == tChar {
+			t.val = tight(v)
+		}
 		if t.val == "" {
 			return bad("%q has no letters or digits to look for", v)
 		}
@@ -466,9 +469,9 @@ func formatsNamed(v string) map[model.Format]bool {
 			names = append(names, strings.TrimPrefix(e, "."))
 		}
 		names = append(names, tokens(f.Name)...)
-		names = append(names, fold(f.Name))
+		names = append(names, f.Name)
 		for _, n := range names {
-			if fold(n) == v {
+			if tight(n) == v {
 				out[f.ID] = true
 			}
 		}

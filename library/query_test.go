@@ -140,6 +140,11 @@ func TestQueryMatch(t *testing.T) {
 		{`race:zerg`, "sc2"},
 		{`stage:"pokemon stadium"`, "ics"},
 		{`stage:ps`, "ics"},
+		{`stage:fd`, "online"},
+		{`stage:"final dest"`, "online"},
+		{`stage:od`, ""}, // not across the words of "Pokémon Stadium" or "Final Destination"
+		{`char:iceclimbers`, "ics"},
+		{`code:"2 s2"`, "sc2"},
 		{`map:hecate`, "sc2"},
 		{`song:believer`, "bsor"},
 		{`mode:ranked`, "online"},
@@ -238,17 +243,18 @@ func sortedKeys(m map[string]*Doc) []string {
 
 func TestFold(t *testing.T) {
 	for in, want := range map[string]string{
-		"Pokémon Stadium":  "pokemonstadium",
-		"ABCD#123":         "abcd123",
+		"Pokémon Stadium":  "pokemon stadium",
+		"ABCD#123":         "abcd 123",
 		"명지대학교":            "명지대학교",
-		"Mr. Game & Watch": "mrgamewatch",
+		"Mr. Game & Watch": "mr game watch",
+		"  -x-  ":          "x",
 		"":                 "",
 	} {
 		if got := fold(in); got != want {
 			t.Errorf("fold(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if got := strings.Join(tokens("tests__data__FodPlatforms.slp"), " "); got != "tests data fod platforms slp" {
+	if got := strings.Join(fileTokens("tests__data__FodPlatforms.slp"), " "); got != "tests data fod platforms slp" {
 		t.Errorf("tokens: %q", got)
 	}
 }
