@@ -40,6 +40,8 @@ var commands = []struct {
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
 	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},
 	{"repair", "rewind repair FILE -o OUT [--force] [--json]", "repair a damaged replay into a new file, saying what was kept and cut", cmdRepair},
+	{"find", "rewind find [--json] [--no-cache] PATH... QUERY", "the replays under PATH that match a query (rewind help find)", cmdFind},
+	{"export", "rewind export --out DIR [--shard i/n] [--quiet] PATH...", "a Parquet dataset of replays, players, moments, events, diagnostics and frames", cmdExport},
 }
 
 func main() {

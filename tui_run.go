@@ -16,6 +16,7 @@ func cmdRoot(c *command, args []string) int {
 	c.about = rootAbout()
 	showVersion := c.flags.Bool("version", false, "print the version and exit")
 	themeName := c.flags.String("theme", "", "colours: light, dark or auto (default: $REWIND_THEME, else auto)")
+	noCache := c.flags.Bool("no-cache", false, "read every header; neither use nor fill the index in the user's cache directory")
 	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
@@ -39,7 +40,7 @@ func cmdRoot(c *command, args []string) int {
 		code, _ := runCommand("info", append([]string{"--"}, paths...), c.stdout, c.stderr)
 		return code
 	}
-	if err := runTUI(paths, *themeName); err != nil {
+	if err := runTUI(paths, *themeName, *noCache); err != nil {
 		fmt.Fprintln(c.stderr, "rewind:", err)
 		return 1
 	}
@@ -53,6 +54,6 @@ var tuiIO struct {
 	out io.Writer
 }
 
-func runTUI(paths []string, themeName string) error {
-	return tui.Run(tui.Config{Paths: paths, Samples: samples(), Theme: themeName, Input: tuiIO.in, Output: tuiIO.out})
+func runTUI(paths []string, themeName string, noCache bool) error {
+	return tui.Run(tui.Config{Paths: paths, Samples: samples(), Theme: themeName, NoCache: noCache, Input: tuiIO.in, Output: tuiIO.out})
 }

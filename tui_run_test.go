@@ -42,7 +42,7 @@ func TestRunTUIHeadless(t *testing.T) {
 			defer func() { tuiIO.in, tuiIO.out = nil, nil }()
 			t.Setenv("REWIND_THEME", "light")
 			done := make(chan error, 1)
-			go func() { done <- runTUI([]string{c.path}, "") }()
+			go func() { done <- runTUI([]string{c.path}, "", true) }()
 			deadline := time.Now().Add(20 * time.Second)
 			for !strings.Contains(out.String(), c.want) && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"rewind/decoders/bsor"
+	"rewind/decoders/frames"
 	"rewind/decoders/fzgx"
 	"rewind/decoders/sc2"
 	"rewind/decoders/slippi"
@@ -25,11 +26,17 @@ import (
 
 // Format describes one replay format the registry knows.
 type Format struct {
-	ID     model.Format
-	Name   string   // "Slippi replay"
-	Exts   []string // usual extensions, lower case with the dot
-	Match  func(head []byte) bool
-	Decode func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
+	ID   model.Format
+	Name string   // "Slippi replay"
+	Exts []string // usual extensions, lower case with the dot
+	// Aliases are other names people call the format by in queries
+	// (format:melee); the id, the extensions and the words of Name count too.
+	Aliases []string
+	Match   func(head []byte) bool
+	Decode  func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
+	// Frames is the format's typed frames table for `rewind export`
+	// (decoders/<format>/rows.go); nil when it has none.
+	Frames frames.Table
 	// Repair makes a new file from a damaged one (see model.Repaired);
 	// nil when the format has no repair yet, and NoRepair says why.
 	Repair   func(data []byte, opt model.RepairOptions) (*model.Repaired, error)
@@ -46,25 +53,29 @@ var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0x
 
 // Formats lists every format in detection order.
 var Formats = []Format{
-	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"},
+	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode, Repair: slippi.Repair, Extent: slippiExtent},
-	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"},
+		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil, "pre", "post"),
+		Repair: slippi.Repair, Extent: slippiExtent},
+	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
-		Decode: bsor.Decode, Repair: bsor.Repair},
-	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"},
+		Decode: bsor.Decode, Frames: frames.Of[bsor.FrameRow]("frames_bsor", nil),
+		Repair: bsor.Repair},
+	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"tee", "teeworlds"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
-		Decode: teehistorian.Decode, Repair: teehistorian.Repair},
-	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"},
+		Decode: teehistorian.Decode, Frames: frames.Of[teehistorian.FrameRow]("frames_teehistorian", nil),
+		Repair: teehistorian.Repair},
+	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"}, Aliases: []string{"fzero", "gx"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
 		},
-		Decode: fzgx.Decode, Repair: fzgx.Repair, Extent: fzgxExtent},
-	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"},
+		Decode: fzgx.Decode, Frames: frames.Of[fzgx.FrameRow]("frames_fzgx", nil),
+		Repair: fzgx.Repair, Extent: fzgxExtent},
+	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"}, Aliases: []string{"starcraft", "starcraft2", "sc"},
 		Match: func(h []byte) bool {
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
-		Decode: sc2.Decode, Extent: sc2Extent,
+		Decode: sc2.Decode, Frames: frames.Of("frames_sc2", sc2.StatsRows, "stats"), Extent: sc2Extent,
 		NoRepair: "StarCraft II repair is not available yet: it rebuilds the MPQ archive from the members that still read, " +
 			"and rewind's MPQ layer is being rewritten; the repair will come on top of the new one"},
 }

@@ -116,8 +116,15 @@ type Replay struct {
 	// Analyze computes the moments and stats (see Analysis); nil when the
 	// format has no game code. Called at most once.
 	Analyze func() *Analysis
+	// FrameRows hands the format's typed per-frame rows to yield in
+	// batches, each a slice of the row type the format's registry entry
+	// names (decoders/frames); `rewind export` writes them to Parquet. Nil
+	// when the format yields none this way or the decode was header-only.
+	FrameRows func(yield func(batch any) error) error
 
-	eventStart []int     // eventStart[f] is the first event index at frame f
+	eventStart []int     // eventStart[f] is the first event index at frame f, built on first use
+	startOnce  sync.Once // guards eventStart
+	finished   bool      // Finish ran: the events are in frame order
 	byOffset   []int     // event indices sorted by span, built on first use
 	offsetOnce sync.Once // guards byOffset: EventAt may be called from several goroutines
 
@@ -402,31 +409,50 @@ func (r *Replay) Finish() {
 	if !sort.SliceIsSorted(r.Events, byFrame) {
 		sort.SliceStable(r.Events, byFrame)
 	}
-	n := r.Timeline.Count
-	r.eventStart = make([]int, n+1)
-	e := 0
-	for f := 0; f <= n; f++ {
-		for e < len(r.Events) && r.Events[e].Frame < f {
-			e++
-		}
-		r.eventStart[f] = e
-	}
+	// the frame index is built on first use: a header-only listing
+	// finishes thousands of replays with long timelines and never asks
+	r.eventStart = nil
+	r.startOnce = sync.Once{}
+	r.finished = true
 	r.byOffset = nil
 	r.offsetOnce = sync.Once{}
 }
 
+// frameIndex returns eventStart, building it on the first call (safe from
+// several goroutines); nil before Finish.
+func (r *Replay) frameIndex() []int {
+	r.startOnce.Do(func() {
+		if !r.finished {
+			return
+		}
+		n := r.Timeline.Count
+		idx := make([]int, n+1)
+		e := 0
+		for f := 0; f <= n; f++ {
+			for e < len(r.Events) && r.Events[e].Frame < f {
+				e++
+			}
+			idx[f] = e
+		}
+		r.eventStart = idx
+	})
+	return r.eventStart
+}
+
 // EventRange returns the indices [lo, hi) of the events at frame f.
 func (r *Replay) EventRange(f int) (lo, hi int) {
-	if f < 0 || f >= r.Timeline.Count || len(r.eventStart) != r.Timeline.Count+1 {
+	idx := r.frameIndex()
+	if f < 0 || f >= r.Timeline.Count || len(idx) != r.Timeline.Count+1 {
 		return 0, 0
 	}
-	return r.eventStart[f], r.eventStart[f+1]
+	return idx[f], idx[f+1]
 }
 
 // FirstEventAtOrAfter returns the index of the first event at frame f or
 // later (len(Events) when none).
 func (r *Replay) FirstEventAtOrAfter(f int) int {
-	if len(r.eventStart) != r.Timeline.Count+1 {
+	idx := r.frameIndex()
+	if len(idx) != r.Timeline.Count+1 {
 		return 0
 	}
 	if f < 0 {
@@ -435,7 +461,7 @@ func (r *Replay) FirstEventAtOrAfter(f int) int {
 	if f >= r.Timeline.Count {
 		return len(r.Events)
 	}
-	return r.eventStart[f]
+	return idx[f]
 }
 
 // EventFields returns an event's full fields.

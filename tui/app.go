@@ -34,6 +34,9 @@ type Config struct {
 	// headless with them; the screen is then 80x24); nil is the terminal.
 	Input  io.Reader
 	Output io.Writer
+	// NoCache reads every header and neither uses nor fills the index in
+	// the user's cache directory.
+	NoCache bool
 }
 
 // Run runs the program on the alternate screen with mouse cell motion.
@@ -65,7 +68,11 @@ func Run(cfg Config) error {
 		// until (if it is one after all) the terminal says otherwise
 		go p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	}
-	if _, err := p.Run(); err != nil {
+	_, err = p.Run()
+	if a.br != nil {
+		a.br.close() // stop the scan and the background checks
+	}
+	if err != nil {
 		return err
 	}
 	return a.err
@@ -124,7 +131,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 			srcs = append(srcs, source{path: ".", fsys: cfg.Samples})
 		}
 		a.br = newBrowser(th, "built-in samples")
-		a.init = scan(srcs)
+		a.init = a.br.start(srcs, cfg.NoCache)
 		return a
 	}
 	if len(cfg.Paths) == 1 {
@@ -138,7 +145,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 		srcs = append(srcs, source{path: p})
 	}
 	a.br = newBrowser(th, strings.Join(cfg.Paths, " "))
-	a.init = scan(srcs)
+	a.init = a.br.start(srcs, cfg.NoCache)
 	return a
 }
 
@@ -218,6 +225,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loadedMsg:
 		if a.load == nil || msg.id != a.load.id {
 			return a, nil
+		}
+		if a.br != nil {
+			a.br.opened(a.load.name, msg.r, msg.err) // a full decode: the row's problems are known now
 		}
 		a.load = nil
 		if msg.err != nil {

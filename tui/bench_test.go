@@ -3,7 +3,6 @@ package tui
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
@@ -52,21 +51,6 @@ func BenchmarkStep(b *testing.B) {
 		}
 		v.Update(right)
 		_ = v.View()
-	}
-}
-
-func BenchmarkBrowserView(b *testing.B) {
-	br := newBrowser(newTestTheme(), "bench")
-	br.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	rows := testRows()
-	var many []row
-	for len(many) < 10000 {
-		many = append(many, rows...)
-	}
-	br.Update(rowsMsg{rows: many, done: true})
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		_ = br.View()
 	}
 }
 

@@ -1,15 +1,18 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -17,9 +20,9 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/sahilm/fuzzy"
 
 	"rewind/decoders"
+	"rewind/library"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -37,220 +40,73 @@ func (s source) read() ([]byte, error) {
 	return os.ReadFile(s.path)
 }
 
-// row is one replay in the browser, read header-only.
+// row is one file in the browser. Its header sits behind an atomic
+// pointer: a check that lands replaces it, while a filter running on
+// another goroutine reads it.
 type row struct {
-	src      source
-	format   string
-	start    time.Time
-	what     string // players/characters, map or song
-	duration time.Duration
-	size     int64
-	problems int
-	err      string // the file could not be read at all
-	key      string // what the filter matches: the row's columns joined
-	offs     [4]int // where the what, date, format and name columns start in key
+	src  source
+	err  string // the file has no header: opening it shows this instead
+	what string // players or characters, then the map, stage, song or course
+	seq  int    // arrival order
+	tier int    // how well the row matched the filter's plain words
+	doc  atomic.Pointer[library.Doc]
+	key  sortKey // the header's sortable values, kept by the UI goroutine
 }
 
-type rowsMsg struct {
-	gen  int
-	rows []row
-	done bool
-	ch   chan row
+// sortKey holds what the sort compares, so comparing two rows touches
+// only the rows themselves (merging batches into 50,000 rows compares a
+// lot).
+type sortKey struct {
+	start          int64 // unix nanoseconds; 0 when undated
+	dated, hasWhat bool
+	format         string
+	what, file     string // lower case
+	dur, size      int64
+	probs          int
+	checked        bool
 }
 
-// browser lists replays, filters them and opens one.
-type browser struct {
-	th    *theme.Theme
-	pt    *paints
-	keys  browserKeys
-	help  help.Model
-	w, h  int
-	title string
-
-	rows      []row
-	total     int // files found so far
-	done      bool
-	skipped   int // files that are no replay
-	gen       int
-	filter    lineInput
-	editing   bool
-	shown     []int // indices into rows after filtering
-	matched   map[int][]int
-	lastQuery string
-	moved     bool // the user moved the cursor: keep it on its row as rows arrive
-	fmtW      int  // the format column: the longest format name listed
-	durW      int  // the length column: the longest length listed
-	probW     int  // the problems column: its widest text
-	cur, top  int
+func newRow(src source, h library.Header) *row {
+	rw := &row{src: src, err: h.Err, what: describe(&h)}
+	rw.setDoc(library.NewDoc(&h))
+	return rw
 }
 
-func newBrowser(th *theme.Theme, title string) *browser {
-	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeys(), help: help.New(), title: title,
-		fmtW: len("format"), durW: len("length"), probW: len("problems")}
-	b.help.Styles.ShortKey = th.HelpKey
-	b.help.Styles.ShortDesc = th.HelpDesc
-	b.help.Styles.ShortSeparator = th.HelpSep
-	b.help.Styles.FullKey = th.HelpKey
-	b.help.Styles.FullDesc = th.HelpDesc
-	b.help.Styles.FullSeparator = th.HelpSep
-	b.filter = newLineInput(th, "/")
-	return b
-}
-
-// scan lists the files under the sources and reads each header-only with
-// a bounded pool of workers; rows arrive in batches through a channel.
-func scan(srcs []source) tea.Cmd {
-	ch := make(chan row, 256)
-	go func() {
-		jobs := make(chan source, 64)
-		done := make(chan struct{})
-		workers := max(runtime.NumCPU(), 1)
-		for i := 0; i < workers; i++ {
-			go func() {
-				for s := range jobs {
-					if r, ok := readRow(s); ok {
-						ch <- r
-					}
-				}
-				done <- struct{}{}
-			}()
-		}
-		for _, s := range srcs {
-			walkSource(s, func(f source) { jobs <- f })
-		}
-		close(jobs)
-		for i := 0; i < workers; i++ {
-			<-done
-		}
-		close(ch)
-	}()
-	return nextRows(0, ch)
-}
-
-// walkSource calls fn for each regular file of s (s itself when it is a file).
-func walkSource(s source, fn func(source)) {
-	if s.fsys != nil {
-		_ = fs.WalkDir(s.fsys, s.path, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() && !skipName(d.Name()) {
-				fn(source{path: p, fsys: s.fsys})
-			}
-			return nil
-		})
-		return
+// setDoc replaces the row's header (a check landed) and its sort keys.
+func (rw *row) setDoc(d *library.Doc) {
+	h := d.H
+	rw.doc.Store(d)
+	rw.key = sortKey{
+		dated: !h.Start.IsZero(), format: string(h.Format), hasWhat: h.Title != "" || len(h.Players) > 0,
+		what: strings.ToLower(rw.what), file: strings.ToLower(path.Base(filepath.ToSlash(h.Path))),
+		dur: int64(h.Duration), size: h.Size, probs: h.ProblemCount(), checked: h.Checked(),
 	}
-	st, err := os.Stat(s.path)
-	if err != nil {
-		fn(s) // readRow reports the error as a row
-		return
-	}
-	if !st.IsDir() {
-		fn(s)
-		return
-	}
-	_ = filepath.WalkDir(s.path, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && !skipName(d.Name()) {
-			fn(source{path: p})
-		}
-		return nil
-	})
-}
-
-// skipName leaves out the files that sit next to replays but are none.
-func skipName(n string) bool {
-	switch strings.ToLower(path.Ext(n)) {
-	case ".md", ".tsv", ".txt", ".json", ".go":
-		return true
-	}
-	return strings.HasPrefix(n, ".")
-}
-
-func nextRows(gen int, ch chan row) tea.Cmd {
-	return func() tea.Msg {
-		r, ok := <-ch
-		if !ok {
-			return rowsMsg{gen: gen, done: true, ch: ch}
-		}
-		batch := []row{r}
-		for len(batch) < 512 {
-			select {
-			case r, ok := <-ch:
-				if !ok {
-					return rowsMsg{gen: gen, rows: batch, done: true, ch: ch}
-				}
-				batch = append(batch, r)
-			default:
-				return rowsMsg{gen: gen, rows: batch, ch: ch}
-			}
-		}
-		return rowsMsg{gen: gen, rows: batch, ch: ch}
+	if rw.key.dated {
+		rw.key.start = h.Start.UnixNano()
 	}
 }
 
-// readRow decodes a file header-only. A file no decoder claims gives no
-// row; one a decoder claims but cannot read gives a row with the error.
-func readRow(s source) (rw row, ok bool) {
-	rw = row{src: s}
-	defer func() {
-		// a decoder bug must cost one row, not the program
-		if p := recover(); p != nil {
-			rw.err = fmt.Sprintf("decoder failed: %v", p)
-			ok = true
-		}
-		rw.index()
-	}()
-	data, err := s.read()
-	if err != nil {
-		rw.err = err.Error()
-		return rw, true
-	}
-	rw.size = int64(len(data))
-	if f, err := decoders.Detect(data, s.path); err == nil {
-		rw.format = string(f.ID)
-	} else {
-		// a file named like a replay that is none is worth a row: it is
-		// what an archivist is looking for
-		if id := formatOfName(s.path); id != "" {
-			rw.format = id
-			rw.err = err.Error()
-			// the row shows the name: say only what the file is instead
-			if i := strings.Index(rw.err, ": "); strings.HasPrefix(rw.err, "not a replay") && i > 0 {
-				rw.err = "not a replay: " + rw.err[i+2:]
-			}
-			return rw, true
-		}
-		return rw, false
-	}
-	r, err := decoders.Decode(data, s.path, model.DecodeOptions{HeaderOnly: true})
-	if r == nil {
-		if err == nil {
-			err = errors.New("nothing decoded")
-		}
-		rw.err = err.Error()
-		return rw, true
-	}
-	rw.fill(r)
-	return rw, true
-}
-
-// fill takes the row's columns from a header-only replay.
-func (rw *row) fill(r *model.Replay) {
-	rw.format = string(r.Format)
-	rw.start = r.Start
-	rw.duration = r.Duration
-	rw.problems = r.Problems()
-	rw.what = describe(r)
-	if rw.size == 0 {
-		rw.size = r.Size
-	}
-}
+func (rw *row) h() *library.Header { return rw.doc.Load().H }
 
 // describe is the browser's one-line "what": players or characters, then
 // the map, stage, song or course.
-func describe(r *model.Replay) string {
+func describe(h *library.Header) string {
+	if h.Err != "" {
+		return h.Err
+	}
+	if len(h.Players) == 1 && h.Title != "" {
+		// one player (a song, a course): what was played comes first
+		p := h.Players[0]
+		who := p.Name
+		if who == "" {
+			who = p.Character
+		}
+		return clean(strings.TrimSuffix(h.Title+" · "+who, " · "))
+	}
 	var ps []string
-	for i, p := range r.Players {
+	for i, p := range h.Players {
 		if i == 4 {
-			ps = append(ps, fmt.Sprintf("+%d", len(r.Players)-4))
+			ps = append(ps, fmt.Sprintf("+%d", len(h.Players)-4))
 			break
 		}
 		s := p.Character
@@ -263,66 +119,667 @@ func describe(r *model.Replay) string {
 			ps = append(ps, s)
 		}
 	}
-	parts := []string{}
-	if len(r.Players) == 1 && r.Title != "" {
-		// one player (a song, a course): what was played comes first
-		p := r.Players[0]
-		who := p.Name
-		if who == "" {
-			who = p.Character
-		}
-		return clean(strings.TrimSuffix(r.Title+" · "+who, " · "))
-	}
+	var parts []string
 	if len(ps) > 0 {
 		parts = append(parts, strings.Join(ps, " vs "))
 	}
-	if r.Title != "" {
-		parts = append(parts, r.Title)
+	if h.Title != "" {
+		parts = append(parts, h.Title)
 	}
 	return clean(strings.Join(parts, " · "))
 }
 
-func (rw *row) index() {
-	date := ""
-	if !rw.start.IsZero() {
-		date = rw.start.Format("2006-01-02 15:04")
-	}
-	name := path.Base(filepath.ToSlash(rw.src.path))
-	cols := []string{rw.what, date, rw.format, name}
-	var b strings.Builder
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		rw.offs[i] = b.Len()
-		b.WriteString(c)
-	}
-	rw.key = b.String()
-}
-
 // durText is the length column: the game's length without hundredths.
 func (rw *row) durText() string {
-	if rw.duration <= 0 {
+	d := rw.h().Duration
+	if d <= 0 {
 		return ""
 	}
-	dur := model.FormatDuration(rw.duration)
-	return strings.TrimSuffix(dur, dur[strings.LastIndexByte(dur, '.'):])
+	s := model.FormatDuration(d)
+	return s[:strings.LastIndexByte(s, '.')]
 }
 
-// probText is the problems column.
+// probText is the problems column: what is known about the file's health.
 func (rw *row) probText() string {
+	h := rw.h()
 	switch {
-	case rw.err != "":
+	case h.Err != "":
 		return "unreadable"
-	case rw.problems > 0:
-		return fmt.Sprintf("! %d", rw.problems)
+	case h.Check != nil && h.ProblemCount() > 0:
+		return fmt.Sprintf("! %d", h.ProblemCount())
+	case h.Check != nil:
+		return "clean"
+	case h.Problems > 0:
+		// the header alone has problems; a full check may find more
+		return fmt.Sprintf("! %d+", h.Problems)
 	}
-	return ""
+	return "not checked"
+}
+
+// column is a column the list can be sorted by.
+type column int
+
+const (
+	colDate column = iota
+	colFormat
+	colWhat
+	colLength
+	colSize
+	colProblems
+	colFile
+	nColumns
+)
+
+var columnNames = [nColumns]string{"date", "format", "players · map/song", "length", "size", "problems", "file"}
+
+// order is a sort: a column and a direction. Rows without a value in the
+// column (no date, no length) go last in either direction.
+type order struct {
+	col  column
+	desc bool
+}
+
+// less orders two rows; ties fall to the date, newest first, then the path.
+func (o order) less(a, b *row) bool {
+	x, y := &a.key, &b.key
+	c := o.cmp(x, y)
+	if c == 0 && o.col != colDate {
+		c = order{colDate, true}.cmp(x, y)
+	}
+	if c == 0 {
+		return a.src.path < b.src.path
+	}
+	return c < 0
+}
+
+// cmp compares on the column alone, with the direction applied to values
+// and missing values last.
+func (o order) cmp(x, y *sortKey) int {
+	missing := func(mx, my bool) (int, bool) {
+		switch {
+		case mx && my:
+			return 0, true
+		case mx:
+			return 1, true
+		case my:
+			return -1, true
+		}
+		return 0, false
+	}
+	var c int
+	switch o.col {
+	case colDate:
+		if m, ok := missing(!x.dated, !y.dated); ok {
+			return m
+		}
+		c = cmpInt(x.start, y.start)
+	case colFormat:
+		c = strings.Compare(x.format, y.format)
+	case colWhat:
+		if m, ok := missing(!x.hasWhat, !y.hasWhat); ok {
+			return m
+		}
+		c = strings.Compare(x.what, y.what)
+	case colLength:
+		if m, ok := missing(x.dur <= 0, y.dur <= 0); ok {
+			return m
+		}
+		c = cmpInt(x.dur, y.dur)
+	case colSize:
+		c = cmpInt(x.size, y.size)
+	case colProblems:
+		// unchecked files rank by what their header showed, below checked
+		// files with as many
+		c = cmpInt(int64(x.probs), int64(y.probs))
+		if c == 0 {
+			c = cmpBool(x.checked, y.checked)
+		}
+	case colFile:
+		c = strings.Compare(x.file, y.file)
+	}
+	if o.desc {
+		c = -c
+	}
+	return c
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// merge merges two sorted lists into a new one (existing rows first among
+// equals). It never writes into a or b: a filter may be reading them.
+func merge(a, b []*row, less func(x, y *row) bool) []*row {
+	out := make([]*row, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if less(b[j], a[i]) {
+			out = append(out, b[j])
+			j++
+		} else {
+			out = append(out, a[i])
+			i++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+type rowsMsg struct {
+	gen  int
+	rows []*row
+	done bool
+	ch   chan *row
+}
+
+type checksMsg struct {
+	gen  int
+	done []library.Checked
+	open bool // the checker's channel is still open
+}
+
+// filteredMsg is a filter run off the UI goroutine.
+type filteredMsg struct {
+	gen   int
+	rows  []*row
+	tiers []int
+	upto  int // rows with seq >= upto arrived after the filter started
+}
+
+// browserKeyMap is the browser's keys: the shared ones of keys.go and the
+// archive's own (sort, reverse, format).
+type browserKeyMap struct {
+	browserKeys
+	Sort, Reverse, Formats key.Binding
+}
+
+func newBrowserKeyMap() browserKeyMap {
+	return browserKeyMap{
+		browserKeys: newBrowserKeys(),
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse")),
+		Formats:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "format")),
+	}
+}
+
+func (k browserKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.Formats, k.Help, k.Quit}
+}
+
+func (k browserKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Open, k.Filter, k.Clear, k.Sort, k.Reverse, k.Formats, k.Help, k.Quit},
+	}
+}
+
+// syncFilter is the number of rows up to which a filter runs on the UI
+// goroutine; above it, off it.
+const syncFilter = 4000
+
+// browser lists replays, filters and sorts them, and opens one.
+type browser struct {
+	th    *theme.Theme
+	pt    *paints
+	keys  browserKeyMap
+	help  help.Model
+	w, h  int
+	title string
+
+	rows   []*row // every row, in the current order
+	shown  []*row // the rows the filter keeps, in order (rows itself when none)
+	byPath map[string]*row
+	seq    int
+	order  order
+	format model.Format // "": every format
+	seen   map[model.Format]bool
+
+	filter    lineInput
+	editing   bool
+	q         *library.Query
+	qErr      *library.QueryError
+	lastQuery string
+	filterGen int
+	filtering bool // a filter is running off the UI goroutine
+
+	gen      int
+	done     bool
+	started  time.Time
+	took     time.Duration
+	index    *library.Index
+	indexErr string
+	checker  *library.Checker
+	checked  int // rows with a final problem count
+
+	cur, top int
+	helpTop  int  // the help page's first line
+	moved    bool // the user moved the cursor: keep it on its row as rows arrive
+	fmtW     int  // the format column: the longest format name listed
+	durW     int  // the length column: the longest length listed
+	probW    int  // the problems column: its widest text
+}
+
+func newBrowser(th *theme.Theme, title string) *browser {
+	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeyMap(), help: help.New(), title: title,
+		byPath: map[string]*row{}, seen: map[model.Format]bool{}, order: order{colDate, true},
+		// the heads' widths, the sort arrow included
+		fmtW: len("format") + 1, durW: len("length") + 1, probW: len("not checked")}
+	b.help.Styles.ShortKey = th.HelpKey
+	b.help.Styles.ShortDesc = th.HelpDesc
+	b.help.Styles.ShortSeparator = th.HelpSep
+	b.help.Styles.FullKey = th.HelpKey
+	b.help.Styles.FullDesc = th.HelpDesc
+	b.help.Styles.FullSeparator = th.HelpSep
+	b.filter = newLineInput(th, "/")
+	return b
+}
+
+// start opens the index (unless noCache), starts the checker and scans the
+// sources; rows arrive in batches through a channel.
+func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
+	b.started = time.Now()
+	hasDisk := false
+	for _, s := range srcs {
+		hasDisk = hasDisk || s.fsys == nil
+	}
+	if !noCache && hasDisk {
+		idx, err := library.OpenIndex("")
+		if err != nil {
+			b.indexErr = err.Error()
+		} else {
+			b.index = idx
+		}
+	}
+	b.checker = library.NewChecker(b.index)
+	return tea.Batch(b.scan(srcs), nextChecks(b.gen, b.checker.Results()))
+}
+
+// close writes the index and stops the checker; Run calls it on the way out.
+func (b *browser) close() {
+	if b.checker != nil {
+		b.checker.Close()
+	}
+	if b.index != nil {
+		b.index.Close()
+	}
+}
+
+// walkSources is every entry of the sources, in order.
+func walkSources(srcs []source) iter.Seq[library.Entry] {
+	return func(yield func(library.Entry) bool) {
+		for _, s := range srcs {
+			walk := library.Paths([]string{s.path})
+			if s.fsys != nil {
+				walk = library.FSPaths(s.fsys, s.path)
+			}
+			for e := range walk {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// scan reads the sources' headers on all cores (through the index).
+func (b *browser) scan(srcs []source) tea.Cmd {
+	ch := make(chan *row, 1024)
+	idx := b.index
+	// the built-in samples come alone, from their file system; paths named
+	// on the command line are the OS's
+	var fsys fs.FS
+	for _, s := range srcs {
+		if s.fsys != nil {
+			fsys = s.fsys
+		}
+	}
+	go func() {
+		defer close(ch)
+		library.Scan(context.Background(), walkSources(srcs), library.ScanOptions{Index: idx}, func(h library.Header) bool {
+			if h.Kind == library.Skipped {
+				return true // a FIFO or device inside a folder: never a row
+			}
+			ch <- newRow(source{path: h.Path, fsys: fsys}, h)
+			return true
+		})
+	}()
+	return nextRows(b.gen, ch, batchWindow(0))
+}
+
+// batchWindow is how long rows gather before the list takes them in. The
+// first row of a batch shows at once; merging a batch into a sorted list
+// of n rows costs O(n), so the window grows with the list (2 µs a row,
+// 30 to 250 ms) and merging stays a few percent of a core.
+func batchWindow(n int) time.Duration {
+	return min(max(time.Duration(n)*2*time.Microsecond, 30*time.Millisecond), 250*time.Millisecond)
+}
+
+func nextRows(gen int, ch chan *row, window time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		r, ok := <-ch
+		if !ok {
+			return rowsMsg{gen: gen, done: true, ch: ch}
+		}
+		batch := []*row{r}
+		timer := time.NewTimer(window)
+		defer timer.Stop()
+		for {
+			select {
+			case r, ok := <-ch:
+				if !ok {
+					return rowsMsg{gen: gen, rows: batch, done: true, ch: ch}
+				}
+				batch = append(batch, r)
+			case <-timer.C:
+				return rowsMsg{gen: gen, rows: batch, ch: ch}
+			}
+		}
+	}
+}
+
+func nextChecks(gen int, ch <-chan library.Checked) tea.Cmd {
+	return func() tea.Msg {
+		c, ok := <-ch
+		if !ok {
+			return checksMsg{gen: gen}
+		}
+		batch := []library.Checked{c}
+		for len(batch) < 256 {
+			select {
+			case c, ok := <-ch:
+				if !ok {
+					return checksMsg{gen: gen, done: batch}
+				}
+				batch = append(batch, c)
+			default:
+				return checksMsg{gen: gen, done: batch, open: true}
+			}
+		}
+		return checksMsg{gen: gen, done: batch, open: true}
+	}
 }
 
 func (b *browser) setSize(w, h int) {
 	b.w, b.h = max(w, 0), max(h, 0)
 	b.help.Width = b.w
+}
+
+// filtered reports whether the list shows fewer rows than it has.
+func (b *browser) filtered() bool { return !b.q.Empty() || b.format != "" }
+
+// keep reports whether a row passes the filter, and its tier.
+func keep(rw *row, q *library.Query, format model.Format) (bool, int) {
+	d := rw.doc.Load()
+	if format != "" && d.H.Format != format {
+		return false, 0
+	}
+	return q.Rank(d)
+}
+
+// shownLess orders the filtered rows: by tier when the query has words,
+// then by the sort.
+func (b *browser) shownLess() func(x, y *row) bool {
+	o := b.order
+	if !b.q.HasWords() {
+		return o.less
+	}
+	return func(x, y *row) bool {
+		if x.tier != y.tier {
+			return x.tier < y.tier
+		}
+		return o.less(x, y)
+	}
+}
+
+func (b *browser) selected() *row {
+	if b.cur >= 0 && b.cur < len(b.shown) {
+		return b.shown[b.cur]
+	}
+	return nil
+}
+
+// follow keeps the cursor on the row it was on, when the user put it there.
+func (b *browser) follow(sel *row) {
+	if sel != nil && b.moved {
+		if i := slices.Index(b.shown, sel); i >= 0 {
+			b.cur = i
+		}
+	}
+	b.cur = max(0, min(b.cur, len(b.shown)-1))
+}
+
+// add merges a batch of new rows into the sorted list and the filtered view.
+func (b *browser) add(batch []*row) {
+	sel := b.selected()
+	for _, rw := range batch {
+		rw.seq = b.seq
+		b.seq++
+		if old := b.byPath[rw.src.path]; old != nil {
+			continue // listed twice (a path named twice): keep the first
+		}
+		b.byPath[rw.src.path] = rw
+		h := rw.h()
+		b.seen[h.Format] = true
+		b.fmtW = max(b.fmtW, ansi.StringWidth(string(h.Format)))
+		b.durW = max(b.durW, len(rw.durText()))
+		if h.Checked() {
+			b.checked++
+		}
+	}
+	batch = slices.DeleteFunc(slices.Clone(batch), func(rw *row) bool { return b.byPath[rw.src.path] != rw })
+	sort.Slice(batch, func(i, j int) bool { return b.order.less(batch[i], batch[j]) })
+	b.rows = merge(b.rows, batch, b.order.less)
+	switch {
+	case !b.filtered():
+		b.shown = b.rows
+	case b.filtering:
+		// the running filter takes these in when it lands
+	default:
+		var keepers []*row
+		for _, rw := range batch {
+			if ok, tier := keep(rw, b.q, b.format); ok {
+				rw.tier = tier
+				keepers = append(keepers, rw)
+			}
+		}
+		less := b.shownLess()
+		sort.SliceStable(keepers, func(i, j int) bool { return less(keepers[i], keepers[j]) })
+		b.shown = merge(b.shown, keepers, less)
+	}
+	b.follow(sel)
+}
+
+// refilter applies the filter's text. A query that does not parse keeps
+// the last good one and says where the mistake is.
+func (b *browser) refilter() tea.Cmd {
+	text := b.filter.Value()
+	q, err := library.ParseQuery(text)
+	b.qErr = nil
+	if err != nil {
+		errors.As(err, &b.qErr)
+		return nil
+	}
+	b.q = q
+	return b.apply(text != b.lastQuery)
+}
+
+// apply recomputes the shown rows for the current query, format and
+// order; reset puts the cursor on the first row.
+func (b *browser) apply(reset bool) tea.Cmd {
+	b.filterGen++
+	b.filtering = false
+	if reset {
+		b.cur, b.top = 0, 0
+		b.lastQuery = b.filter.Value()
+	}
+	sel := b.selected()
+	if !b.filtered() {
+		b.shown = b.rows
+		b.follow(sel)
+		return nil
+	}
+	if len(b.rows) <= syncFilter {
+		rows, tiers := filterRows(b.rows, b.q, b.format, b.order)
+		for i, rw := range rows {
+			rw.tier = tiers[i]
+		}
+		b.shown = rows
+		b.follow(sel)
+		return nil
+	}
+	b.filtering = true
+	gen, rows, q, format, o, upto := b.filterGen, b.rows, b.q, b.format, b.order, b.seq
+	return func() tea.Msg {
+		got, tiers := filterRows(rows, q, format, o)
+		return filteredMsg{gen: gen, rows: got, tiers: tiers, upto: upto}
+	}
+}
+
+// filterRows is the filter over a snapshot of the sorted rows: it reads
+// only the rows' documents, so it may run on any goroutine.
+func filterRows(rows []*row, q *library.Query, format model.Format, o order) ([]*row, []int) {
+	type hit struct {
+		rw   *row
+		tier int
+	}
+	var hits []hit
+	for _, rw := range rows {
+		if ok, tier := keep(rw, q, format); ok {
+			hits = append(hits, hit{rw, tier})
+		}
+	}
+	if q.HasWords() {
+		// rows are in sort order already: a stable sort by tier keeps it
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].tier < hits[j].tier })
+	}
+	out, tiers := make([]*row, len(hits)), make([]int, len(hits))
+	for i, h := range hits {
+		out[i], tiers[i] = h.rw, h.tier
+	}
+	return out, tiers
+}
+
+// resort sorts every row by the new order (once, on a sort key press).
+func (b *browser) resort() tea.Cmd {
+	sel := b.selected()
+	rows := slices.Clone(b.rows)
+	sort.SliceStable(rows, func(i, j int) bool { return b.order.less(rows[i], rows[j]) })
+	b.rows = rows
+	cmd := b.apply(false)
+	b.follow(sel)
+	return cmd
+}
+
+// checked applies check results: the row's problems become final, and it
+// moves or leaves the view if the sort or the filter depends on them.
+func (b *browser) applyChecks(done []library.Checked) {
+	sel := b.selected()
+	for _, c := range done {
+		rw := b.byPath[c.Path]
+		if rw == nil {
+			continue
+		}
+		b.setCheck(rw, c.Check)
+	}
+	b.follow(sel)
+}
+
+func (b *browser) setCheck(rw *row, c *library.Check) {
+	old := rw.h()
+	if old.Check == nil && old.Err == "" {
+		b.checked++
+	}
+	h := *old
+	h.Check = c
+	moves := b.order.col == colProblems
+	if moves {
+		b.rows = remove(b.rows, rw)
+	}
+	rw.setDoc(library.NewDoc(&h))
+	b.probW = max(b.probW, len(rw.probText()))
+	if moves {
+		b.rows = insert(b.rows, rw, b.order.less)
+	}
+	switch {
+	case !b.filtered():
+		b.shown = b.rows
+	case b.filtering:
+	default:
+		b.shown = remove(b.shown, rw)
+		if ok, tier := keep(rw, b.q, b.format); ok {
+			rw.tier = tier
+			b.shown = insert(b.shown, rw, b.shownLess())
+		}
+	}
+}
+
+// remove returns the list without rw, as a new slice.
+func remove(list []*row, rw *row) []*row {
+	i := slices.Index(list, rw)
+	if i < 0 {
+		return list
+	}
+	return slices.Concat(list[:i], list[i+1:])
+}
+
+// insert returns the list with rw at its place, as a new slice.
+func insert(list []*row, rw *row, less func(x, y *row) bool) []*row {
+	i := sort.Search(len(list), func(i int) bool { return less(rw, list[i]) })
+	return slices.Concat(list[:i], []*row{rw}, list[i:])
+}
+
+// opened records what a full decode of the file found when it was opened.
+func (b *browser) opened(path string, r *model.Replay, err error) {
+	rw := b.byPath[path]
+	if rw == nil {
+		return
+	}
+	c := library.CheckReplay(r, err)
+	b.setCheck(rw, c)
+	if b.checker != nil {
+		b.checker.Forget(path)
+	}
+	if b.index != nil && rw.src.fsys == nil {
+		h := *rw.h()
+		b.index.Put(h)
+	}
+}
+
+// startChecks queues every row without a final count for the background
+// check, in the order they are shown.
+func (b *browser) startChecks() {
+	if b.checker == nil {
+		return
+	}
+	for _, list := range [][]*row{b.shown, b.rows} {
+		for _, rw := range list {
+			b.checker.Add(*rw.h(), rw.src.fsys)
+		}
+	}
+	b.preferCursor()
+}
+
+// preferCursor asks the checker for the row under the cursor next.
+func (b *browser) preferCursor() {
+	if rw := b.selected(); rw != nil && b.checker != nil && !rw.h().Checked() {
+		b.checker.Prefer(rw.src.path)
+	}
 }
 
 func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
@@ -333,36 +790,51 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 		if msg.gen != b.gen {
 			return nil, nil
 		}
-		var sel *row
-		if b.cur < len(b.shown) {
-			sel = &b.rows[b.shown[b.cur]]
-		}
-		selPath := ""
-		if sel != nil {
-			selPath = sel.src.path
-		}
-		b.rows = append(b.rows, msg.rows...)
-		b.total = len(b.rows)
-		for i := range msg.rows {
-			rw := &msg.rows[i]
-			b.fmtW = max(b.fmtW, ansi.StringWidth(rw.format))
-			b.durW = max(b.durW, len(rw.durText()))
-			b.probW = max(b.probW, len(rw.probText()))
-		}
-		sortRows(b.rows)
-		b.refilter()
-		if selPath != "" && b.moved {
-			for i, k := range b.shown {
-				if b.rows[k].src.path == selPath {
-					b.cur = i
-				}
-			}
-		}
+		b.add(msg.rows)
 		if msg.done {
 			b.done = true
+			b.took = time.Since(b.started)
+			if b.index != nil {
+				b.index.Flush()
+			}
+			b.startChecks()
 			return nil, nil
 		}
-		return nextRows(msg.gen, msg.ch), nil
+		return nextRows(msg.gen, msg.ch, batchWindow(len(b.rows))), nil
+	case checksMsg:
+		if msg.gen != b.gen {
+			return nil, nil
+		}
+		b.applyChecks(msg.done)
+		if msg.open {
+			return nextChecks(msg.gen, b.checker.Results()), nil
+		}
+		return nil, nil
+	case filteredMsg:
+		if msg.gen != b.filterGen {
+			return nil, nil
+		}
+		sel := b.selected()
+		b.filtering = false
+		for i, rw := range msg.rows {
+			rw.tier = msg.tiers[i]
+		}
+		b.shown = msg.rows
+		// rows that arrived meanwhile
+		var late []*row
+		for _, rw := range b.rows {
+			if rw.seq >= msg.upto {
+				late = append(late, rw)
+			}
+		}
+		if len(late) > 0 {
+			got, tiers := filterRows(late, b.q, b.format, b.order)
+			for i, rw := range got {
+				rw.tier = tiers[i]
+			}
+			b.shown = merge(b.shown, got, b.shownLess())
+		}
+		b.follow(sel)
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
@@ -373,234 +845,240 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 			case tea.MouseButtonLeft:
 				if i := b.top + msg.Y - 2; msg.Y >= 2 && i < len(b.shown) {
 					b.cur = i
+					b.moved = true
 				}
 			}
 		}
 	case tea.KeyMsg:
-		if b.editing {
-			switch msg.String() {
-			case "esc":
-				b.editing = false
-				b.filter.Blur()
-				b.filter.SetValue("")
-				b.refilter()
-				return nil, nil
-			case "enter":
-				// the highlighted row is what the filter was looking for
-				b.editing = false
-				b.filter.Blur()
-				if b.cur < len(b.shown) {
-					return nil, &b.rows[b.shown[b.cur]]
-				}
-				return nil, nil
-			case "down", "up":
-				b.editing = false
-				b.filter.Blur()
-			default:
-				cmd := b.filter.Update(msg)
-				b.refilter()
-				return cmd, nil
+		return b.key(msg)
+	}
+	return nil, nil
+}
+
+func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
+	if b.editing {
+		switch msg.String() {
+		case "esc":
+			b.editing = false
+			b.filter.Blur()
+			b.filter.SetValue("")
+			return b.refilter(), nil
+		case "enter":
+			// the highlighted row is what the filter was looking for
+			b.editing = false
+			b.filter.Blur()
+			if rw := b.selected(); rw != nil && b.qErr == nil {
+				return nil, rw
 			}
+			return nil, nil
+		case "down", "up":
+			b.editing = false
+			b.filter.Blur()
+		default:
+			cmd := b.filter.Update(msg)
+			return tea.Batch(cmd, b.refilter()), nil
 		}
+	}
+	if b.help.ShowAll {
+		// the help page scrolls; any other key closes it, q still quits
 		k := b.keys
 		switch {
 		case key.Matches(msg, k.Quit):
 			return tea.Quit, nil
 		case key.Matches(msg, k.Up):
-			b.move(-1)
+			b.helpTop--
 		case key.Matches(msg, k.Down):
-			b.move(1)
+			b.helpTop++
 		case key.Matches(msg, k.PageUp):
-			b.move(-b.rowsShown())
+			b.helpTop -= b.h - 2
 		case key.Matches(msg, k.PageDown):
-			b.move(b.rowsShown())
+			b.helpTop += b.h - 2
 		case key.Matches(msg, k.Home):
-			b.cur = 0
-		case key.Matches(msg, k.End):
-			b.cur = max(len(b.shown)-1, 0)
-		case key.Matches(msg, k.Filter):
-			b.editing = true
-			b.filter.Focus()
-			return nil, nil
-		case key.Matches(msg, k.Clear):
+			b.helpTop = 0
+		default:
+			b.help.ShowAll = false
+		}
+		return nil, nil
+	}
+	k := b.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit, nil
+	case key.Matches(msg, k.Up):
+		b.move(-1)
+	case key.Matches(msg, k.Down):
+		b.move(1)
+	case key.Matches(msg, k.PageUp):
+		b.move(-b.rowsShown())
+	case key.Matches(msg, k.PageDown):
+		b.move(b.rowsShown())
+	case key.Matches(msg, k.Home):
+		b.cur = 0
+		b.moved = true
+	case key.Matches(msg, k.End):
+		b.cur = max(len(b.shown)-1, 0)
+		b.moved = true
+	case key.Matches(msg, k.Filter):
+		b.editing = true
+		b.filter.Focus()
+	case key.Matches(msg, k.Clear):
+		if b.filter.Value() != "" || b.format != "" {
 			b.filter.SetValue("")
-			b.refilter()
-		case key.Matches(msg, k.Help):
-			b.help.ShowAll = !b.help.ShowAll
-		case key.Matches(msg, k.Open):
-			if b.cur < len(b.shown) {
-				return nil, &b.rows[b.shown[b.cur]]
-			}
+			b.format = ""
+			b.qErr = nil
+			return b.refilter(), nil
+		}
+	case key.Matches(msg, k.Sort):
+		next := (b.order.col + 1) % nColumns
+		b.order = order{col: next, desc: defaultDesc(next)}
+		return b.resort(), nil
+	case key.Matches(msg, k.Reverse):
+		b.order.desc = !b.order.desc
+		return b.resort(), nil
+	case key.Matches(msg, k.Formats):
+		b.format = b.nextFormat()
+		return b.apply(true), nil
+	case key.Matches(msg, k.Help):
+		b.help.ShowAll = true
+	case key.Matches(msg, k.Open):
+		if rw := b.selected(); rw != nil {
+			return nil, rw
 		}
 	}
 	return nil, nil
 }
 
+// defaultDesc is the direction a column starts in: newest, longest,
+// biggest and most problems first; names A to Z.
+func defaultDesc(c column) bool {
+	switch c {
+	case colDate, colLength, colSize, colProblems:
+		return true
+	}
+	return false
+}
+
+// nextFormat cycles the format filter through the formats listed.
+func (b *browser) nextFormat() model.Format {
+	var fs []model.Format
+	for _, f := range decoders.Formats {
+		if b.seen[f.ID] {
+			fs = append(fs, f.ID)
+		}
+	}
+	if b.format == "" {
+		if len(fs) == 0 {
+			return ""
+		}
+		return fs[0]
+	}
+	i := slices.Index(fs, b.format)
+	if i < 0 || i+1 >= len(fs) {
+		return ""
+	}
+	return fs[i+1]
+}
+
 func (b *browser) move(d int) {
 	b.moved = true
 	b.cur = max(0, min(b.cur+d, len(b.shown)-1))
-}
-
-// sortRows puts the newest game first; files without a date go last, by name.
-func sortRows(rows []row) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, c := rows[i], rows[j]
-		if a.start.IsZero() != c.start.IsZero() {
-			return !a.start.IsZero()
-		}
-		if !a.start.Equal(c.start) {
-			return a.start.After(c.start)
-		}
-		return a.src.path < c.src.path
-	})
-}
-
-type rowKeys []row
-
-func (r rowKeys) String(i int) string { return r[i].key }
-func (r rowKeys) Len() int            { return len(r) }
-
-// rowNames is the file-name column alone, so a query that names a file
-// ranks it above rows whose other columns hold the letters scattered.
-type rowNames []row
-
-func (r rowNames) String(i int) string { return r[i].key[r[i].offs[3]:] }
-func (r rowNames) Len() int            { return len(r) }
-
-// filterHit is how well a row matches the filter: a lower tier wins, then
-// a higher fuzzy score, then the date order the rows are in.
-type filterHit struct {
-	row, tier, score int
-	matched          []int // byte offsets into the row's key
-}
-
-// refilter applies the fuzzy filter; with no filter every row shows in date order.
-func (b *browser) refilter() {
-	q := b.filter.Value()
-	b.shown = b.shown[:0]
-	b.matched = nil
-	if q == "" {
-		for i := range b.rows {
-			b.shown = append(b.shown, i)
-		}
-	} else {
-		b.matched = map[int][]int{}
-		for _, h := range rankRows(b.rows, q) {
-			b.shown = append(b.shown, h.row)
-			b.matched[h.row] = h.matched
-		}
-	}
-	if q != b.lastQuery {
-		// a new filter starts at its best match
-		b.cur, b.top = 0, 0
-		b.lastQuery = q
-	}
-	b.cur = max(0, min(b.cur, len(b.shown)-1))
-}
-
-// rankRows orders the rows that match q: the query as typed inside the
-// file name first, then as typed anywhere in the row, then the file name
-// matching fuzzily, then the row; inside a tier by sahilm/fuzzy's score
-// (adjacent letters, word starts), and by date when scores tie.
-func rankRows(rows []row, q string) []filterHit {
-	best := map[int]filterHit{}
-	put := func(h filterHit) {
-		if o, ok := best[h.row]; !ok || h.tier < o.tier || (h.tier == o.tier && h.score > o.score) {
-			best[h.row] = h
-		}
-	}
-	for _, m := range fuzzy.FindFrom(q, rowKeys(rows)) {
-		put(filterHit{row: m.Index, tier: 3, score: m.Score, matched: m.MatchedIndexes})
-	}
-	for _, m := range fuzzy.FindFrom(q, rowNames(rows)) {
-		off := rows[m.Index].offs[3]
-		idx := make([]int, len(m.MatchedIndexes))
-		for i, x := range m.MatchedIndexes {
-			idx[i] = x + off
-		}
-		put(filterHit{row: m.Index, tier: 2, score: m.Score, matched: idx})
-	}
-	// the query as typed: only rows the fuzzy matcher kept can hold it
-	lq := strings.ToLower(q)
-	for i, h := range best {
-		key := rows[i].key
-		lk := strings.ToLower(key)
-		if len(lk) != len(key) {
-			continue // a case change moved the offsets: keep the fuzzy match
-		}
-		at, tier := strings.Index(lk[rows[i].offs[3]:], lq), 0
-		if at >= 0 {
-			at += rows[i].offs[3]
-		} else if at, tier = strings.Index(lk, lq), 1; at < 0 {
-			continue
-		}
-		idx := make([]int, len(lq))
-		for k := range idx {
-			idx[k] = at + k
-		}
-		// the fuzzy score still orders rows inside the tier
-		best[i] = filterHit{row: i, tier: tier, score: h.score, matched: idx}
-	}
-	out := make([]filterHit, 0, len(best))
-	for _, h := range best {
-		out = append(out, h)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, c := out[i], out[j]
-		if a.tier != c.tier {
-			return a.tier < c.tier
-		}
-		if a.score != c.score {
-			return a.score > c.score
-		}
-		return a.row < c.row
-	})
-	return out
+	b.preferCursor()
 }
 
 func (b *browser) rowsShown() int { return max(b.h-3, 1) }
 
-// View: a title line, the column heads, the rows, and the help line.
+// status is the title line's right part: counts, sort, format, checks.
+func (b *browser) status() string {
+	n := int64(len(b.rows))
+	s := thousands(n) + " replays"
+	if len(b.shown) != len(b.rows) || b.filtered() {
+		s = thousands(int64(len(b.shown))) + " of " + s
+	}
+	if !b.done {
+		s = "reading… " + s
+	}
+	if b.filtering {
+		s += " · filtering…"
+	}
+	arrow := "▲"
+	if b.order.desc {
+		arrow = "▼"
+	}
+	s += " · by " + strings.Split(columnNames[b.order.col], " ")[0] + " " + arrow
+	if b.format != "" {
+		s += " · " + string(b.format) + " only"
+	}
+	if b.done && n > 0 {
+		if b.checked >= len(b.rows) {
+			s += " · all checked"
+		} else {
+			s += fmt.Sprintf(" · checked %s of %s", thousands(int64(b.checked)), thousands(n))
+		}
+	}
+	if b.indexErr != "" {
+		s += " · no index: " + b.indexErr
+	}
+	return s
+}
+
+// View: a title line, the column heads, the rows, and the footer.
 func (b *browser) View() string {
 	if b.w <= 0 || b.h <= 0 {
 		return ""
 	}
 	p := b.pt
-	status := fmt.Sprintf("%s replays", thousands(int64(len(b.rows))))
-	if !b.done {
-		status = fmt.Sprintf("reading… %s replays", thousands(int64(len(b.rows))))
+	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(clean(b.title)+" · "+b.status())}
+	if b.help.ShowAll {
+		page := b.helpPage()
+		b.helpTop = max(0, min(b.helpTop, len(page)-(b.h-2)))
+		lines = append(lines, page[b.helpTop:]...)
+		lines = block(lines, b.w, b.h-1)
+		more := "  ↑/↓ scroll · any other key closes this page"
+		if b.helpTop+b.h-2 >= len(page) {
+			more = "  any key closes this page"
+		}
+		return strings.Join(append(lines, b.pt.dim.wrap(fit(more, b.w))), "\n")
 	}
-	if len(b.shown) != len(b.rows) {
-		status = fmt.Sprintf("%s of %s", thousands(int64(len(b.shown))), status)
-	}
-	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(clean(b.title)+" · "+status)}
 	// column widths: what gets what is left
 	const sizeW = 8
 	durW, probW := b.durW, b.probW
-	// the format column fits the longest format listed ("teehistorian"),
-	// the date drops its time of day on a narrow screen
 	fmtW, dateW, dateFmt := b.fmtW, 16, "2006-01-02 15:04"
 	if b.w < 100 {
 		dateW, dateFmt = 10, "2006-01-02"
 	}
-	// mark, the columns and the spaces between them
 	whatW := b.w - (2 + fmtW + 1 + dateW + 1 + 1 + durW + 1 + sizeW + 1 + probW)
 	nameW := 0
 	switch {
 	case whatW > 60:
 		nameW = min(whatW/3, 40)
 		whatW -= nameW + 1
-	case whatW >= 20 && b.filter.Value() != "":
+	case whatW >= 20 && (b.filter.Value() != "" || b.order.col == colFile):
 		// a filter matches file names too: show them, so a row's match can
 		// be seen even on a narrow screen
 		nameW = whatW / 2
 		whatW -= nameW + 1
 	}
-	head := fmt.Sprintf("  %-*s %-*s %-*s %*s %*s %-*s", fmtW, "format", dateW, "date", max(whatW, 0), "players · map/song", durW, "length", sizeW, "size", probW, "problems")
-	if nameW > 0 {
-		head += " file"
+	whatW = max(whatW, 0)
+	head := func(c column, w int, right bool) string {
+		s := columnNames[c]
+		if c == b.order.col {
+			if b.order.desc {
+				s += "▼"
+			} else {
+				s += "▲"
+			}
+		}
+		if pad := w - ansi.StringWidth(s); right && pad > 0 {
+			return strings.Repeat(" ", pad) + s
+		}
+		return fit(s, w)
 	}
-	lines = append(lines, p.label.wrap(fit(head, b.w)))
+	hd := "  " + head(colFormat, fmtW, false) + " " + head(colDate, dateW, false) + " " + head(colWhat, whatW, false) +
+		" " + head(colLength, durW, true) + " " + head(colSize, sizeW, true) + " " + head(colProblems, probW, false)
+	if nameW > 0 {
+		hd += " " + head(colFile, nameW, false)
+	}
+	lines = append(lines, p.label.wrap(fit(hd, b.w)))
 	rows := b.rowsShown()
 	if b.cur < b.top {
 		b.top = b.cur
@@ -609,40 +1087,41 @@ func (b *browser) View() string {
 		b.top = b.cur - rows + 1
 	}
 	b.top = max(0, min(b.top, max(len(b.shown)-rows, 0)))
+	marks := b.q.Marks()
 	for i := b.top; i < len(b.shown) && len(lines) < rows+2; i++ {
-		k := b.shown[i]
-		rw := &b.rows[k]
-		m := b.matched[k]
+		rw := b.shown[i]
+		h := rw.h()
 		sel := i == b.cur
 		date := ""
-		if !rw.start.IsZero() {
-			date = rw.start.Format(dateFmt)
+		if !h.Start.IsZero() {
+			date = h.Start.Format(dateFmt)
 		}
-		dur, probs := rw.durText(), rw.probText()
 		mark := "  "
 		if sel {
 			mark = "> "
 		}
 		var sb strings.Builder
 		sb.WriteString(mark)
-		sb.WriteString(b.hl(rw.format, fmtW, rw.offs[2], m, sel))
+		sb.WriteString(b.hl(string(h.Format), fmtW, marks, sel))
 		sb.WriteByte(' ')
-		sb.WriteString(b.hl(date, dateW, rw.offs[1], m, sel))
+		sb.WriteString(fit(date, dateW))
 		sb.WriteByte(' ')
-		what := rw.what
-		if rw.err != "" && what == "" {
-			what = rw.err
-		}
-		sb.WriteString(b.hl(what, max(whatW, 0), rw.offs[0], m, sel))
-		sb.WriteString(fmt.Sprintf(" %*s %*s ", durW, dur, sizeW, humanSize(rw.size)))
+		sb.WriteString(b.hl(rw.what, whatW, marks, sel))
+		sb.WriteString(fmt.Sprintf(" %*s %*s ", durW, rw.durText(), sizeW, humanSize(h.Size)))
+		probs := rw.probText()
 		pr := fit(probs, probW)
-		if probs != "" && !sel {
-			pr = p.err.wrap(pr)
+		if !sel {
+			switch {
+			case h.Err != "" || h.ProblemCount() > 0:
+				pr = p.err.wrap(pr)
+			default:
+				pr = p.dim.wrap(pr)
+			}
 		}
 		sb.WriteString(pr)
 		if nameW > 0 {
 			sb.WriteByte(' ')
-			sb.WriteString(b.hlTail(path.Base(filepath.ToSlash(rw.src.path)), nameW, rw.offs[3], m, sel))
+			sb.WriteString(b.hlTail(path.Base(filepath.ToSlash(rw.src.path)), nameW, marks, sel))
 		}
 		line := fit(sb.String(), b.w)
 		if sel {
@@ -650,54 +1129,65 @@ func (b *browser) View() string {
 		}
 		lines = append(lines, line)
 	}
-	if len(b.shown) == 0 && b.done {
+	if len(b.shown) == 0 && b.done && !b.filtering {
 		msg := "no replays here"
-		if b.filter.Value() != "" {
+		if b.filtered() {
 			msg = "nothing matches the filter"
 		}
 		lines = append(lines, p.dim.wrap("  "+msg))
 	}
-	var foot string
-	if b.editing || b.filter.Value() != "" {
-		foot = b.filter.View(b.w)
-	} else {
-		foot = b.help.View(b.keys)
+	var foot []string
+	switch {
+	case b.qErr != nil:
+		foot = []string{b.filter.View(b.w), p.err.wrap(fit(fmt.Sprintf("%s^ %s", strings.Repeat(" ", b.qErr.Col), b.qErr.Msg), b.w))}
+	case b.editing || b.filter.Value() != "":
+		foot = []string{b.filter.View(b.w)}
+	default:
+		foot = strings.Split(b.help.View(b.keys), "\n")
 	}
-	footLines := strings.Split(foot, "\n")
-	out := block(lines, b.w, max(b.h-len(footLines), 0))
-	out = append(out, block(footLines, b.w, min(len(footLines), b.h))...)
+	out := block(lines, b.w, max(b.h-len(foot), 0))
+	out = append(out, block(foot, b.w, min(len(foot), b.h))...)
 	return strings.Join(out, "\n")
 }
 
-// hl fits a column's text to w cells and highlights the characters the
-// filter matched; off is where the column starts in the row's key.
-func (b *browser) hl(s string, w, off int, matched []int, sel bool) string {
+// helpPage is the ? screen: the keys (bubbles/help's full view), then the
+// filter's query language and what the problems column says.
+func (b *browser) helpPage() []string {
+	lines := []string{""}
+	for _, l := range strings.Split(b.help.View(b.keys), "\n") {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "", "  "+b.pt.bold.wrap("Filter: / then a query"))
+	for _, l := range strings.Split(library.QueryHelp, "\n") {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "", "  "+b.pt.bold.wrap("Problems column"),
+		"  not checked   only the header was read; a full check runs in the background",
+		"  ! 2+          the header alone shows 2 problems; the check may find more",
+		"  ! 3           a full check found 3 problems (warnings and errors)",
+		"  clean         a full check found none",
+		"  unreadable    the file is no replay or its decoder refused it",
+	)
+	return lines
+}
+
+// hl fits a cell's text to w cells and highlights where the filter's
+// words and values appear in it (case-insensitively, as typed).
+func (b *browser) hl(s string, w int, marks []string, sel bool) string {
 	s = clean(s)
-	if len(matched) == 0 || sel {
+	if len(marks) == 0 || sel {
 		return fit(s, w)
 	}
 	t := ansi.Truncate(s, w, "…")
-	var sb strings.Builder
-	mi := 0
-	for i, r := range t {
-		for mi < len(matched) && matched[mi] < off+i {
-			mi++
-		}
-		if mi < len(matched) && matched[mi] == off+i && i < len(s) {
-			b.pt.match.write(&sb, string(r))
-		} else {
-			sb.WriteRune(r)
-		}
-	}
-	return fit(sb.String(), w)
+	return fit(b.paintMarks(t, 0, markRanges(s, marks)), w)
 }
 
 // hlTail is hl for file names: a name too long keeps its end (the part
 // that tells files apart, "…__corrupt.slp") rather than its start.
-func (b *browser) hlTail(s string, w, off int, matched []int, sel bool) string {
+func (b *browser) hlTail(s string, w int, marks []string, sel bool) string {
 	s = clean(s)
 	if w <= 1 || ansi.StringWidth(s) <= w {
-		return b.hl(s, w, off, matched, sel)
+		return b.hl(s, w, marks, sel)
 	}
 	// drop runes from the start until the rest and the ellipsis fit
 	k := 0
@@ -705,36 +1195,57 @@ func (b *browser) hlTail(s string, w, off int, matched []int, sel bool) string {
 		_, size := utf8.DecodeRuneInString(s[k:])
 		k += size
 	}
-	rest := s[k:]
-	if len(matched) == 0 || sel {
-		return fit("…"+rest, w)
+	if len(marks) == 0 || sel {
+		return fit("…"+s[k:], w)
+	}
+	return fit("…"+b.paintMarks(s[k:], k, markRanges(s, marks)), w)
+}
+
+// markRanges are the byte ranges of s where a mark appears, ignoring case.
+func markRanges(s string, marks []string) [][2]int {
+	ls := strings.ToLower(s)
+	if len(ls) != len(s) {
+		return nil // a case change moved the offsets
+	}
+	var out [][2]int
+	for _, m := range marks {
+		m = strings.ToLower(m)
+		if m == "" {
+			continue
+		}
+		for from := 0; from < len(ls); {
+			i := strings.Index(ls[from:], m)
+			if i < 0 {
+				break
+			}
+			out = append(out, [2]int{from + i, from + i + len(m)})
+			from += i + len(m)
+		}
+	}
+	return out
+}
+
+// paintMarks wraps the runes of t (which starts at byte off of the text
+// the ranges refer to) that fall in a range, one by one.
+func (b *browser) paintMarks(t string, off int, ranges [][2]int) string {
+	if len(ranges) == 0 {
+		return t
 	}
 	var sb strings.Builder
-	sb.WriteString("…")
-	mi := 0
-	for i, r := range rest {
-		at := off + k + i
-		for mi < len(matched) && matched[mi] < at {
-			mi++
+	for i, r := range t {
+		at := off + i
+		in := false
+		for _, rg := range ranges {
+			if at >= rg[0] && at < rg[1] {
+				in = true
+				break
+			}
 		}
-		if mi < len(matched) && matched[mi] == at {
+		if in && r != '…' {
 			b.pt.match.write(&sb, string(r))
 		} else {
 			sb.WriteRune(r)
 		}
 	}
-	return fit(sb.String(), w)
-}
-
-// formatOfName is the format a file's extension suggests, or "".
-func formatOfName(name string) string {
-	ext := strings.ToLower(path.Ext(filepath.ToSlash(name)))
-	for _, f := range decoders.Formats {
-		for _, e := range f.Exts {
-			if e == ext {
-				return string(f.ID)
-			}
-		}
-	}
-	return ""
+	return sb.String()
 }

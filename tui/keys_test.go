@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -395,51 +394,6 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
-func TestBrowserKeys(t *testing.T) {
-	b := newTestBrowser(160, 48)
-	if got := b.rows[b.shown[0]].src.path; got != "bsor/song.bsor" {
-		t.Errorf("newest first: %s", got)
-	}
-	if got := b.rows[b.shown[len(b.shown)-1]].start; !got.IsZero() {
-		t.Error("undated rows should go last")
-	}
-	b.Update(keyMsg("down"))
-	b.Update(keyMsg("j"))
-	if b.cur != 2 {
-		t.Errorf("cursor %d", b.cur)
-	}
-	_, open := b.Update(keyMsg("enter"))
-	if open == nil || open.src.path != "slippi/corrupt.slp" {
-		t.Fatalf("enter opened %v", open)
-	}
-	b.Update(keyMsg("/"))
-	for _, k := range split("fox") {
-		b.Update(keyMsg(k))
-	}
-	if len(b.shown) != 2 {
-		t.Errorf("filter fox: %d rows", len(b.shown))
-	}
-	if !strings.Contains(b.View(), "Fox") {
-		t.Error("filtered rows not shown")
-	}
-	b.Update(keyMsg("backspace"))
-	b.Update(keyMsg("esc"))
-	if len(b.shown) != len(b.rows) {
-		t.Error("esc did not clear the filter")
-	}
-	b.Update(keyMsg("end"))
-	if b.cur != len(b.rows)-1 {
-		t.Error("end")
-	}
-	b.Update(keyMsg("home"))
-	if b.cur != 0 {
-		t.Error("home")
-	}
-	if cmd, _ := b.Update(keyMsg("q")); cmd == nil {
-		t.Error("q does not quit")
-	}
-}
-
 // TestBrowseAndBack: the app opens a row from the browser and esc returns
 // with the cursor where it was.
 func TestBrowseAndBack(t *testing.T) {
@@ -483,58 +437,6 @@ func TestParseTime(t *testing.T) {
 	}
 }
 
-// TestScanSamples lists the built-in samples the way `rewind` with no
-// argument does: every file becomes a row (read, unreadable or not yet
-// supported), none panics, and opening the first row reaches the replay
-// view or the error screen.
-func TestScanSamples(t *testing.T) {
-	dir := os.DirFS("../testdata/samples")
-	a := newApp(Config{Samples: dir}, theme.New(false))
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	msg := a.Init()()
-	for i := 0; i < 1000; i++ {
-		_, cmd := a.Update(msg)
-		if a.br.done || cmd == nil {
-			break
-		}
-		msg = cmd()
-	}
-	if !a.br.done {
-		t.Fatal("scan did not finish")
-	}
-	checkScreen(t, a.View(), 120, 40)
-	if len(a.br.rows) == 0 {
-		t.Skip("no samples yet")
-	}
-	for i := 1; i < len(a.br.rows); i++ {
-		p, q := a.br.rows[i-1].start, a.br.rows[i].start
-		if !q.IsZero() && (p.IsZero() || p.Before(q)) {
-			t.Errorf("rows %d and %d out of date order", i-1, i)
-		}
-	}
-	_, cmd := a.Update(keyMsg("enter"))
-	if cmd == nil {
-		if a.mode != modeError {
-			t.Fatal("enter did nothing")
-		}
-		return
-	}
-	if a.mode != modeLoading {
-		t.Fatalf("mode %v", a.mode)
-	}
-	checkScreen(t, a.View(), 120, 40)
-	// the batch holds the decode and the progress tick; run the decode
-	for _, c := range cmd().(tea.BatchMsg) {
-		if m, ok := c().(loadedMsg); ok {
-			a.Update(m)
-		}
-	}
-	if a.mode != modeReplay && a.mode != modeError {
-		t.Fatalf("mode %v after loading", a.mode)
-	}
-	checkScreen(t, a.View(), 120, 40)
-}
-
 // TestSearch: a query typed as it appears finds those events; one that
 // appears nowhere as typed falls back to fuzzy matching.
 func TestSearch(t *testing.T) {
@@ -560,24 +462,6 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-// TestFilterHighlight: the browser marks the characters the filter matched.
-func TestFilterHighlight(t *testing.T) {
-	defer colour()()
-	b := newBrowser(theme.New(false), "x")
-	b.Update(tea.WindowSizeMsg{Width: 160, Height: 20})
-	b.Update(rowsMsg{rows: testRows(), done: true})
-	b.Update(keyMsg("/"))
-	for _, k := range split("fox") {
-		b.Update(keyMsg(k))
-	}
-	b.Update(keyMsg("enter"))
-	b.Update(keyMsg("down")) // the cursor row is drawn reversed, the other one highlighted
-	out := b.View()
-	if !strings.Contains(out, b.pt.match.wrap("F")) {
-		t.Errorf("no highlighted match in\n%s", out)
-	}
-}
-
 // TestConcurrentSearch: the search command runs on its own goroutine while
 // the view keeps drawing the same replay (run with -race).
 func TestConcurrentSearch(t *testing.T) {
@@ -593,40 +477,6 @@ func TestConcurrentSearch(t *testing.T) {
 	if len(v.matches) == 0 {
 		t.Error("no matches")
 	}
-}
-
-// TestScanDir: a folder with a replay-named file that is none, an empty
-// one and a text file lists the first two with the reason, not the third.
-func TestScanDir(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name string, data []byte) {
-		if err := os.WriteFile(dir+"/"+name, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("notes.log", []byte("hello\n"))
-	write("empty.slp", nil)
-	write("fake.slp", []byte("PK\x03\x04zipzipzip"))
-	a := newApp(Config{Paths: []string{dir}}, theme.New(false))
-	a.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
-	msg := a.Init()()
-	for !a.br.done {
-		_, cmd := a.Update(msg)
-		if cmd == nil {
-			break
-		}
-		msg = cmd()
-	}
-	if len(a.br.rows) != 2 {
-		t.Fatalf("%d rows: %+v", len(a.br.rows), a.br.rows)
-	}
-	out := ansi.Strip(a.View())
-	for _, want := range []string{"an empty file", "a zip archive"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("%q not shown:\n%s", want, out)
-		}
-	}
-	checkScreen(t, a.View(), 100, 20)
 }
 
 func TestLoadingView(t *testing.T) {

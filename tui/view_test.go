@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"rewind/model"
 	"rewind/theme"
 )
 
@@ -141,71 +140,3 @@ func TestGoldenReplay(t *testing.T) {
 }
 
 func itoa(n int) string { return thousands(int64(n)) }
-
-func testRows() []row {
-	mk := func(path string, f model.Format, start time.Time, title string, dur time.Duration, size int64, probs int, players ...string) row {
-		r := &model.Replay{Format: f, Start: start, Title: title, Duration: dur, Size: size}
-		for i, c := range players {
-			r.Players = append(r.Players, model.Player{Slot: "P" + itoa(i+1), Character: c})
-		}
-		for i := 0; i < probs; i++ {
-			r.Diagnostics = append(r.Diagnostics, model.Diagnostic{Severity: model.Error})
-		}
-		rw := row{src: source{path: path}}
-		rw.fill(r)
-		rw.index()
-		return rw
-	}
-	day := func(d int) time.Time { return time.Date(2023, 1, d, 12, 30, 0, 0, time.UTC) }
-	rows := []row{
-		mk("slippi/Game_20230101.slp", model.Slippi, day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
-		mk("slippi/ics.slp", model.Slippi, day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
-		mk("slippi/corrupt.slp", model.Slippi, day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
-		mk("bsor/song.bsor", model.BSOR, day(5), "Believer", 3*time.Minute+24*time.Second, 1_100_000, 0, "Quest 2"),
-		mk("teehistorian/x.teehistorian", model.Teehistorian, time.Time{}, "Kobra 4", 12*time.Minute, 340_000, 1),
-	}
-	bad := row{src: source{path: "sc2/broken.SC2Replay"}, format: "sc2", err: "mpq: at 0x0: bad header", size: 1024}
-	bad.index()
-	return append(rows, bad)
-}
-
-func newTestBrowser(w, h int) *browser {
-	b := newBrowser(theme.New(false), "testdata")
-	b.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	b.Update(rowsMsg{rows: testRows(), done: true})
-	return b
-}
-
-type browserModel struct{ b *browser }
-
-func (m browserModel) Init() tea.Cmd { return nil }
-func (m browserModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd, _ := m.b.Update(msg)
-	return m, cmd
-}
-func (m browserModel) View() string { return m.b.View() }
-
-func TestGoldenBrowser(t *testing.T) {
-	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
-		for _, c := range []struct {
-			name string
-			keys []string
-		}{
-			{"list", nil},
-			{"filter", []string{"/", "f", "o", "x"}},
-		} {
-			t.Run(c.name+"_"+itoa(sz[0])+"x"+itoa(sz[1]), func(t *testing.T) {
-				tm := teatest.NewTestModel(t, browserModel{newTestBrowser(sz[0], sz[1])}, teatest.WithInitialTermSize(sz[0], sz[1]))
-				for _, k := range c.keys {
-					tm.Send(keyMsg(k))
-				}
-				if err := tm.Quit(); err != nil {
-					t.Fatal(err)
-				}
-				out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
-				checkScreen(t, out, sz[0], sz[1])
-				golden.RequireEqual(t, []byte(out))
-			})
-		}
-	}
-}

@@ -109,6 +109,7 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	v.frameDiag()
 	r.Header = v.header(v.sc)
 	r.State = v.state
+	r.FrameRows = v.frameRows(r) // typed rows for rewind export (rows.go)
 	r.Detail = v.detail
 	r.Summarize = v.summary
 	r.Scenes = v.scenes()

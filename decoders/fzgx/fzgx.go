@@ -333,6 +333,7 @@ func (b *build) timeline() {
 		}
 	}
 	b.rep.State = b.state
+	b.rep.FrameRows = b.frameRows(b.rep) // typed rows for rewind export (rows.go)
 }
 
 // inputAt returns the input element in force at frame f, or -1.

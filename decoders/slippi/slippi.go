@@ -247,6 +247,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		d.r.Partial = true
 	} else {
 		d.events()
+		d.r.FrameRows = d.frameRows // typed rows for rewind export (rows.go)
 	}
 	d.finishHeader()
 	if !opt.HeaderOnly {

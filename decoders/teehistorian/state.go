@@ -52,6 +52,7 @@ func (d *decoder) buildState(index [maxClients]int) {
 			s.cpInfo[c], s.cpPos[c] = int32(i), int32(j)
 		}
 	}
+	r.FrameRows = d.frameRows(cids) // typed rows for rewind export (rows.go)
 	r.State = func(frame, p int) model.PlayerState {
 		if p < 0 || p >= len(cids) || frame < 0 || frame >= count {
 			return model.PlayerState{}

@@ -1,0 +1,533 @@
+package library
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"rewind/decoders"
+	"rewind/model"
+)
+
+// QueryHelp documents the query language, for `rewind find --help`, the
+// browser's ? screen and the README.
+const QueryHelp = `All terms must hold; -term negates one; "quote values with spaces".
+  word               a player, code, character, title, mode or file name
+                     with the word; a close misspelling or the initials
+                     (fd: Final Destination) match too, ranked lower
+  format:slippi      slippi, bsor, teehistorian, fzgx, sc2; also melee,
+                     beatsaber, ddnet, fzero, starcraft, or an extension
+  player:NAME        a player's name holds NAME (also name:)
+  code:ABCD#123      a connect code, toon handle or player id holds it
+  char:fox           a character, race or machine starts with it
+                     (also character:, race:, machine:)
+  stage:"final d"    the stage, map, song or course holds it
+                     (also map:, song:, course:, title:)
+  mode:ranked        the mode holds it
+  result:"no cont"   how the game ended holds it
+  file:corrupt       the file name holds it
+  fox>marth          one player is Fox and another Marth, not on one
+                     team, either order; > means versus, not who won;
+                     a side is a character or part of a player's name
+  date:>=2024-01-01  =, <, <=, >, >= a year, month or day, or a range
+                     2024-01..2024-03 (both ends whole); in the time
+                     zone the file gives
+  len:>5m            length of play: 90s, 5m, 1h30m or 1:30; len:5m is
+                     5:00 to 5:59; a range 3m..4m ends at 4:00
+  size:>10mb         file size in b, kb, mb or gb
+  problems:>0        problems known: a full check's count, else the
+                     header's; an unreadable file counts one
+  checked:no         whether a full check has run (yes or no)`
+
+// QueryError is a mistake in a query, with the column (1-based, in
+// characters) where it is.
+type QueryError struct {
+	Col int
+	Msg string
+}
+
+func (e *QueryError) Error() string { return fmt.Sprintf("query column %d: %s", e.Col, e.Msg) }
+
+// Query is a parsed filter: every term must hold.
+type Query struct {
+	Text  string
+	terms []term
+}
+
+type termKind int
+
+const (
+	tWord termKind = iota
+	tFormat
+	tPlayer
+	tCode
+	tChar
+	tTitle
+	tMode
+	tResult
+	tFile
+	tMatchup
+	tDate
+	tLen
+	tSize
+	tProblems
+	tChecked
+)
+
+var keys = map[string]termKind{
+	"format": tFormat, "player": tPlayer, "name": tPlayer, "code": tCode,
+	"char": tChar, "character": tChar, "race": tChar, "machine": tChar,
+	"stage": tTitle, "map": tTitle, "song": tTitle, "course": tTitle, "title": tTitle,
+	"mode": tMode, "result": tResult, "file": tFile,
+	"date": tDate, "len": tLen, "length": tLen, "duration": tLen, "size": tSize,
+	"problems": tProblems, "checked": tChecked,
+}
+
+type term struct {
+	kind    termKind
+	neg     bool
+	col     int
+	text    string // the value as typed (for highlighting)
+	val     string // folded value
+	sides   [2]string
+	formats map[model.Format]bool
+	lo, hi  int64 // [lo, hi) for date (wall-clock unix seconds), len (ns), size, problems
+	yes     bool
+}
+
+// ParseQuery parses a query once; Match then runs on each row.
+func ParseQuery(s string) (*Query, error) {
+	q := &Query{Text: s}
+	toks, err := tokenize(s)
+	if err != nil {
+		return nil, err
+	}
+	for _, tk := range toks {
+		t, err := parseTerm(tk)
+		if err != nil {
+			return nil, err
+		}
+		q.terms = append(q.terms, t)
+	}
+	return q, nil
+}
+
+// token is one whitespace-separated piece, quotes removed; raw keeps the
+// structure characters (: and >) that were outside quotes, marked by their
+// positions.
+type token struct {
+	col    int    // 1-based column of its first character
+	text   string // unquoted text
+	cols   []int  // column of each byte of text
+	quoted []bool // whether each byte of text came from inside quotes
+}
+
+func tokenize(s string) ([]token, error) {
+	var out []token
+	col := 0
+	var cur *token
+	inQuote, quoteCol := false, 0
+	for i, w := 0, 0; i < len(s); i += w {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w = size
+		col++
+		switch {
+		case r == '"':
+			if cur == nil {
+				out = append(out, token{col: col})
+				cur = &out[len(out)-1]
+			}
+			inQuote = !inQuote
+			quoteCol = col
+		case unicode.IsSpace(r) && !inQuote:
+			cur = nil
+		default:
+			if cur == nil {
+				out = append(out, token{col: col})
+				cur = &out[len(out)-1]
+			}
+			for range size {
+				cur.cols = append(cur.cols, col)
+				cur.quoted = append(cur.quoted, inQuote)
+			}
+			cur.text += s[i : i+size]
+		}
+	}
+	if inQuote {
+		return nil, &QueryError{Col: quoteCol, Msg: `this quote is not closed`}
+	}
+	return out, nil
+}
+
+// at is the column of byte i of the token's text (the end when past it).
+func (tk token) at(i int) int {
+	if i < len(tk.cols) {
+		return tk.cols[i]
+	}
+	if len(tk.cols) > 0 {
+		return tk.cols[len(tk.cols)-1] + 1
+	}
+	return tk.col
+}
+
+// find returns the first unquoted c in the token's text from byte i.
+func (tk token) find(c byte, from int) int {
+	for i := from; i < len(tk.text); i++ {
+		if tk.text[i] == c && !tk.quoted[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+func parseTerm(tk token) (term, error) {
+	t := term{col: tk.col}
+	text, off := tk.text, 0
+	if len(text) > 1 && text[0] == '-' && !tk.quoted[0] {
+		t.neg = true
+		off = 1
+	}
+	if c := tk.find(':', off); c > off {
+		key := strings.ToLower(text[off:c])
+		kind, ok := keys[key]
+		if !ok {
+			return t, &QueryError{Col: tk.at(off), Msg: fmt.Sprintf("%q is not a term; terms are %s", key+":", termNames())}
+		}
+		t.kind = kind
+		v := text[c+1:]
+		if v == "" {
+			return t, &QueryError{Col: tk.at(c + 1), Msg: fmt.Sprintf("%s: needs a value", key)}
+		}
+		return t, t.value(key, v, tk, c+1)
+	}
+	if g := tk.find('>', off); g >= 0 {
+		a, b := text[off:g], text[g+1:]
+		if a == "" || b == "" || tk.find('>', g+1) >= 0 {
+			return t, &QueryError{Col: tk.at(g), Msg: "a matchup is two sides joined by >: fox>marth"}
+		}
+		t.kind, t.text = tMatchup, a+">"+b
+		t.sides = [2]string{tight(a), tight(b)}
+		if t.sides[0] == "" || t.sides[1] == "" {
+			return t, &QueryError{Col: tk.at(off), Msg: "a matchup side needs letters or digits"}
+		}
+		return t, nil
+	}
+	t.kind, t.text, t.val = tWord, text[off:], fold(text[off:])
+	if t.val == "" {
+		return t, &QueryError{Col: tk.at(off), Msg: fmt.Sprintf("%q has no letters or digits to look for", text[off:])}
+	}
+	return t, nil
+}
+
+func termNames() string {
+	return "format, player/name, code, char, stage/map/song/course, mode, result, file, date, len, size, problems, checked"
+}
+
+// value parses a keyed term's value; at is where it starts in the token.
+func (t *term) value(key, v string, tk token, at int) error {
+	col := tk.at(at)
+	bad := func(format string, a ...any) error { return &QueryError{Col: col, Msg: fmt.Sprintf(format, a...)} }
+	t.text = v
+	switch t.kind {
+	case tFormat:
+		t.formats = formatsNamed(tight(v))
+		if len(t.formats) == 0 {
+			return bad("format %q is none of slippi, bsor, teehistorian, fzgx, sc2", v)
+		}
+	case tChecked:
+		switch strings.ToLower(v) {
+		case "yes", "y", "true", "1":
+			t.yes = true
+		case "no", "n", "false", "0":
+		default:
+			return bad("checked: is yes or no, not %q", v)
+		}
+	case tDate, tLen, tSize, tProblems:
+		lo, hi, err := t.bounds(v)
+		if err != nil {
+			return &QueryError{Col: col + err.off, Msg: key + ": " + err.msg}
+		}
+		t.lo, t.hi = lo, hi
+	default:
+		t.val = fold(v)
+		if t.kind == tCode || t.kind == tChar {
+			t.val = tight(v)
+		}
+		if t.val == "" {
+			return bad("%q has no letters or digits to look for", v)
+		}
+	}
+	return nil
+}
+
+type valueError struct {
+	off int // characters into the value
+	msg string
+}
+
+const (
+	minInt = -1 << 63
+	maxInt = 1<<63 - 1
+)
+
+// bounds turns a comparison or a range into [lo, hi).
+func (t *term) bounds(v string) (lo, hi int64, ve *valueError) {
+	if i := strings.Index(v, ".."); i >= 0 {
+		a, b := v[:i], v[i+2:]
+		var alo, bhi int64 = minInt, maxInt
+		if a != "" {
+			l, _, err := t.point(a)
+			if err != nil {
+				return 0, 0, err
+			}
+			alo = l
+		}
+		if b != "" {
+			l, h, err := t.point(b)
+			if err != nil {
+				err.off += utf8.RuneCountInString(v[:i+2])
+				return 0, 0, err
+			}
+			bhi = h // a date range takes in its last day, month or year
+			if t.kind != tDate {
+				bhi = l + 1 // 3m..4m ends at 4:00
+			}
+		}
+		if a == "" && b == "" {
+			return 0, 0, &valueError{0, "a range needs at least one end: 2024-01..2024-03"}
+		}
+		if alo >= bhi {
+			return 0, 0, &valueError{0, "the range is empty: its start is after its end"}
+		}
+		return alo, bhi, nil
+	}
+	op := ""
+	for _, o := range []string{">=", "<=", ">", "<", "="} {
+		if strings.HasPrefix(v, o) {
+			op = o
+			break
+		}
+	}
+	l, h, err := t.point(v[len(op):])
+	if err != nil {
+		err.off += len(op)
+		return 0, 0, err
+	}
+	hi = h
+	if t.kind != tDate {
+		// a length, size or count compares as the exact value; only
+		// equality covers its unit (len:5m is 5:00 to 5:59)
+		h = l + 1
+	}
+	switch op {
+	case ">=":
+		return l, maxInt, nil
+	case ">":
+		return h, maxInt, nil
+	case "<=":
+		return minInt, h, nil
+	case "<":
+		return minInt, l, nil
+	}
+	return l, hi, nil
+}
+
+// point parses one value into the span it names: a day is [midnight, next
+// midnight), 5m is [5:00, 6:00), 3 problems is [3, 4).
+func (t *term) point(s string) (lo, hi int64, ve *valueError) {
+	if s == "" {
+		return 0, 0, &valueError{0, "a value is missing after the comparison"}
+	}
+	switch t.kind {
+	case tDate:
+		for _, f := range []struct {
+			layout string
+			next   func(time.Time) time.Time
+		}{
+			{"2006-01-02T15:04", func(d time.Time) time.Time { return d.Add(time.Minute) }},
+			{"2006-01-02", func(d time.Time) time.Time { return d.AddDate(0, 0, 1) }},
+			{"2006-01", func(d time.Time) time.Time { return d.AddDate(0, 1, 0) }},
+			{"2006", func(d time.Time) time.Time { return d.AddDate(1, 0, 0) }},
+		} {
+			if d, err := time.Parse(f.layout, s); err == nil {
+				return d.Unix(), f.next(d).Unix(), nil
+			}
+		}
+		return 0, 0, &valueError{0, fmt.Sprintf("%q is not a date: write 2024, 2024-03 or 2024-03-15", s)}
+	case tLen:
+		d, unit, ok := parseLength(s)
+		if !ok {
+			return 0, 0, &valueError{0, fmt.Sprintf("%q is not a length: write 90s, 5m, 1h30m or 1:30", s)}
+		}
+		return int64(d), int64(d + unit), nil
+	case tSize:
+		n, unit, ok := parseSize(s)
+		if !ok {
+			return 0, 0, &valueError{0, fmt.Sprintf("%q is not a size: write 500kb, 10mb or 1gb", s)}
+		}
+		return n, n + unit, nil
+	default: // problems
+		n, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || n < 0 {
+			return 0, 0, &valueError{0, fmt.Sprintf("%q is not a count", s)}
+		}
+		return n, n + 1, nil
+	}
+}
+
+// parseLength reads 90s, 5m, 1h30m, 1:30 or 1:02:03; unit is the
+// smallest unit written, the span an equality covers.
+func parseLength(s string) (d, unit time.Duration, ok bool) {
+	if strings.Contains(s, ":") {
+		parts := strings.Split(s, ":")
+		if len(parts) > 3 {
+			return 0, 0, false
+		}
+		for _, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 || len(p) == 0 {
+				return 0, 0, false
+			}
+			d = d*60 + time.Duration(n)*time.Second
+		}
+		return d, time.Second, true
+	}
+	if s == "" || (s[0] < '0' || s[0] > '9') {
+		return 0, 0, false
+	}
+	rest := s
+	for rest != "" {
+		i := 0
+		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.') {
+			i++
+		}
+		if i == 0 || i == len(rest) {
+			return 0, 0, false
+		}
+		n, err := strconv.ParseFloat(rest[:i], 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		rest = rest[i:]
+		j := 0
+		for j < len(rest) && unicode.IsLetter(rune(rest[j])) {
+			j++
+		}
+		switch strings.ToLower(rest[:j]) {
+		case "h", "hr", "hrs", "hour", "hours":
+			unit = time.Hour
+		case "m", "min", "mins", "minute", "minutes":
+			unit = time.Minute
+		case "s", "sec", "secs", "second", "seconds":
+			unit = time.Second
+		default:
+			return 0, 0, false
+		}
+		d += time.Duration(n * float64(unit))
+		rest = rest[j:]
+	}
+	return d, unit, true
+}
+
+func parseSize(s string) (n, unit int64, ok bool) {
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+		i++
+	}
+	if i == 0 {
+		return 0, 0, false
+	}
+	f, err := strconv.ParseFloat(s[:i], 64)
+	if err != nil {
+		return 0, 0, false
+	}
+	switch strings.ToLower(s[i:]) {
+	case "", "b":
+		unit = 1
+	case "k", "kb", "kib":
+		unit = 1 << 10
+	case "m", "mb", "mib":
+		unit = 1 << 20
+	case "g", "gb", "gib":
+		unit = 1 << 30
+	default:
+		return 0, 0, false
+	}
+	return int64(f * float64(unit)), unit, true
+}
+
+// formatsNamed maps a folded name to the formats it names: the id, an
+// extension, a word of the format's name, or one of its aliases.
+func formatsNamed(v string) map[model.Format]bool {
+	out := map[model.Format]bool{}
+	for _, f := range decoders.Formats {
+		names := append([]string{string(f.ID)}, f.Aliases...)
+		for _, e := range f.Exts {
+			names = append(names, strings.TrimPrefix(e, "."))
+		}
+		names = append(names, tokens(f.Name)...)
+		names = append(names, f.Name)
+		for _, n := range names {
+			if tight(n) == v {
+				out[f.ID] = true
+			}
+		}
+	}
+	return out
+}
+
+// Empty reports whether the query has no terms (every row matches).
+func (q *Query) Empty() bool { return q == nil || len(q.terms) == 0 }
+
+// NeedsCheck reports whether the query asks about problems or checks, so
+// an answer needs full decodes of the files not yet checked.
+func (q *Query) NeedsCheck() bool {
+	if q == nil {
+		return false
+	}
+	for _, t := range q.terms {
+		if t.kind == tProblems || t.kind == tChecked {
+			return true
+		}
+	}
+	return false
+}
+
+// HasWords reports whether the query has plain words, whose matches are
+// ranked.
+func (q *Query) HasWords() bool {
+	if q == nil {
+		return false
+	}
+	for _, t := range q.terms {
+		if t.kind == tWord && !t.neg {
+			return true
+		}
+	}
+	return false
+}
+
+// Marks are the texts a view highlights where a row shows them: the plain
+// words and the values of name-like terms, as typed.
+func (q *Query) Marks() []string {
+	if q == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range q.terms {
+		if t.neg {
+			continue
+		}
+		switch t.kind {
+		case tWord, tPlayer, tCode, tChar, tTitle, tMode, tResult, tFile:
+			out = append(out, t.text)
+		case tMatchup:
+			a, b, _ := strings.Cut(t.text, ">")
+			out = append(out, a, b)
+		}
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package library
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"rewind/decoders"
+	"rewind/model"
+)
+
+// ReadHeader reads one walked file header-only.
+//
+// A file on disk is mapped into memory rather than read: a decoder's
+// header-only pass touches only the bytes it needs (a Slippi file's Event
+// Payloads and Game Start at the front and Game End and metadata at the
+// back; a BSOR file's info section and one frame; the MPQ header, tables
+// and three small members of an SC2 archive), so only those pages come off
+// the disk. Nothing format-specific lives here: each decoder's HeaderOnly
+// path defines the byte ranges, and a sixth format gets ranged reads for
+// free. Where mapping is unavailable (another OS, a file that shrinks while
+// it is read) the file is read whole instead.
+func ReadHeader(e Entry) Header {
+	h := Header{Path: e.Path, Kind: e.Kind, Size: e.Size, ModTime: e.ModTime}
+	if e.Kind != File {
+		if e.Err != nil {
+			h.Err = e.Err.Error()
+		} else {
+			h.Err = e.Path + ": not a regular file"
+		}
+		return h
+	}
+	if e.FS != nil {
+		data, err := fs.ReadFile(e.FS, e.Path)
+		if err != nil {
+			h.Err = err.Error()
+			return h
+		}
+		h.Size = int64(len(data))
+		decodeHeader(&h, data)
+		return h
+	}
+	var got Header
+	size, mtime, err := withBytes(e.Path, func(data []byte) {
+		got = h
+		got.Size = int64(len(data))
+		decodeHeader(&got, data)
+	})
+	if err != nil {
+		h.Kind, h.Err = Unreadable, pathError(e.Path, err).Error()
+		return h
+	}
+	got.Size, got.ModTime = size, mtime
+	return got
+}
+
+// smallFile is the size up to which a file is read rather than mapped.
+const smallFile = 256 << 10
+
+var smallBufs = sync.Pool{New: func() any { b := make([]byte, smallFile+1); return &b }}
+
+// getBuf returns a buffer of n bytes, reused when n is small.
+func getBuf(n int64) []byte {
+	if n > smallFile+1 {
+		return make([]byte, n)
+	}
+	return (*smallBufs.Get().(*[]byte))[:n]
+}
+
+func putBuf(b []byte) {
+	if cap(b) == smallFile+1 {
+		b = b[:cap(b)]
+		smallBufs.Put(&b)
+	}
+}
+
+// decodeHeader fills h from a header-only decode of data. It copies what it
+// keeps, so data may be unmapped afterwards. A decoder that panics costs
+// this one file, not the scan.
+func decodeHeader(h *Header, data []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			if _, fault := p.(interface{ Addr() uintptr }); fault {
+				panic(p) // a fault on mapped memory: mapped() falls back to a full read
+			}
+			h.Err = fmt.Sprintf("%s: decoder failed: %v", h.Path, p)
+		}
+	}()
+	f, err := decoders.Detect(data, h.Path)
+	if err != nil {
+		h.Err, h.NotReplay = notReplay(err), true
+		return
+	}
+	h.Format, h.FormatName = f.ID, f.Name
+	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: true})
+	if r == nil {
+		if err == nil {
+			err = errors.New("nothing decoded")
+		}
+		h.Err = err.Error()
+		return
+	}
+	fromReplay(h, r)
+}
+
+// notReplay shortens Describe's sentence to what the file is: the row
+// already shows the name.
+func notReplay(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, ": "); strings.HasPrefix(s, "not a replay") && i > 0 {
+		return "not a replay: " + s[i+2:]
+	}
+	return s
+}
+
+// CheckFile decodes a walked file in full and says what is wrong with it.
+// It reads the whole file (a full decode keeps its bytes for spans).
+func CheckFile(e Entry) (c *Check) {
+	defer func() {
+		if p := recover(); p != nil {
+			c = &Check{Err: fmt.Sprintf("%s: decoder failed: %v", e.Path, p)}
+		}
+	}()
+	var data []byte
+	var err error
+	if e.FS != nil {
+		data, err = fs.ReadFile(e.FS, e.Path)
+	} else {
+		var f *os.File
+		if f, err = decoders.OpenRegular(e.Path); err == nil {
+			data, err = io.ReadAll(f)
+			f.Close()
+		}
+	}
+	if err != nil {
+		return &Check{Err: pathError(e.Path, err).Error()}
+	}
+	r, err := decoders.Decode(data, e.Path, model.DecodeOptions{})
+	return checkOf(r, err)
+}
+
+// CheckReplay summarises a replay decoded in full elsewhere (the replay
+// view opened it) so the browser and the index can keep the result.
+func CheckReplay(r *model.Replay, err error) *Check { return checkOf(r, err) }

@@ -1,0 +1,649 @@
+package tui
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"rewind/library"
+	"rewind/model"
+	"rewind/theme"
+)
+
+func testRows() []*row {
+	mk := func(path string, f model.Format, start time.Time, title string, dur time.Duration, size int64, probs int, players ...string) *row {
+		h := library.Header{Path: path, Kind: library.File, Format: f, Start: start, Title: title, Duration: dur, Size: size, Problems: probs}
+		for i, c := range players {
+			h.Players = append(h.Players, library.Player{Slot: "P" + itoa(i+1), Character: c})
+		}
+		return newRow(source{path: path}, h)
+	}
+	day := func(d int) time.Time { return time.Date(2023, 1, d, 12, 30, 0, 0, time.UTC) }
+	return []*row{
+		mk("slippi/Game_20230101.slp", model.Slippi, day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
+		mk("slippi/ics.slp", model.Slippi, day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
+		mk("slippi/corrupt.slp", model.Slippi, day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
+		mk("bsor/song.bsor", model.BSOR, day(5), "Believer", 3*time.Minute+24*time.Second, 1_100_000, 0, "Quest 2"),
+		mk("teehistorian/x.teehistorian", model.Teehistorian, time.Time{}, "Kobra 4", 12*time.Minute, 340_000, 1),
+		newRow(source{path: "sc2/broken.SC2Replay"}, library.Header{Path: "sc2/broken.SC2Replay", Kind: library.File, Format: model.SC2, Err: "mpq: at 0x0: bad header", Size: 1024}),
+	}
+}
+
+func newTestBrowser(w, h int) *browser {
+	b := newBrowser(theme.New(false), "testdata")
+	b.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	b.Update(rowsMsg{rows: testRows(), done: true})
+	return b
+}
+
+type browserModel struct{ b *browser }
+
+func (m browserModel) Init() tea.Cmd { return nil }
+func (m browserModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd, _ := m.b.Update(msg)
+	return m, cmd
+}
+func (m browserModel) View() string { return m.b.View() }
+
+func TestGoldenBrowser(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+		for _, c := range []struct {
+			name string
+			keys []string
+		}{
+			{"list", nil},
+			{"filter", []string{"/", "f", "o", "x"}},
+			{"query_error", split("/date:2023-13")},
+			{"sorted_by_length", []string{"s", "s", "s"}},
+			{"help", []string{"?"}},
+		} {
+			t.Run(c.name+"_"+itoa(sz[0])+"x"+itoa(sz[1]), func(t *testing.T) {
+				tm := teatest.NewTestModel(t, browserModel{newTestBrowser(sz[0], sz[1])}, teatest.WithInitialTermSize(sz[0], sz[1]))
+				for _, k := range c.keys {
+					tm.Send(keyMsg(k))
+				}
+				if err := tm.Quit(); err != nil {
+					t.Fatal(err)
+				}
+				out := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+				checkScreen(t, out, sz[0], sz[1])
+				golden.RequireEqual(t, []byte(out))
+			})
+		}
+	}
+}
+
+func paths(rows []*row) []string {
+	var out []string
+	for _, rw := range rows {
+		out = append(out, rw.src.path)
+	}
+	return out
+}
+
+func TestBrowserKeys(t *testing.T) {
+	b := newTestBrowser(160, 48)
+	if got := b.shown[0].src.path; got != "bsor/song.bsor" {
+		t.Errorf("newest first: %s", got)
+	}
+	if got := b.shown[len(b.shown)-1].h().Start; !got.IsZero() {
+		t.Error("undated rows should go last")
+	}
+	b.Update(keyMsg("down"))
+	b.Update(keyMsg("j"))
+	if b.cur != 2 {
+		t.Errorf("cursor %d", b.cur)
+	}
+	_, open := b.Update(keyMsg("enter"))
+	if open == nil || open.src.path != "slippi/corrupt.slp" {
+		t.Fatalf("enter opened %v", open)
+	}
+	b.Update(keyMsg("/"))
+	for _, k := range split("fox") {
+		b.Update(keyMsg(k))
+	}
+	if len(b.shown) != 2 {
+		t.Errorf("filter fox: %d rows", len(b.shown))
+	}
+	if !strings.Contains(b.View(), "Fox") {
+		t.Error("filtered rows not shown")
+	}
+	b.Update(keyMsg("backspace"))
+	b.Update(keyMsg("esc"))
+	if len(b.shown) != len(b.rows) {
+		t.Error("esc did not clear the filter")
+	}
+	b.Update(keyMsg("end"))
+	if b.cur != len(b.rows)-1 {
+		t.Error("end")
+	}
+	b.Update(keyMsg("home"))
+	if b.cur != 0 {
+		t.Error("home")
+	}
+	if cmd, _ := b.Update(keyMsg("q")); cmd == nil {
+		t.Error("q does not quit")
+	}
+}
+
+// TestBrowserSort: s steps through the columns, S reverses; rows without
+// a value go last either way.
+func TestBrowserSort(t *testing.T) {
+	b := newTestBrowser(160, 48)
+	want := map[column][]string{
+		colFormat:   {"bsor/song.bsor", "sc2/broken.SC2Replay", "slippi/ics.slp", "slippi/corrupt.slp", "slippi/Game_20230101.slp", "teehistorian/x.teehistorian"},
+		colLength:   {"teehistorian/x.teehistorian", "slippi/Game_20230101.slp", "bsor/song.bsor", "slippi/ics.slp", "slippi/corrupt.slp", "sc2/broken.SC2Replay"},
+		colSize:     {"slippi/Game_20230101.slp", "bsor/song.bsor", "slippi/ics.slp", "teehistorian/x.teehistorian", "slippi/corrupt.slp", "sc2/broken.SC2Replay"},
+		colProblems: {"slippi/corrupt.slp", "sc2/broken.SC2Replay", "teehistorian/x.teehistorian", "bsor/song.bsor", "slippi/ics.slp", "slippi/Game_20230101.slp"},
+		colFile:     {"sc2/broken.SC2Replay", "slippi/corrupt.slp", "slippi/Game_20230101.slp", "slippi/ics.slp", "bsor/song.bsor", "teehistorian/x.teehistorian"},
+	}
+	for range nColumns {
+		b.Update(keyMsg("s"))
+		if w, ok := want[b.order.col]; ok {
+			if got := paths(b.shown); !slices.Equal(got, w) {
+				t.Errorf("by %s: %v\nwant %v", columnNames[b.order.col], got, w)
+			}
+		}
+	}
+	if b.order.col != colDate || !b.order.desc {
+		t.Fatalf("back to %v", b.order)
+	}
+	b.Update(keyMsg("S"))
+	got := paths(b.shown)
+	if got[0] != "slippi/Game_20230101.slp" || got[len(got)-1] != "teehistorian/x.teehistorian" {
+		t.Errorf("oldest first, undated last: %v", got)
+	}
+	// the cursor stays on its row through a sort
+	b.Update(keyMsg("down"))
+	sel := b.selected()
+	b.Update(keyMsg("s"))
+	if b.selected() != sel {
+		t.Errorf("cursor moved to %s", b.selected().src.path)
+	}
+}
+
+// TestBrowserFormat: f shows one format at a time, in registry order,
+// then all again; esc clears it.
+func TestBrowserFormat(t *testing.T) {
+	b := newTestBrowser(120, 30)
+	for _, want := range []model.Format{model.Slippi, model.BSOR, model.Teehistorian, model.SC2, ""} {
+		b.Update(keyMsg("f"))
+		if b.format != want {
+			t.Fatalf("format %q, want %q", b.format, want)
+		}
+		for _, rw := range b.shown {
+			if want != "" && rw.h().Format != want {
+				t.Errorf("%s shown under %s", rw.src.path, want)
+			}
+		}
+		if want != "" && !strings.Contains(b.View(), string(want)+" only") {
+			t.Errorf("status does not say %s only", want)
+		}
+	}
+	b.Update(keyMsg("f"))
+	b.Update(keyMsg("esc"))
+	if b.format != "" || len(b.shown) != len(b.rows) {
+		t.Error("esc kept the format")
+	}
+}
+
+// TestBrowserQuery: the filter is the query language; a mistake keeps the
+// last good list and points at its column.
+func TestBrowserQuery(t *testing.T) {
+	b := newTestBrowser(120, 30)
+	typeIn := func(q string) {
+		b.Update(keyMsg("/"))
+		for range 40 {
+			b.Update(keyMsg("backspace"))
+		}
+		for _, k := range split(q) {
+			b.Update(keyMsg(k))
+		}
+	}
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"char:fox", []string{"slippi/corrupt.slp", "slippi/Game_20230101.slp"}},
+		{"fox>marth", []string{"slippi/Game_20230101.slp"}},
+		{"format:slippi -fox", []string{"slippi/ics.slp"}},
+		{"len:>5m", []string{"slippi/Game_20230101.slp", "teehistorian/x.teehistorian"}},
+		{"problems:>0", []string{"slippi/corrupt.slp", "sc2/broken.SC2Replay", "teehistorian/x.teehistorian"}},
+		{"date:2023-01-03", []string{"slippi/ics.slp"}},
+	} {
+		typeIn(c.q)
+		if b.qErr != nil {
+			t.Errorf("%q: %v", c.q, b.qErr)
+		}
+		if got := paths(b.shown); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, want %v", c.q, got, c.want)
+		}
+	}
+	// typed in one go (a paste): the last good query was the date alone
+	b.filter.SetValue("date:2023-01-03")
+	b.refilter()
+	b.filter.SetValue("date:2023-01-03 len:>5")
+	b.refilter()
+	if b.qErr == nil || b.qErr.Col != 22 {
+		t.Fatalf("error %+v", b.qErr)
+	}
+	if got := paths(b.shown); !slices.Equal(got, []string{"slippi/ics.slp"}) {
+		t.Errorf("a bad query changed the list: %v", got)
+	}
+	out := ansi.Strip(b.View())
+	if !strings.Contains(out, "^ len: \"5\" is not a length") {
+		t.Errorf("no error under the filter:\n%s", out)
+	}
+	if _, open := b.Update(keyMsg("enter")); open != nil {
+		t.Error("enter opened a row while the query is wrong")
+	}
+}
+
+// TestFilterRank: a whole word ranks before part of a word, initials and
+// misspellings; inside a tier the sort holds.
+func TestFilterRank(t *testing.T) {
+	b := newBrowser(theme.New(false), "rank")
+	b.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	mk := func(path, title string, f model.Format, day int, chars ...string) *row {
+		h := library.Header{Path: path, Kind: library.File, Format: f, Title: title, Start: time.Date(2023, 1, day, 0, 0, 0, 0, time.UTC)}
+		for _, c := range chars {
+			h.Players = append(h.Players, library.Player{Character: c})
+		}
+		return newRow(source{path: path}, h)
+	}
+	b.Update(rowsMsg{done: true, rows: []*row{
+		mk("teehistorian/idle_clean_shutdown.teehistorian", "Tutorial", model.Teehistorian, 3),
+		mk("slippi/tests__data__ics.slp", "Final Destination", model.Slippi, 1, "Ice Climbers", "Jigglypuff"),
+		mk("slippi/other.slp", "Battlefield", model.Slippi, 2, "Fox", "Marth"),
+	}})
+	for _, c := range []struct {
+		q    string
+		want []string
+	}{
+		{"ics", []string{"slippi/tests__data__ics.slp", "teehistorian/idle_clean_shutdown.teehistorian"}},
+		{"ICS", []string{"slippi/tests__data__ics.slp", "teehistorian/idle_clean_shutdown.teehistorian"}},
+		{"idle", []string{"teehistorian/idle_clean_shutdown.teehistorian"}},
+		{"marth", []string{"slippi/other.slp"}},
+		{"mrath", []string{"slippi/other.slp"}},
+		{"fd", []string{"slippi/tests__data__ics.slp"}},
+	} {
+		b.filter.SetValue(c.q)
+		b.refilter()
+		if got := paths(b.shown); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, want %v", c.q, got, c.want)
+		}
+	}
+}
+
+// TestFilterEnterOpens: enter while typing a filter opens the highlighted
+// row; esc leaves the filter and shows every row.
+func TestFilterEnterOpens(t *testing.T) {
+	b := newTestBrowser(80, 24)
+	b.Update(keyMsg("/"))
+	for _, k := range split("corrupt") {
+		b.Update(keyMsg(k))
+	}
+	_, open := b.Update(keyMsg("enter"))
+	if open == nil || open.src.path != "slippi/corrupt.slp" {
+		t.Fatalf("enter opened %v", open)
+	}
+	b.Update(keyMsg("/"))
+	b.Update(keyMsg("x"))
+	b.Update(keyMsg("esc"))
+	if b.editing || b.filter.Value() != "" || len(b.shown) != len(b.rows) {
+		t.Errorf("esc: editing %v filter %q rows %d", b.editing, b.filter.Value(), len(b.shown))
+	}
+}
+
+// TestBrowserColumns: at 80 columns the format names are whole, and the
+// problems column tells unchecked files from checked ones.
+func TestBrowserColumns(t *testing.T) {
+	b := newTestBrowser(80, 24)
+	out := b.View()
+	for _, want := range []string{"teehistorian ", "slippi ", "2023-01-05", "Kobra 4", "unreadable", "not checked", "! 3+"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
+	}
+}
+
+// TestFilterHighlight: the browser marks the characters the filter matched.
+func TestFilterHighlight(t *testing.T) {
+	defer colour()()
+	b := newBrowser(theme.New(false), "x")
+	b.Update(tea.WindowSizeMsg{Width: 160, Height: 20})
+	b.Update(rowsMsg{rows: testRows(), done: true})
+	b.Update(keyMsg("/"))
+	for _, k := range split("fox") {
+		b.Update(keyMsg(k))
+	}
+	b.Update(keyMsg("enter"))
+	b.Update(keyMsg("down")) // the cursor row is drawn reversed, the other one highlighted
+	out := b.View()
+	if !strings.Contains(out, b.pt.match.wrap("F")) {
+		t.Errorf("no highlighted match in\n%s", out)
+	}
+}
+
+// TestBrowserChecks: a check result makes a row's problems final, moves
+// it when the list is sorted by problems and lets a problems: filter see it.
+func TestBrowserChecks(t *testing.T) {
+	b := newTestBrowser(120, 30)
+	b.filter.SetValue("problems:>0")
+	b.refilter()
+	before := len(b.shown)
+	b.Update(checksMsg{done: []library.Checked{
+		{Path: "slippi/ics.slp", Check: &library.Check{Problems: 2, First: "slippi: event 0x55 at 0x12f0: not in Event Payloads"}},
+		{Path: "slippi/corrupt.slp", Check: &library.Check{}},
+		{Path: "not/listed.slp", Check: &library.Check{}},
+	}})
+	got := paths(b.shown)
+	if len(got) != before || !slices.Contains(got, "slippi/ics.slp") || slices.Contains(got, "slippi/corrupt.slp") {
+		t.Errorf("after checks: %v", got)
+	}
+	if rw := b.byPath["slippi/ics.slp"]; rw.probText() != "! 2" {
+		t.Errorf("ics: %q", rw.probText())
+	}
+	if rw := b.byPath["slippi/corrupt.slp"]; rw.probText() != "clean" {
+		t.Errorf("corrupt: %q", rw.probText())
+	}
+	if b.checked != 3 { // ics, corrupt and the unreadable one
+		t.Errorf("checked %d", b.checked)
+	}
+	// sorted by problems, a check that lands moves its row
+	b.filter.SetValue("")
+	b.refilter()
+	for b.order.col != colProblems {
+		b.Update(keyMsg("s"))
+	}
+	b.Update(checksMsg{done: []library.Checked{{Path: "bsor/song.bsor", Check: &library.Check{Problems: 9}}}})
+	if b.shown[0].src.path != "bsor/song.bsor" {
+		t.Errorf("most problems first: %v", paths(b.shown))
+	}
+	// opening a file is a full check
+	b.opened("teehistorian/x.teehistorian", &model.Replay{}, nil)
+	if rw := b.byPath["teehistorian/x.teehistorian"]; rw.probText() != "clean" {
+		t.Errorf("opened: %q", rw.probText())
+	}
+	b.opened("sc2/broken.SC2Replay", nil, fmt.Errorf("mpq: at 0x0: bad header"))
+	if rw := b.byPath["sc2/broken.SC2Replay"]; rw.h().ProblemCount() != 1 {
+		t.Errorf("opened broken: %d", rw.h().ProblemCount())
+	}
+}
+
+// TestBrowserIncremental: rows arriving in batches, with a filter and a
+// sort, end up exactly where sorting and filtering everything at once puts
+// them, whether the filter ran on the UI goroutine or off it.
+func TestBrowserIncremental(t *testing.T) {
+	for _, n := range []int{300, syncFilter + 700} {
+		b := newBrowser(theme.New(false), "many")
+		b.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+		rng := rand.New(rand.NewSource(int64(n)))
+		var all []*row
+		mk := func(i int) *row {
+			f := []model.Format{model.Slippi, model.SC2, model.BSOR}[rng.Intn(3)]
+			h := library.Header{Path: fmt.Sprintf("d/%05d.x", i), Kind: library.File, Format: f, Size: int64(rng.Intn(1000)),
+				Duration: time.Duration(rng.Intn(600)) * time.Second, Title: []string{"Battlefield", "Hecate LE", "Believer"}[rng.Intn(3)]}
+			if rng.Intn(10) > 0 {
+				h.Start = time.Date(2023, 1, 1+rng.Intn(300), 0, 0, 0, 0, time.UTC)
+			}
+			h.Players = []library.Player{{Character: []string{"Fox", "Zerg", "Marth"}[rng.Intn(3)]}, {Character: "Falco"}}
+			return newRow(source{path: h.Path}, h)
+		}
+		b.filter.SetValue("battle -char:marth")
+		b.refilter()
+		b.order = order{colLength, true}
+		var pending tea.Cmd
+		for i := 0; i < n; {
+			k := 1 + rng.Intn(400)
+			var batch []*row
+			for ; k > 0 && i < n; k-- {
+				batch = append(batch, mk(i))
+				i++
+			}
+			all = append(all, batch...)
+			b.Update(rowsMsg{rows: batch})
+			if i > n/2 && pending == nil {
+				// change the query mid-scan: with many rows it runs off the
+				// UI goroutine and lands after more batches
+				b.filter.SetValue("battle -char:marth len:>1m")
+				pending = b.refilter()
+			}
+		}
+		if pending != nil {
+			b.Update(pending())
+		}
+		b.Update(rowsMsg{done: true})
+		want := slices.Clone(all)
+		sort.SliceStable(want, func(i, j int) bool { return b.order.less(want[i], want[j]) })
+		if !slices.Equal(b.rows, want) {
+			t.Fatalf("%d rows: order differs", n)
+		}
+		q, _ := library.ParseQuery("battle -char:marth len:>1m")
+		var wantShown []*row
+		for _, rw := range want {
+			if q.Match(rw.doc.Load()) {
+				wantShown = append(wantShown, rw)
+			}
+		}
+		if !slices.Equal(b.shown, wantShown) {
+			t.Errorf("%d rows: %d shown, want %d", n, len(b.shown), len(wantShown))
+		}
+	}
+}
+
+// runApp drives the app's commands on goroutines, as Bubble Tea would,
+// until cond holds or time runs out.
+func runApp(t testing.TB, a *app, cmd tea.Cmd, cond func() bool) {
+	t.Helper()
+	msgs := make(chan tea.Msg, 64)
+	var spawn func(tea.Cmd)
+	spawn = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		go func() {
+			m := c()
+			if batch, ok := m.(tea.BatchMsg); ok {
+				for _, c := range batch {
+					spawn(c)
+				}
+				return
+			}
+			if m != nil {
+				msgs <- m
+			}
+		}()
+	}
+	spawn(cmd)
+	deadline := time.After(5 * time.Minute)
+	for !cond() {
+		select {
+		case m := <-msgs:
+			if _, quit := m.(tea.QuitMsg); quit {
+				continue
+			}
+			_, c := a.Update(m)
+			spawn(c)
+		case <-deadline:
+			t.Fatal("timed out")
+		}
+	}
+}
+
+// TestScanSamples lists the built-in samples the way `rewind` with no
+// argument does: every file becomes a row, none panics, the background
+// check reaches every row, and opening one reaches the replay view.
+func TestScanSamples(t *testing.T) {
+	dir := os.DirFS("../testdata/samples")
+	a := newApp(Config{Samples: dir}, theme.New(false))
+	defer a.br.close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	runApp(t, a, a.Init(), func() bool { return a.br.done && a.br.checked == len(a.br.rows) })
+	checkScreen(t, a.View(), 120, 40)
+	if len(a.br.rows) == 0 {
+		t.Skip("no samples yet")
+	}
+	for i := 1; i < len(a.br.rows); i++ {
+		p, q := a.br.rows[i-1].h().Start, a.br.rows[i].h().Start
+		if !q.IsZero() && (p.IsZero() || p.Before(q)) {
+			t.Errorf("rows %d and %d out of date order", i-1, i)
+		}
+	}
+	// the corrupt sample's problems come from the check, not the header
+	if rw := a.br.byPath["slippi/tests__data__corrupt.slp"]; rw == nil || rw.h().Check == nil || rw.h().ProblemCount() == 0 {
+		t.Errorf("corrupt.slp: %+v", rw)
+	}
+	if !strings.Contains(a.View(), "all checked") {
+		t.Errorf("status:\n%s", a.View())
+	}
+	_, cmd := a.Update(keyMsg("enter"))
+	if cmd == nil {
+		if a.mode != modeError {
+			t.Fatal("enter did nothing")
+		}
+		return
+	}
+	if a.mode != modeLoading {
+		t.Fatalf("mode %v", a.mode)
+	}
+	checkScreen(t, a.View(), 120, 40)
+	// the batch holds the decode and the progress tick; run the decode
+	for _, c := range cmd().(tea.BatchMsg) {
+		if m, ok := c().(loadedMsg); ok {
+			a.Update(m)
+		}
+	}
+	if a.mode != modeReplay && a.mode != modeError {
+		t.Fatalf("mode %v after loading", a.mode)
+	}
+	checkScreen(t, a.View(), 120, 40)
+}
+
+// TestScanDir: a folder with a replay-named file that is none, an empty
+// one and a text file lists the first two with the reason, not the third.
+func TestScanDir(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(dir+"/"+name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("notes.log", []byte("hello\n"))
+	write("empty.slp", nil)
+	write("fake.slp", []byte("PK\x03\x04zipzipzip"))
+	a := newApp(Config{Paths: []string{dir}, NoCache: true}, theme.New(false))
+	defer a.br.close()
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	runApp(t, a, a.Init(), func() bool { return a.br.done })
+	if len(a.br.rows) != 2 {
+		t.Fatalf("%d rows: %v", len(a.br.rows), paths(a.br.rows))
+	}
+	out := ansi.Strip(a.View())
+	for _, want := range []string{"an empty file", "a zip archive", "unreadable"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
+	}
+	checkScreen(t, a.View(), 100, 20)
+}
+
+// TestBrowserIndex: the first run fills the index in the cache directory;
+// the second lists the same rows from it, checks included.
+func TestBrowserIndex(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	src, _ := filepath.Abs("../testdata/samples/slippi")
+	run := func() *app {
+		a := newApp(Config{Paths: []string{src}}, theme.New(false))
+		a.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+		runApp(t, a, a.Init(), func() bool { return a.br.done && a.br.checked == len(a.br.rows) })
+		a.br.close()
+		return a
+	}
+	first := run()
+	if first.br.index == nil {
+		t.Fatalf("no index: %s", first.br.indexErr)
+	}
+	second := run()
+	if second.br.index.Len() != len(first.br.rows) {
+		t.Errorf("index holds %d of %d", second.br.index.Len(), len(first.br.rows))
+	}
+	for _, rw := range second.br.rows {
+		if rw.h().Check == nil {
+			t.Errorf("%s: check not kept", rw.src.path)
+		}
+	}
+}
+
+func BenchmarkBrowserView(b *testing.B) {
+	br := newBrowser(newTestTheme(), "bench")
+	br.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	var many []*row
+	for len(many) < 10000 {
+		for _, rw := range testRows() {
+			rw.src.path = fmt.Sprint(len(many), rw.src.path)
+			many = append(many, rw)
+		}
+	}
+	br.Update(rowsMsg{rows: many, done: true})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = br.View()
+	}
+}
+
+// BenchmarkBrowserScan lists a folder the way `rewind DIR` does and reports
+// when the first rows showed and when the list was whole: cold (no index)
+// and warm (the index from the cold run). REWIND_BROWSE_DIR names the
+// folder (the corpus otherwise).
+func BenchmarkBrowserScan(b *testing.B) {
+	dir := os.Getenv("REWIND_BROWSE_DIR")
+	if dir == "" {
+		dir = "../../shared/corpus"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip(err)
+	}
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	for _, pass := range []string{"cold", "warm"} {
+		b.Run(pass, func(b *testing.B) {
+			var first, whole, cpu time.Duration
+			rows := 0
+			for range b.N {
+				cpu0 := cpuTime()
+				a := newApp(Config{Paths: []string{dir}, NoCache: false}, newTestTheme())
+				a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+				start := time.Now()
+				a.br.started = start
+				runApp(b, a, a.Init(), func() bool {
+					if first == 0 && len(a.br.rows) > 0 {
+						first = time.Since(start)
+						_ = a.View()
+					}
+					return a.br.done
+				})
+				whole = time.Since(start)
+				cpu = cpuTime() - cpu0
+				_ = a.View()
+				rows = len(a.br.rows)
+				a.br.checker.Close()
+				a.br.index.Close()
+			}
+			b.ReportMetric(float64(first.Microseconds())/1000, "ms-first-rows")
+			b.ReportMetric(float64(whole.Microseconds())/1000, "ms-whole-list")
+			b.ReportMetric(float64(cpu.Microseconds())/1000, "ms-cpu")
+			b.ReportMetric(float64(rows), "rows")
+		})
+	}
+}
