@@ -109,11 +109,13 @@ func describe(h *library.Header) string {
 			ps = append(ps, fmt.Sprintf("+%d", len(h.Players)-4))
 			break
 		}
-		s := p.Character
+		// the player as people name them: "firebat (Terran)", "Mango
+		// (Fox)"; the character alone when the file has no name
+		s := p.Name
 		if s == "" {
-			s = p.Name
-		} else if p.Name != "" {
-			s += " (" + p.Name + ")"
+			s = p.Character
+		} else if p.Character != "" {
+			s += " (" + p.Character + ")"
 		}
 		if s != "" {
 			ps = append(ps, s)

@@ -647,3 +647,30 @@ func BenchmarkBrowserScan(b *testing.B) {
 		})
 	}
 }
+
+// TestDescribeNamesPlayersFirst: a row names players as people do, the
+// name with the character, race or machine after it; the character alone
+// when the file has no name; one player's song or course first.
+func TestDescribeNamesPlayersFirst(t *testing.T) {
+	tests := []struct {
+		h    library.Header
+		want string
+	}{
+		{library.Header{Title: "Winter Madness LE", Players: []library.Player{{Name: "firebat", Character: "Terran"}, {Name: "hAmiLton", Character: "Terran"}}},
+			"firebat (Terran) vs hAmiLton (Terran) · Winter Madness LE"},
+		{library.Header{Title: "Final Destination", Players: []library.Player{{Character: "Ice Climbers"}, {Character: "Falco"}}},
+			"Ice Climbers vs Falco · Final Destination"},
+		{library.Header{Title: "dm1", Players: []library.Player{{Name: "alice"}, {Name: "bob"}}},
+			"alice vs bob · dm1"},
+		{library.Header{Title: "Enemy — Joetastic (Hard)", Players: []library.Player{{Name: "Engisire", Code: "VIVE"}}},
+			"Enemy — Joetastic (Hard) · Engisire"},
+		{library.Header{Players: []library.Player{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}}},
+			"a vs b vs c vs d vs +2"},
+		{library.Header{Err: "not a replay: an empty file"}, "not a replay: an empty file"},
+	}
+	for _, tt := range tests {
+		if got := describe(&tt.h); got != tt.want {
+			t.Errorf("describe = %q\n     want %q", got, tt.want)
+		}
+	}
+}
