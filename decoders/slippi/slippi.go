@@ -350,6 +350,29 @@ func (d *decoder) scan() {
 	frameEvents := 0
 	firstFrame, haveFirst := int64(0), false
 	runs, lastF := 0, int64(math.MinInt64)
+	// A problem inside a frame's data belongs to that frame: the frame the
+	// stream was in (or the one a cut event names), resolved to a timeline
+	// index once the frames are numbered, so the timeline marks it and `e`
+	// goes there.
+	type inFrame struct {
+		diag  int
+		frame int64
+	}
+	var pending []inFrame
+	defer func() {
+		for _, pf := range pending {
+			d.r.Diagnostics[pf.diag].Frame = d.frameIndex(pf.frame)
+		}
+	}()
+	atFrame := func(p int, c byte) {
+		f, ok := lastF, lastF != math.MinInt64
+		if hasFrame(c) && d.rawEnd-p >= 5 {
+			f, ok = int64(int32(binary.BigEndian.Uint32(d.data[p+1:]))), true
+		}
+		if ok && len(d.r.Diagnostics) > 0 {
+			pending = append(pending, inFrame{len(d.r.Diagnostics) - 1, f})
+		}
+	}
 	for p < d.rawEnd {
 		c := d.data[p]
 		sz := d.size[c]
@@ -358,12 +381,14 @@ func (d *decoder) scan() {
 				break // the metadata that follows a stream still marked as in progress
 			}
 			d.diag(model.Error, p, 1, fmt.Sprintf("event 0x%02x", c), "not in Event Payloads; the event stream cannot continue", "a listed event code", fmt.Sprintf("0x%02x", c))
+			atFrame(p, 0)
 			break
 		}
 		n := 1 + int(sz)
 		if n > d.rawEnd-p {
 			d.diag(model.Error, p, d.rawEnd-p, fmt.Sprintf("event 0x%02x", c), "cut off: "+nameOrCode(c)+" runs past the end of the data",
 				fmt.Sprintf("%d bytes", n), fmt.Sprintf("%d bytes", d.rawEnd-p))
+			atFrame(p, c)
 			break
 		}
 		if hasFrame(c) && n >= 5 {
@@ -388,6 +413,7 @@ func (d *decoder) scan() {
 				d.startOff = p
 			} else {
 				d.diag(model.Warning, p, n, "event 0x36", "a second Game Start; the first one is used", "", "")
+				atFrame(p, c)
 			}
 		case cmdEnd:
 			d.endOff = p
@@ -437,6 +463,20 @@ func (d *decoder) scan() {
 		}
 	}
 	d.first, d.count = minF, int(maxF-minF+1)
+}
+
+// frameIndex is the timeline index of frame number f as the scan numbered
+// the frames: clamped into the timeline (a cut event may name a frame that
+// never completed: it belongs to the last one), the last frame when frames
+// are numbered by arrival.
+func (d *decoder) frameIndex(f int64) int {
+	if d.count <= 0 {
+		return -1
+	}
+	if d.sequential {
+		return d.count - 1
+	}
+	return int(min(max(f-d.first, 0), int64(d.count-1)))
 }
 
 // skim finds Game Start and Game End of a complete stream without walking
