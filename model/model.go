@@ -302,10 +302,16 @@ type Event struct {
 	Summary string // one line for the events pane and search; see Replay.EventSummary
 	Span    Span   // the bytes that encode the event
 	Notable bool   // worth a tick on the timeline: stock lost, game end, checkpoint
-	Flag    string // a mark such as "rollback" or "resent"; empty normally
+	Flag    string // a mark such as "rolled back" or FlagPartial; empty normally
 	Ref     int    // the decoder's own index, for Detail
 	Fields  []Field
 }
+
+// FlagPartial marks an event cut off by the end of the data: its Span runs
+// to the end, its fields are the ones that fit, and its last field says how
+// many bytes of how many were there. The inspector shows it where the break
+// is, instead of bytes that no event owns.
+const FlagPartial = "partial"
 
 // Severity orders diagnostics.
 type Severity int

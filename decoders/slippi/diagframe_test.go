@@ -46,3 +46,72 @@ func TestCutEventCarriesItsFrame(t *testing.T) {
 		t.Errorf("only %d cut events checked", checked)
 	}
 }
+
+// TestPartialEventHasTheFieldsThatFit cuts every sample at 40 points: the
+// event the cut runs through is an event flagged partial, its span runs to
+// the end of the data, and every field it decodes equals that field of the
+// same event in the whole file; its last field says where it stopped.
+func TestPartialEventHasTheFieldsThatFit(t *testing.T) {
+	partials := 0
+	for name, data := range samples(t) {
+		whole, err := Decode(data, model.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byOff := map[int64]int{}
+		for i, ev := range whole.Events {
+			byOff[ev.Span.Off] = i
+		}
+		for k := 1; k <= 40; k++ {
+			cut := len(data) * k / 41
+			r, err := Decode(data[:cut], model.DecodeOptions{})
+			if err != nil {
+				continue
+			}
+			for i, ev := range r.Events {
+				if ev.Flag != model.FlagPartial {
+					continue
+				}
+				partials++
+				if ev.Span.End() != int64(cut) {
+					t.Errorf("%s cut at %#x: partial event ends at %#x", name, cut, ev.Span.End())
+				}
+				j, ok := byOff[ev.Span.Off]
+				if !ok {
+					t.Errorf("%s cut at %#x: no event at %#x in the whole file", name, cut, ev.Span.Off)
+					continue
+				}
+				want := map[string]model.Field{}
+				for _, f := range whole.EventFields(j) {
+					want[f.Key] = f
+				}
+				got := r.EventFields(i)
+				if len(got) == 0 || got[len(got)-1].Key != "cutOff" {
+					t.Errorf("%s cut at %#x: the partial event's fields do not end with where it stopped", name, cut)
+					continue
+				}
+				for _, f := range got[:len(got)-1] {
+					if strings.Contains(f.Label, "(cut off: ") {
+						// the field the end cut through: its first bytes
+						if w, ok := want[f.Key]; !ok || w.Span.Off != f.Span.Off || f.Span.End() != int64(cut) {
+							t.Errorf("%s cut at %#x: the cut field %s at %v; the whole file has it at %v", name, cut, f.Key, f.Span, w.Span)
+						}
+						continue
+					}
+					w, ok := want[f.Key]
+					if !ok || model.FormatValue(w.Value) != model.FormatValue(f.Value) || f.Span != w.Span {
+						t.Errorf("%s cut at %#x: field %s = %v at %v; the whole file has %v at %v", name, cut, f.Key, f.Value, f.Span, w.Value, w.Span)
+					}
+				}
+				// a cut through the first event of a frame that never
+				// completed belongs to the cut file's last frame
+				if want := min(whole.Events[j].Frame, r.Timeline.Count-1); ev.Frame != want && ev.Kind != kGecko && ev.Kind != kStart {
+					t.Errorf("%s cut at %#x: partial event at frame index %d; want %d", name, cut, ev.Frame, want)
+				}
+			}
+		}
+	}
+	if partials < 100 {
+		t.Errorf("only %d partial events seen", partials)
+	}
+}

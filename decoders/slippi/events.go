@@ -215,6 +215,9 @@ func (d *decoder) events() {
 		}
 		p += n
 	}
+	if d.cutAt >= 0 && len(evs) < cap(evs) {
+		evs = append(evs, d.partialEvent(len(evs), last))
+	}
 	d.r.Events = evs
 
 	for c, k := range unknown {
@@ -250,6 +253,28 @@ func (d *decoder) events() {
 	d.r.Detail = d.detail
 	d.r.Scenes = d.scenes
 	d.r.Analyze = d.analyze
+}
+
+// partialEvent is the event the end of the data cut off: its bytes to the
+// end, at the frame it names (clamped into the timeline) or the frame the
+// stream was in, for its player when its port byte arrived. Its fields are
+// decoded from what is there (detail); it never becomes a frame's state.
+func (d *decoder) partialEvent(k, last int) model.Event {
+	p, c := d.cutAt, d.data[d.cutAt]
+	ev := model.Event{Frame: last, Player: -1, Kind: kindOf(c), Flag: model.FlagPartial, Ref: k,
+		Span: model.Span{Off: int64(p), Len: int64(d.rawEnd - p)}}
+	if ev.Kind == "" {
+		ev.Kind = kUnknown
+	}
+	if hasFrame(c) && d.rawEnd-p >= 5 {
+		ev.Frame = d.frameIndex(int64(int32(be32(d.data[p+1:]))))
+	}
+	if (c == cmdPre || c == cmdPost) && d.rawEnd-p >= 7 {
+		if port := int(d.data[p+5]); port < 4 && d.playerOf[port] >= 0 {
+			ev.Player = d.playerOf[port]
+		}
+	}
+	return ev
 }
 
 // payEvents pays, before the second pass allocates anything, for what it

@@ -165,6 +165,9 @@ type decoder struct {
 	first      int64
 	count      int
 	nEvents    int
+	// cutAt is where an event cut off by the end of the data begins, and
+	// cutSize how long its payload says it is; -1 when nothing was cut.
+	cutAt, cutSize int
 	followers  bool
 
 	// per frame index * 4 + port: file offset of the kept copy, 0 = none
@@ -389,6 +392,9 @@ func (d *decoder) scan() {
 			d.diag(model.Error, p, d.rawEnd-p, fmt.Sprintf("event 0x%02x", c), "cut off: "+nameOrCode(c)+" runs past the end of the data",
 				fmt.Sprintf("%d bytes", n), fmt.Sprintf("%d bytes", d.rawEnd-p))
 			atFrame(p, c)
+			// kept as a partial event, with the fields that fit
+			d.cutAt, d.cutSize = p, n
+			d.nEvents++
 			break
 		}
 		if hasFrame(c) && n >= 5 {

@@ -192,6 +192,9 @@ func (d *decoder) summarize(ev *model.Event) string {
 	if off < 0 || off+n > len(d.data) || n < 1 {
 		return ""
 	}
+	if ev.Flag == model.FlagPartial {
+		return fmt.Sprintf("%s cut off after %d of %d bytes: the data ends here", nameOrCode(d.data[off]), n, d.cutSize)
+	}
 	e := d.data[off : off+n]
 	var s string
 	switch ev.Kind {
@@ -360,6 +363,22 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	if off < 0 || off+n > len(d.data) || n < 1 {
 		return nil
 	}
+	if ev.Flag == model.FlagPartial {
+		// the fields that fit, then where the bytes stopped
+		whole := *ev
+		whole.Flag = ""
+		fs := d.detail(&whole)
+		// the bytes after the last whole field are the start of the field
+		// the end of the data cut through: name it
+		if k := len(fs) - 1; k >= 0 && fs[k].Key == "extra" {
+			if f := cutField(d.data[off], int(fs[k].Span.Off)-off); f != nil {
+				fs[k].Key, fs[k].Label = f.key, fmt.Sprintf("%s (cut off: %d of %d bytes)", f.label, fs[k].Span.Len, f.end()-f.off)
+			}
+		}
+		return append(fs, model.Field{Key: "cutOff", Label: "Cut off",
+			Value: fmt.Sprintf("after %d of %d bytes: the data ends here", n, d.cutSize),
+			Span:  model.Span{Off: int64(off + n), Len: 0}})
+	}
 	e := d.data[off : off+n]
 	ctx := d.ctx(-1)
 	cmd := model.Field{Key: "commandByte", Label: "Command Byte", Value: int64(e[0]), Name: nameOrCode(e[0]), Span: model.Span{Off: int64(off), Len: 1}}
@@ -424,4 +443,38 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 		out = append(out, model.Field{Key: "flag", Label: "Flag", Value: ev.Flag})
 	}
 	return out
+}
+
+// cutField is the field of an event with command c that starts at offset
+// rel, nil when none does.
+func cutField(c byte, rel int) *fdef {
+	var defs []fdef
+	switch c {
+	case cmdPre:
+		defs = preDefs
+	case cmdPost:
+		defs = postDefs
+	case cmdItem:
+		defs = itemDefs
+	case cmdFrame:
+		defs = frameStartDefs
+	case cmdBookend:
+		defs = bookendDefs
+	case cmdEnd:
+		defs = gameEndDefs
+	case cmdFod:
+		defs = fodDefs
+	case cmdWhispy:
+		defs = whispyDefs
+	case cmdStadium:
+		defs = stadiumDefs
+	case cmdSplit:
+		defs = splitDefs
+	}
+	for i := range defs {
+		if defs[i].off == rel {
+			return &defs[i]
+		}
+	}
+	return nil
 }
