@@ -168,7 +168,7 @@ type decoder struct {
 	// cutAt is where an event cut off by the end of the data begins, and
 	// cutSize how long its payload says it is; -1 when nothing was cut.
 	cutAt, cutSize int
-	followers  bool
+	followers      bool
 
 	// per frame index * 4 + port: file offset of the kept copy, 0 = none
 	pre, post, fpre, fpost []int32
