@@ -92,13 +92,13 @@ type scanStats struct {
 type stopKind int
 
 const (
-	stopNone stopKind = iota
-	stopWait          // following: the data ends inside a record or before the next one
-	stopEnd           // the raw element's declared end, or what follows a stream in progress (metadata)
-	stopData          // the data ends between records
-	stopBad           // a byte that is no listed event code
-	stopCut           // the data ends inside a record, and no more will come
-	stopBudget        // the budget refused what the next events need
+	stopNone   stopKind = iota
+	stopWait            // following: the data ends inside a record or before the next one
+	stopEnd             // the raw element's declared end, or what follows a stream in progress (metadata)
+	stopData            // the data ends between records
+	stopBad             // a byte that is no listed event code
+	stopCut             // the data ends inside a record, and no more will come
+	stopBudget          // the budget refused what the next events need
 )
 
 func (d *decoder) initStream() {
