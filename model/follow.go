@@ -22,15 +22,18 @@ type Follower interface {
 	// next call; nothing is reported about it yet.
 	Feed(data []byte)
 	// Replay returns what has been decoded as a snapshot: the frames that
-	// are complete (no later byte can change them) and their events.
+	// are complete (no later byte can change them) and their events; nil
+	// while the file is too short to decode anything.
 	Replay() *Replay
 	// Finish says that no more bytes will come and returns the replay of
-	// everything fed, equal to one decode of the whole file: a record cut
-	// off by its end is reported now, as a partial event and a diagnostic.
-	// The Follower is done after it.
-	Finish() *Replay
+	// everything fed, equal to one decode of the whole file (and refused
+	// as that decode would refuse it): a record cut off by its end is
+	// reported now, as a partial event and a diagnostic. The Follower is
+	// done after it.
+	Finish() (*Replay, error)
 	// Ended names what in the file said the recording is over ("Game End",
-	// "FINISH"); empty while it goes on.
+	// "FINISH"), or why nothing after what was fed can be decoded; empty
+	// while the recording goes on.
 	Ended() string
 }
 

@@ -311,6 +311,9 @@ func (d *decoder) whole(finish bool) {
 		d.reserve()
 		d.phase = phaseEvents
 		d.pos = d.events(d.from, d.stop)
+		if d.following && d.pos < d.stop {
+			d.broken = true // a record the pass cannot place yet: decoded again once the file has grown
+		}
 	}
 	if finish {
 		d.finish()

@@ -427,6 +427,9 @@ func (d *decoder) feed(data []byte) {
 		events++
 	}
 	if events == 0 {
+		if !d.broken {
+			d.settle(d.finalIndex()) // the stream may have stopped: its last frame is complete
+		}
 		return
 	}
 	if d.laid && !d.broken {
@@ -697,9 +700,31 @@ func (d *decoder) bookend(fi, p, n int) {
 }
 
 // finalIndex is the last frame no later byte can change, -1 when none.
+// While the frame numbers have not yet advanced past a few frames, none
+// is: training mode repeats one frame number for the whole game, and
+// until it has repeated it often enough (layoutOf) the frames look
+// numbered the plain way; handing them out would show a timeline that
+// the next pieces renumber. A game that ends that early is final at its
+// Game End.
 func (d *decoder) finalIndex() int {
-	return min(d.finalIdx, d.count-1)
+	if d.following && !d.sequential && d.endOff < 0 && d.st.maxF-d.st.minF < numberingSure {
+		return -1
+	}
+	upto := min(d.finalIdx, d.count-1)
+	if d.following && d.why == stopNone {
+		// the frame the stream is in takes the events without a frame of
+		// their own that come next (Game End, a gecko list, an unknown
+		// event) until a later frame begins or the stream stops
+		upto = min(upto, d.last-1)
+	}
+	return upto
 }
+
+// numberingSure is how far frame numbers must have advanced before a
+// followed file's numbering is taken as the plain one: training mode is
+// told by more than 2×span+16 runs of frames (layoutOf), so a span of 17
+// frame numbers or more is never it at the start of a game.
+const numberingSure = 16
 
 // framePort notes that an update of the port names internal character ch.
 func (d *decoder) framePort(port int, c byte, ch byte) {
@@ -731,7 +756,15 @@ func (d *decoder) addPort(port int) bool {
 // platform heights of each, then hands out their events in frame order.
 func (d *decoder) settle(upto int) {
 	upto = min(upto, d.count-1)
-	if upto < d.settled || !d.paid {
+	if !d.paid {
+		return
+	}
+	if upto < d.settled {
+		if d.settled > 0 && len(d.evs) > d.nPub {
+			// a record the end of the data cut off (finish) that belongs
+			// to a frame already handed out
+			d.publish(d.settled - 1)
+		}
 		return
 	}
 	lo := d.settled
@@ -997,6 +1030,11 @@ func (d *decoder) finish() {
 	}
 	if d.rawLen != 0 && d.stop < d.rawEnd {
 		d.partial = true // the rest of the raw element was not decoded
+	}
+	if d.paid && !d.room(1) {
+		// a followed file's arrays grow with its frames: the frames they
+		// could not grow for (the budget refused) are not kept
+		d.count = d.settled
 	}
 	if d.why == stopCut {
 		d.cutOff()
