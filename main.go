@@ -95,7 +95,8 @@ func rootAbout() string {
 	var b strings.Builder
 	b.WriteString("A terminal replay browser and debugger: open a replay, scrub it frame by frame,\nsee which bytes broke.\n\n")
 	b.WriteString("Commands:\n")
-	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"}}
+	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"},
+		{"rewind --follow [--idle D] FILE", "open a replay while it is being written (Slippi, teehistorian); the view grows with it"}}
 	for _, cmd := range commands {
 		rows = append(rows, [2]string{cmd.synopsis, cmd.summary})
 	}
