@@ -355,7 +355,12 @@ func grown[T any](d *decoder, what string, s []T, n int) ([]T, bool) {
 	if n <= len(s) {
 		return s, true
 	}
-	t, err := budget.Grow(d.b, what, s, n-len(s))
+	if n <= cap(s) {
+		return s[:n], true // zeros: room made before and never written
+	}
+	// at least double: append's growth for large slices (a quarter) would
+	// copy a followed file's arrays over and over as they grow
+	t, err := budget.Grow(d.b, what, s, max(n-len(s), cap(s)))
 	if err != nil {
 		d.overBudget(int64(d.pos), 0)
 		return s, false
@@ -388,7 +393,7 @@ func (d *decoder) room(events int) bool {
 	}
 	if ok && cap(d.evs)-len(d.evs) < events {
 		var err error
-		d.evs, err = budget.Grow(d.b, "events", d.evs, events)
+		d.evs, err = budget.Grow(d.b, "events", d.evs, max(events, cap(d.evs))) // doubled, as grown does
 		ok = err == nil && d.b.Items("events", int64(events), perEventExtra) == nil
 		if !ok {
 			d.overBudget(int64(d.pos), 0)

@@ -39,6 +39,10 @@ type follower struct {
 	k     int
 	cps   [maxClients]struct{ info, pos []int32 }
 	prev  *model.Replay
+	// inputsBefore[t]: the input messages before tick t (the input chart),
+	// of the first inputs ones of the decoder's input ticks
+	inputsBefore []int32
+	inputs       int
 }
 
 func (f *follower) Feed(data []byte) {
@@ -191,7 +195,11 @@ func (f *follower) events(count int, index *[maxClients]int) []model.Event {
 		}
 	}
 	if n > f.raw {
-		grown, err := budget.Grow(f.d.b, "events", f.pub, n-f.raw)
+		extra := n - f.raw
+		if extra > cap(f.pub)-len(f.pub) {
+			extra = max(extra, cap(f.pub)) // double: append's quarter would copy the events over and over
+		}
+		grown, err := budget.Grow(f.d.b, "events", f.pub, extra)
 		if !f.d.paid(err, raw[f.raw].Span.Off) {
 			n = f.raw
 		} else {
@@ -266,10 +274,24 @@ func (f *follower) state(c *decoder, count int) {
 	}
 	c.cpEvery = k
 	c.strs = c.strs[:len(c.strs):len(c.strs)]
-	n := len(c.inputTicks)
-	for n > 0 && int(c.inputTicks[n-1]) >= count {
-		n--
+	// the inputs before each complete tick, counted once as ticks complete
+	if extra := count + 1 - len(f.inputsBefore); extra > 0 {
+		if extra > cap(f.inputsBefore)-len(f.inputsBefore) {
+			extra = max(extra, cap(f.inputsBefore))
+		}
+		grown, err := budget.Grow(c.b, "input ticks", f.inputsBefore, extra)
+		if !f.d.paid(err, 0) {
+			return
+		}
+		f.inputsBefore = grown
+		for t := len(f.inputsBefore); t <= count; t++ {
+			for f.inputs < len(c.inputTicks) && int(c.inputTicks[f.inputs]) < t {
+				f.inputs++
+			}
+			f.inputsBefore = append(f.inputsBefore, int32(f.inputs))
+		}
 	}
-	c.inputTicks = c.inputTicks[:n:n]
+	c.inputsBefore = f.inputsBefore[: count+1 : count+1]
+	c.inputTicks = nil
 	c.attachState(cids)
 }

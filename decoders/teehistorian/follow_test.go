@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"rewind/decoders/internal/budget"
 	"rewind/decoders/internal/corpus"
 	"rewind/decoders/internal/decodetest"
 	"rewind/model"
@@ -265,5 +266,40 @@ func BenchmarkFollow(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// TestFollowSnapshotCharts: a snapshot's input chart, counted from the
+// inputs before each tick as ticks complete, is the chart a pass over the
+// inputs of its ticks gives.
+func TestFollowSnapshotCharts(t *testing.T) {
+	head := sample(t, "idle_clean_shutdown.teehistorian")
+	data := busyStream(head[:streamStart(head)], 256<<10)
+	d, _ := newDecoder(data, model.DecodeOptions{}, budget.New(int64(len(data)), model.Limits{}))
+	d.feed()
+	fw := decodetest.Follow(Follow(model.DecodeOptions{}), data, decodetest.RandomCuts(len(data), 3000, 2))
+	checked := 0
+	for _, s := range fw.Snapshots {
+		count := s.Timeline.Count
+		if count < 200 {
+			continue
+		}
+		n := min(count, 512)
+		want := make([]float64, n)
+		for _, tk := range d.inputTicks {
+			if b := int(int64(tk) * int64(n) / int64(count)); int(tk) < count && b < n {
+				want[b]++
+			}
+		}
+		for i := range want {
+			want[i] /= float64(count) / float64(n)
+		}
+		if got := s.Charts[1].Series[0].Values; decodetest.Diff(got, want) != "" {
+			t.Fatalf("snapshot of %d ticks: inputs %s", count, decodetest.Diff(got, want))
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Errorf("%d snapshots checked", checked)
 	}
 }

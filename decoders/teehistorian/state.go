@@ -266,10 +266,20 @@ func (d *decoder) charts(cids []int32) []model.Chart {
 		}
 	}
 	inputs := make([]float64, n)
-	for _, t := range d.inputTicks {
-		b := int(int64(t) * int64(n) / int64(count))
-		if b >= 0 && b < n {
-			inputs[b]++
+	if d.inputsBefore != nil {
+		// a followed file's snapshot: the inputs before each tick, counted as
+		// the ticks complete, give each sample's inputs without a pass over
+		// all of them
+		for b := range inputs {
+			lo, hi := (b*count+n-1)/n, ((b+1)*count+n-1)/n // the ticks t with t*n/count == b
+			inputs[b] = float64(d.inputsBefore[min(hi, len(d.inputsBefore)-1)] - d.inputsBefore[min(lo, len(d.inputsBefore)-1)])
+		}
+	} else {
+		for _, t := range d.inputTicks {
+			b := int(int64(t) * int64(n) / int64(count))
+			if b >= 0 && b < n {
+				inputs[b]++
+			}
 		}
 	}
 	ticksPer := float64(count) / float64(n)

@@ -193,10 +193,13 @@ type decoder struct {
 	strs        []string
 	strIdx      map[string]int32
 	inputTicks  []int32
-	minX, maxX  int32
-	minY, maxY  int32
-	havePos     bool
-	cpEvery     int
+	// inputsBefore[t] is the input messages before tick t, up to a followed
+	// file's snapshot (follow.go); nil for a whole decode
+	inputsBefore []int32
+	minX, maxX   int32
+	minY, maxY   int32
+	havePos      bool
+	cpEvery      int
 }
 
 // paid reports whether the budget paid a claim (err is its answer). The
