@@ -45,12 +45,15 @@ const (
 	fGame       = "replay.game.events"
 	fInit       = "replay.initData"
 	fListfile   = "(listfile)"
+	// fArcAttributes is the archive's own attributes member (checksums and
+	// times of the other members), not the game's attributes.
+	fArcAttributes = "(attributes)"
 )
 
 // knownFiles are found even when the listfile is missing or lists fewer.
 var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fGame, fMessages, fTracker,
 	"replay.sync.events", "replay.sync.history", "replay.load.info", "replay.smartcam.events",
-	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, "(attributes)"}
+	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, fArcAttributes}
 
 type decoder struct {
 	r    *model.Replay
@@ -451,7 +454,30 @@ func (d *decoder) readArchive() {
 		{stream: fMessages, run: d.decodeMessages},
 		{stream: fGame, run: d.decodeGame},
 	}
+	// The members nothing decodes (the battle lobby, the sync and smartcam
+	// events, the game metadata) are read too, on a goroutine of their
+	// own: damage in them is damage in the file, and a check that skipped
+	// them would call a damaged replay clean.
+	decoded := map[string]bool{fDetails: true, fBackup: true, fAttributes: true, fListfile: true}
+	for _, t := range tasks {
+		decoded[t.stream] = true
+	}
+	// They are read and dropped, not kept: the hex view reads them again
+	// if a person asks for one.
+	rest := &task{run: func(_ []byte, out *[]model.Diagnostic) {
+		for _, n := range all {
+			if !decoded[n] {
+				b, err := d.arc.ReadBlock(n, d.arc.FindBlock(n))
+				d.readError(n, len(b), err, out)
+			}
+		}
+	}}
 	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rest.run(nil, &rest.diags)
+	}()
 	for _, t := range tasks {
 		if !d.st.has(t.stream) {
 			continue
@@ -477,6 +503,10 @@ func (d *decoder) readArchive() {
 			}
 		}
 		d.r.Diagnostics = append(d.r.Diagnostics, t.diags...)
+	}
+	if len(rest.diags) > 0 {
+		d.r.Partial = true
+		d.r.Diagnostics = append(d.r.Diagnostics, rest.diags...)
 	}
 	if !d.st.has(fTracker) {
 		if d.build >= 25604 {
