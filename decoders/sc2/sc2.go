@@ -136,6 +136,9 @@ func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	if err == nil {
 		d.readArchive()
 	}
+	if !d.opt.HeaderOnly {
+		d.regions(d.memberNames())
+	}
 	d.finish()
 	return d, nil
 }

@@ -15,10 +15,11 @@ import (
 func TestWriteReadsBack(t *testing.T) {
 	big := bytes.Repeat([]byte("replay.game.events "), 5000) // several sectors
 	members := []Member{
-		{"replay.details", []byte("details")},
-		{"replay.game.events", big},
-		{"replay.empty", nil},
-		{"(listfile)", []byte("ignored: Write writes its own")},
+		{Name: "replay.details", Data: []byte("details")},
+		{Name: "replay.game.events", Data: big},
+		{Name: "replay.empty"},
+		{Name: "tiny", Data: []byte("t"), Stored: true},
+		{Name: "(listfile)", Data: []byte("ignored: Write writes its own")},
 	}
 	for _, shift := range []uint16{3, 4} {
 		t.Run(fmt.Sprint("shift ", shift), func(t *testing.T) {
@@ -36,14 +37,14 @@ func TestWriteReadsBack(t *testing.T) {
 			if a.Header.FormatVersion != 1 || a.Header.SectorSizeShift != shift {
 				t.Errorf("header = %+v", a.Header)
 			}
-			for _, m := range members[:3] {
+			for _, m := range members[:4] {
 				got, err := a.ReadFile(m.Name)
 				if err != nil || !bytes.Equal(got, m.Data) {
 					t.Errorf("%s: %d bytes, %v; want %d bytes", m.Name, len(got), err, len(m.Data))
 				}
 			}
 			names, err := a.Files()
-			if err != nil || fmt.Sprint(names) != "[replay.details replay.game.events replay.empty]" {
+			if err != nil || fmt.Sprint(names) != "[replay.details replay.game.events replay.empty tiny]" {
 				t.Errorf("list file: %q, %v", names, err)
 			}
 		})
