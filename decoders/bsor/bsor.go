@@ -243,7 +243,7 @@ func (d *replay) parse(opt model.DecodeOptions) {
 	for id := 1; id <= 5; id++ {
 		if pos >= len(data) {
 			d.truncated = true
-			d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "file ends before the section", fmt.Sprintf("section id %d", id), "end of file")
+			d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "file ends before the section: "+lostSections(id), fmt.Sprintf("section id %d", id), "end of file")
 			return
 		}
 		if int(data[pos]) != id {
@@ -255,7 +255,7 @@ func (d *replay) parse(opt model.DecodeOptions) {
 			}
 			k--
 			if q < 0 {
-				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "section id not found; no later section could be located", fmt.Sprint(id), fmt.Sprint(data[pos]))
+				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "section id not found; no later section could be located: "+lostSections(id), fmt.Sprint(id), fmt.Sprint(data[pos]))
 				d.truncated = true
 				return
 			}
@@ -285,6 +285,11 @@ func (d *replay) parse(opt model.DecodeOptions) {
 		}
 		if !ok {
 			d.truncated = true
+			if id < 5 {
+				// what the file never reached is lost, not merely short
+				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id+1),
+					fmt.Sprintf("not read: the %s section before it stopped, so %s", sectionNames[id], lostSections(id+1)), "", "")
+			}
 			return
 		}
 		d.lastSection = id
@@ -413,6 +418,19 @@ func (d *replay) count(pos, id int) (n int, ok bool) {
 		return 0, false
 	}
 	return int(c), true
+}
+
+// lostSections names the sections from id to the last required one (5),
+// which a file that stops before id does not have.
+func lostSections(id int) string {
+	var names []string
+	for k := id; k <= 5; k++ {
+		names = append(names, fmt.Sprintf("%s (%d)", sectionNames[k], k))
+	}
+	if len(names) == 1 {
+		return "the " + names[0] + " section is lost"
+	}
+	return "the " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " sections are lost"
 }
 
 var sectionNames = [...]string{"info", "frames", "notes", "walls", "heights", "pauses", "controller offsets", "user data"}

@@ -228,7 +228,7 @@ func (d *decoder) budgetDiagnostic() {
 func (d *decoder) headerFields() {
 	u := d.arc.UserData
 	if u == nil {
-		d.diag(model.Warning, model.Span{}, "user data", "archive has no user data block, so no replay header", "MPQ\\x1b", "MPQ\\x1a", false)
+		d.diag(model.Error, model.Span{}, "user data", "archive has no user data block, so no replay header", "MPQ\\x1b", "MPQ\\x1a", false)
 		return
 	}
 	g := model.Field{Key: "userData", Label: "MPQ user data", Span: model.Span{Off: 0, Len: 16 + int64(len(u.Content))}}
@@ -428,7 +428,7 @@ func (d *decoder) readArchive() {
 		d.details(name, det)
 	} else {
 		d.r.Partial = true
-		d.diag(model.Warning, model.Span{}, fDetails, "not in the archive: no players or map", "", "", false)
+		d.diag(model.Error, model.Span{}, fDetails, "not in the archive: no players or map", "", "", false)
 	}
 	if d.opt.HeaderOnly {
 		d.r.Partial = true
@@ -513,7 +513,7 @@ func (d *decoder) readArchive() {
 	}
 	if !d.st.has(fTracker) {
 		if d.build >= 25604 {
-			d.diag(model.Warning, model.Span{}, fTracker, "missing although clients of this build write tracker events", "", "", false)
+			d.diag(model.Error, model.Span{}, fTracker, "missing although clients of this build write tracker events", "", "", false)
 		} else if d.baseBuild >= 24944 {
 			d.diag(model.Info, model.Span{}, fTracker, "not in the archive: clients before 2.0.8 (build 25604) do not write it", "", "", false)
 		}
