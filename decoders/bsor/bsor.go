@@ -147,7 +147,7 @@ type replay struct {
 	lastSection int
 	truncated   bool // the file stops inside a section
 	diags       []model.Diagnostic
-	cut         cutRecord // the record the end of the file cut through; have 0 when none
+	cut         cutRecord      // the record the end of the file cut through; have 0 when none
 	b           *budget.Budget // the decode's one allowance
 	over        bool           // the budget refused (recorded once)
 	budget      int            // steps spent searching for sections (see probe)
