@@ -8,14 +8,15 @@ import "fmt"
 // label saying how much of it is there and without a value (the rest of
 // its bytes do not exist); fields after it, and fields with no bytes of
 // their own (values computed from the whole record), go; a last field,
-// "cutOff", says where the bytes stopped. have and size are the record's
-// bytes present and the bytes a whole one has. fields were decoded from
+// "cutOff", says where the bytes stopped. have and size are how much of
+// the record is there and how much a whole one has, in unit ("bytes", or
+// "bits" for a bit-packed record). fields were decoded from
 // the record padded to its size, so their spans are where a whole
 // record's would be.
-func CutOff(fields []Field, end int64, have, size int) []Field {
+func CutOff(fields []Field, end int64, have, size int, unit string) []Field {
 	out := cutFields(fields, end)
 	return append(out, Field{Key: "cutOff", Label: "Cut off",
-		Value: fmt.Sprintf("after %d of %d bytes: the data ends here", have, size),
+		Value: fmt.Sprintf("after %d of %d %s: the data ends here", have, size, unit),
 		Span:  Span{Off: end, Len: 0}})
 }
 

@@ -233,7 +233,7 @@ func (v *view) partialFields() []model.Field {
 		p := readPause(c.off, rec)
 		fs = pauseFields(&p)
 	}
-	return model.CutOff(fs, c.off+int64(c.have), c.have, c.size)
+	return model.CutOff(fs, c.off+int64(c.have), c.have, c.size, "bytes")
 }
 
 // noteFields are a note event's fields as its bytes say them; p is what
