@@ -208,12 +208,19 @@ func plural(n int) string {
 }
 
 // checkAll decodes inputs with one worker per core and hands the results
-// to emit in input order, each as soon as it and every one before it are
-// done, so the report streams. Each file is read, decoded and dropped
-// before the next, so memory stays at a few files' worth.
+// to emit in input order (see inOrder).
 func checkAll(inputs []input, prog *progress, emit func(checkResult)) {
+	inOrder(inputs, prog, checkOne, emit)
+}
+
+// inOrder runs work on every input with one worker per core and hands the
+// results to emit in input order, each as soon as it and every one before
+// it are done, so a report streams. work reads, decodes and drops its
+// file and returns only what emit needs, so memory stays at a few files'
+// worth.
+func inOrder[T any](inputs []input, prog *progress, work func(input) T, emit func(T)) {
 	prog.begin(replays(inputs))
-	results := make([]*checkResult, len(inputs))
+	results := make([]*T, len(inputs))
 	next := 0
 	var mu sync.Mutex
 	jobs := make(chan int)
@@ -227,7 +234,7 @@ func checkAll(inputs []input, prog *progress, emit func(checkResult)) {
 				if in.Err == nil {
 					prog.start(i, in.Name)
 				}
-				res := checkOne(in)
+				res := work(in)
 				if in.Err == nil {
 					prog.done(i)
 				}

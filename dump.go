@@ -24,6 +24,9 @@ const dumpAbout = `Write one replay as NDJSON, one JSON object per line:
                              trained, a miss), for formats that find them
   {"type":"frame",...}       one per frame: every player's full state and the
                              frame's events, each with its offset and length
+  {"type":"region",...}      one per part of a container's own structure (an
+                             SC2 archive's header, tables and sectors, each
+                             sector with the decoded bytes it holds)
   {"type":"diagnostic",...}  one per problem the decoder found
 Keys are lowerCamelCase, named after the spec's field names; an id keeps its
 number and gets its name beside it (actionStateId and actionStateIdName).
@@ -229,6 +232,9 @@ func writeDump(w *bufio.Writer, in input, r *model.Replay, lo, hi int) {
 	for f := lo; f <= hi && f < r.Timeline.Count; f++ {
 		writeFrame(j, r, f)
 	}
+	for _, g := range r.Regions {
+		writeRegion(j, &g)
+	}
 	writeDiagnostics(w, r)
 }
 
@@ -366,6 +372,39 @@ func writeMoment(j *jsonWriter, r *model.Replay, m model.Moment) {
 	if len(m.Fields) > 0 {
 		j.key("fields")
 		j.fields(m.Fields)
+	}
+	j.end()
+	j.w.WriteByte('\n')
+}
+
+// writeRegion writes one part of the container's structure: its bytes in
+// the file, what it is, the decoded bytes it holds and why it does not read.
+func writeRegion(j *jsonWriter, g *model.Region) {
+	j.begin()
+	j.key("type")
+	j.str("region")
+	j.key("kind")
+	j.str(g.Kind)
+	j.key("label")
+	j.str(g.Label)
+	j.span(g.Span)
+	if g.Link.Stream != "" {
+		j.key("decodedStream")
+		j.str(g.Link.Stream)
+		j.key("decodedOffset")
+		j.num(g.Link.Off)
+		j.key("decodedLength")
+		j.num(g.Link.Len)
+		j.key("stored")
+		j.boolean(g.Stored)
+	}
+	if g.Err != "" {
+		j.key("error")
+		j.str(g.Err)
+	}
+	if len(g.Fields) > 0 {
+		j.key("fields")
+		j.fields(g.Fields)
 	}
 	j.end()
 	j.w.WriteByte('\n')
@@ -646,6 +685,9 @@ func dumpFollow(c *command, path string, idle time.Duration) int {
 	writeReplayLine(j, input{Name: path, Size: u.Size}, r)
 	for _, m := range r.Analysis().Moments {
 		writeMoment(j, r, m)
+	}
+	for _, g := range r.Regions {
+		writeRegion(j, &g)
 	}
 	writeDiagnostics(w, r)
 	end := struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -68,21 +69,32 @@ func cmdInfo(c *command, args []string) int {
 	}
 	inputs := collect(paths, nil)
 	exit := 0
-	enc := json.NewEncoder(c.stdout)
-	for i, in := range inputs {
+	// each file is decoded and written to text on a core of its own; the
+	// texts come out in the order of the inputs
+	type written struct {
+		text   []byte
+		failed bool
+	}
+	first := true
+	inOrder(inputs, nil, func(in input) written {
 		r, err := decodeInput(in, model.DecodeOptions{})
-		if err != nil && !in.Skipped {
+		var b bytes.Buffer
+		if *asJSON {
+			json.NewEncoder(&b).Encode(summarize(in, r, err))
+		} else {
+			writeInfo(&b, in, r, err)
+		}
+		return written{b.Bytes(), err != nil && !in.Skipped}
+	}, func(w written) {
+		if w.failed {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
-		if *asJSON {
-			enc.Encode(summarize(in, r, err))
-			continue
-		}
-		if i > 0 {
+		if !*asJSON && !first {
 			fmt.Fprintln(c.stdout)
 		}
-		writeInfo(c.stdout, in, r, err)
-	}
+		first = false
+		c.stdout.Write(w.text)
+	})
 	if replays(inputs) == 0 {
 		if exit == 0 { // nothing unreadable said why already
 			c.errorf("no replay found%s", under(paths))

@@ -596,7 +596,7 @@ func TestDumpNDJSON(t *testing.T) {
 				// inside header, state and fields the keys are the decoders'
 				checkKeys(t, typ, o, map[string]bool{"header": true, "state": true, "fields": true})
 			}
-			if !regexp.MustCompile(`^ replay( moment)?( frame)?( diagnostic)?$`).MatchString(order) || sum == nil {
+			if !regexp.MustCompile(`^ replay( moment)?( frame)?( region)?( diagnostic)?$`).MatchString(order) || sum == nil {
 				t.Fatalf("objects in the order%s", order)
 			}
 			code := 0
@@ -606,6 +606,10 @@ func TestDumpNDJSON(t *testing.T) {
 			r.want(t, "dump", code, "")
 			if types["frame"] != int(sum["frames"].(float64)) || types["diagnostic"] != int(sum["diagnostics"].(float64)) {
 				t.Errorf("%v for a summary of %v frames and %v diagnostics", types, sum["frames"], sum["diagnostics"])
+			}
+			// an SC2 archive lists its structure: header, tables, sectors
+			if (sum["format"] == "sc2") != (types["region"] > 0) {
+				t.Errorf("%v regions for format %v", types["region"], sum["format"])
 			}
 		})
 	}

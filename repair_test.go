@@ -106,6 +106,10 @@ func TestRepairEveryFormat(t *testing.T) {
 	tee := mustRead(t, "testdata/samples/teehistorian/idle_clean_shutdown.teehistorian")
 	gci := append([]byte(nil), mustRead(t, "testdata/samples/fzgx/time-attack.gci")...)
 	gci[0x41] ^= 0x20
+	sc2 := append([]byte(nil), mustRead(t, "testdata/samples/sc2/lotv-5.0.15-winter-madness.SC2Replay")...)
+	for i := 80000; i < 80008; i++ { // inside the tracker events' compressed sectors
+		sc2[i] ^= 0xA5
+	}
 	for _, tt := range []struct {
 		file string
 		data []byte
@@ -114,6 +118,7 @@ func TestRepairEveryFormat(t *testing.T) {
 		{"testdata/samples/bsor/easy-full-play.bsor", bsor[:len(bsor)/2], []string{"fixed        frames count 2,682 ->", "synthesised  empty sections 2 (notes)"}},
 		{"testdata/samples/teehistorian/idle_clean_shutdown.teehistorian", tee[:len(tee)-1], []string{"synthesised  FINISH (0x40)"}},
 		{"testdata/samples/fzgx/time-attack.gci", gci, []string{"fixed        checksum at 0x40:"}},
+		{"testdata/samples/sc2/lotv-5.0.15-winter-madness.SC2Replay", sc2, []string{"cut          replay.tracker.events:", "synthesised  a new archive"}},
 		{"testdata/samples/slippi/tests__data__v3.18.slp", nil, nil}, // whole
 	} {
 		in := stage(t, dir, tt.file, tt.data)
@@ -176,7 +181,7 @@ func TestRepairRefusals(t *testing.T) {
 		{[]string{"repair", filepath.Join(dir, "missing.slp"), "-o", "x"}, 2, p + filepath.Join(dir, "missing.slp") + ": no such file"},
 		{[]string{"repair", dir, "-o", "x"}, 2, p + dir + " is a folder, not a regular file; rewind reads only regular files"},
 		{[]string{"repair", "testdata/samples/slippi/MANIFEST.tsv", "-o", "x"}, 2, p + `testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
-		{[]string{"repair", "testdata/samples/sc2/hots-2.0.8-tracker.SC2Replay", "-o", filepath.Join(dir, "x")}, 2, p + "testdata/samples/sc2/hots-2.0.8-tracker.SC2Replay: StarCraft II repair is not available yet: it rebuilds the MPQ archive from the members that still read, and rewind's MPQ layer is being rewritten; the repair will come on top of the new one"},
+		{[]string{"repair", "testdata/samples/sc2/broken-5.0.10-truncated.SC2Replay", "-o", filepath.Join(dir, "x")}, 1, p + "could not repair testdata/samples/sc2/broken-5.0.10-truncated.SC2Replay: the archive's tables are lost (table offset 0x8d0 is past the end of the file (1232 bytes)): no member can be found, so nothing but the replay header survives"},
 		{[]string{"repair", "decoders/fzgx/testdata/emblem-falcon.gci", "-o", filepath.Join(dir, "x")}, 2, p + "decoders/fzgx/testdata/emblem-falcon.gci: fzgx: at 0x42: this is an F-Zero GX emblem save (file type 04 01), not a replay (05 04)"},
 		{[]string{"repair", cutGCI, "-o", filepath.Join(dir, "x.gci")}, 1, p + "could not repair " + cutGCI + ": recomputing the checksum leaves a problem, and rewind does not rewrite the replay data: fzgx: block count at 0x38: file size does not match the block count (expected 24640 bytes (0x40 + 3 blocks of 0x2000), found 20000 bytes)"},
 	} {

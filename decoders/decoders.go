@@ -79,8 +79,7 @@ var Formats = []Format{
 			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 		},
 		Decode: sc2.Decode, Frames: frames.Of("frames_sc2", sc2.StatsRows, "stats"), Extent: sc2Extent,
-		NoRepair: "StarCraft II repair is not available yet: it rebuilds the MPQ archive from the members that still read, " +
-			"and rewind's MPQ layer is being rewritten; the repair will come on top of the new one"},
+		Repair: sc2.Repair},
 }
 
 // NotReplayError says what a file that no decoder claims looks like.

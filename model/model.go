@@ -99,6 +99,9 @@ type Replay struct {
 	// hold, reading it on first use (SC2 decompresses an archive member
 	// only when something reads it). It is safe for concurrent use.
 	LoadStream func(name string) []byte
+	// Regions are the container's own structure in the file (see Region);
+	// nil for formats without a container.
+	Regions []Region
 
 	// State returns a player's state at a frame index. It must be O(1) in
 	// the length of the replay. Nil when the format has no per-frame state.

@@ -365,6 +365,21 @@ func (v *replayView) onInspectorKey(msg tea.KeyMsg) (tea.Cmd, bool) {
 		move(int64(len(data)))
 	case "g":
 		return v.startInput(inputOffset, "go to offset (0x.. or decimal): "), true
+	case "o":
+		// across a container's link: from a sector in the file to the
+		// bytes it decodes to, and back
+		g := v.r.RegionAt(v.stream, v.cur)
+		if g < 0 || v.r.Regions[g].Link.Stream == "" {
+			if len(v.r.Regions) == 0 {
+				v.status = "o goes between a container's bytes and what they decode to; this format has no container"
+			} else {
+				v.status = fmt.Sprintf("no part of the container that decodes to a stream holds %#x", v.cur)
+			}
+			return nil, true
+		}
+		to := v.r.Regions[g].Across(v.stream, v.cur)
+		v.follow, v.useField = false, false
+		v.stream, v.cur, v.hexTop = to.Stream, to.Off, -1
 	case "enter":
 		if e := v.r.EventAt(v.stream, v.cur); e >= 0 {
 			// the event becomes the selection; the byte cursor stays

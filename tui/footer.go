@@ -151,6 +151,7 @@ func (v *replayView) footerKeys() (string, []key.Binding) {
 			keys = append(keys, momentKeys)
 		} else {
 			keys = append(keys, hint("←→", "byte"), hint("↑↓", "row"), tab, hint("enter", "owning event"), hint("g", "offset"))
+			add(len(v.r.Regions) > 0, hint("o", "archive ⇄ decoded"))
 			add(v.r.Scenes != nil, hint("v", "stage"))
 		}
 	case paneHeader:

@@ -44,9 +44,19 @@ func (v *replayView) inspectorPane(w, h int) []string {
 		title += " " + clean(v.stream)
 	}
 	title += fmt.Sprintf(" %s bytes", thousands(int64(len(data))))
+	if v.stream != "" {
+		// a decoded stream names the container bytes it came from
+		if g := r.RegionAt(v.stream, v.cur); g >= 0 {
+			title += fmt.Sprintf(" · %s at %#x (o)", clean(strings.TrimPrefix(r.Regions[g].Label, v.stream+" ")), r.Regions[g].Span.Off)
+		}
+	}
 	focused := v.focus == paneInspector
 	if len(data) == 0 {
-		return v.pane(title, focused, w, h, []string{p.dim.wrap("no bytes to show")})
+		msg := "no bytes to show"
+		if g := r.RegionAt(v.stream, 0); g >= 0 {
+			msg = fmt.Sprintf("no bytes: %s at %#x did not read · o goes to its bytes in the file", clean(r.Regions[g].Label), r.Regions[g].Span.Off)
+		}
+		return v.pane(title, focused, w, h, []string{p.dim.wrap(msg)})
 	}
 	bpr := int64(v.bytesPerRow(w))
 	rows := h - 1
@@ -84,6 +94,12 @@ func (v *replayView) inspectorPane(w, h int) []string {
 		sel, hasSel = v.field, v.field.Stream == v.stream
 	case v.ev >= 0 && v.ev < len(r.Events) && r.Events[v.ev].Span.Stream == v.stream:
 		sel, hasSel = r.Events[v.ev].Span, true
+	}
+	if !hasSel && v.stream == "" {
+		// the container's region under the cursor: a sector, a table
+		if g := r.RegionAt("", v.cur); g >= 0 {
+			sel, hasSel = r.Regions[g].Span, true
+		}
 	}
 	var prob model.Span
 	hasProb := false
@@ -219,6 +235,11 @@ type fieldCache struct {
 func (v *replayView) fieldLine() string {
 	p := v.paints
 	e := v.r.EventAt(v.stream, v.cur)
+	if e < 0 && v.stream == "" {
+		if g := v.r.RegionAt("", v.cur); g >= 0 {
+			return v.regionFieldLine(&v.r.Regions[g])
+		}
+	}
 	if e < 0 {
 		return ""
 	}
@@ -252,12 +273,71 @@ func (v *replayView) fieldLine() string {
 	return p.label.wrap("field ") + path + " = " + val + "  " + p.dim.wrap(where)
 }
 
-// ownerLine tells which event owns the byte under the cursor.
+// regionText names a region of the container and what it holds: the
+// sector's compression and sizes, why it does not read, and the key that
+// goes to the bytes it decodes to.
+func (v *replayView) regionText(g *model.Region) string {
+	p := v.paints
+	s := clean(g.Label)
+	// a sector: "(bzip2 42,225 → 100,215 bytes)"
+	var comp, stored, decoded string
+	for _, f := range g.Fields {
+		switch f.Key {
+		case "compression":
+			comp = f.Name
+		case "storedBytes":
+			stored = thousands(asInt(f.Value))
+		case "decodedBytes":
+			decoded = thousands(asInt(f.Value))
+		}
+	}
+	if comp != "" {
+		s += fmt.Sprintf(" (%s %s → %s bytes)", comp, stored, decoded)
+	}
+	if g.Err != "" {
+		s += " " + p.err.wrap(clean(g.Err))
+	}
+	return s
+}
+
+// regionFieldLine is the field line in a container's own bytes: the
+// region's field under the cursor (a sector's compression byte), or where
+// o goes from here.
+func (v *replayView) regionFieldLine(g *model.Region) string {
+	p := v.paints
+	best := -1
+	lines := flattenFields(g.Fields, 2000)
+	for i, t := range lines {
+		if t.span.Len > 0 && t.span.Contains("", v.cur) && (best < 0 || t.span.Len < lines[best].span.Len) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		t := lines[best]
+		val := t.text
+		if t.raw != "" && t.raw != t.text {
+			val += " (" + t.raw + ")"
+		}
+		return p.label.wrap("field ") + clean(t.label) + " = " + val + "  " + p.dim.wrap(fmt.Sprintf("%#x+%d", t.span.Off, t.span.Len))
+	}
+	if g.Link.Stream != "" {
+		return p.dim.wrap(fmt.Sprintf("o: its bytes decoded, %s at %#x", clean(g.Link.Stream), g.Link.Off))
+	}
+	return ""
+}
+
+// ownerLine tells which event owns the byte under the cursor, or, in a
+// container's own bytes, which part of the container they are.
 func (v *replayView) ownerLine() string {
 	r := v.r
 	p := v.paints
 	at := p.bold.wrap(fmt.Sprintf("@%#x", v.cur))
 	e := r.EventAt(v.stream, v.cur)
+	if e < 0 && v.stream == "" {
+		if g := r.RegionAt("", v.cur); g >= 0 {
+			return at + " in " + v.regionText(&r.Regions[g])
+		}
+	}
 	if e < 0 {
 		return at + " " + p.dim.wrap("no event owns this byte")
 	}
@@ -325,4 +405,17 @@ func (p *prepared) skipsIn(stream string, lo, hi int64) []model.Span {
 		}
 	}
 	return out
+}
+
+// asInt is a field's integer value; 0 for any other kind of value.
+func asInt(v any) int64 {
+	switch n := v.(type) {
+	case int64:
+		return n
+	case uint64:
+		return int64(n)
+	case int:
+		return int64(n)
+	}
+	return 0
 }

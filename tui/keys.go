@@ -97,6 +97,7 @@ func inspectorHelp() []key.Binding {
 		key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/dn", "page (inspector)")),
 		key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "offset (inspector)")),
 		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "owning event")),
+		key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "container ⇄ decoded bytes")),
 		key.NewBinding(key.WithKeys("click"), key.WithHelp("click", "focus, select, seek")),
 		key.NewBinding(key.WithKeys("wheel"), key.WithHelp("wheel", "scroll the pane")),
 	}

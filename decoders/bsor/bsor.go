@@ -147,6 +147,7 @@ type replay struct {
 	lastSection int
 	truncated   bool // the file stops inside a section
 	diags       []model.Diagnostic
+	cut         cutRecord      // the record the end of the file cut through; have 0 when none
 	b           *budget.Budget // the decode's one allowance
 	over        bool           // the budget refused (recorded once)
 	budget      int            // steps spent searching for sections (see probe)
@@ -243,7 +244,7 @@ func (d *replay) parse(opt model.DecodeOptions) {
 	for id := 1; id <= 5; id++ {
 		if pos >= len(data) {
 			d.truncated = true
-			d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "file ends before the section", fmt.Sprintf("section id %d", id), "end of file")
+			d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "file ends before the section: "+lostSections(id), fmt.Sprintf("section id %d", id), "end of file")
 			return
 		}
 		if int(data[pos]) != id {
@@ -255,7 +256,7 @@ func (d *replay) parse(opt model.DecodeOptions) {
 			}
 			k--
 			if q < 0 {
-				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "section id not found; no later section could be located", fmt.Sprint(id), fmt.Sprint(data[pos]))
+				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id), "section id not found; no later section could be located: "+lostSections(id), fmt.Sprint(id), fmt.Sprint(data[pos]))
 				d.truncated = true
 				return
 			}
@@ -285,6 +286,11 @@ func (d *replay) parse(opt model.DecodeOptions) {
 		}
 		if !ok {
 			d.truncated = true
+			if id < 5 {
+				// what the file never reached is lost, not merely short
+				d.diag(model.Error, int64(pos), fmt.Sprintf("section %d", id+1),
+					fmt.Sprintf("not read: the %s section before it stopped, so %s", sectionNames[id], lostSections(id+1)), "", "")
+			}
 			return
 		}
 		d.lastSection = id
@@ -415,6 +421,19 @@ func (d *replay) count(pos, id int) (n int, ok bool) {
 	return int(c), true
 }
 
+// lostSections names the sections from id to the last required one (5),
+// which a file that stops before id does not have.
+func lostSections(id int) string {
+	var names []string
+	for k := id; k <= 5; k++ {
+		names = append(names, fmt.Sprintf("%s (%d)", sectionNames[k], k))
+	}
+	if len(names) == 1 {
+		return "the " + names[0] + " section is lost"
+	}
+	return "the " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " sections are lost"
+}
+
 var sectionNames = [...]string{"info", "frames", "notes", "walls", "heights", "pauses", "controller offsets", "user data"}
 
 // fixedSection reads a section of fixed-size records. When the count does
@@ -455,6 +474,9 @@ func (d *replay) fixedSection(pos, id, size int) (start, n, next int, ok bool) {
 	if len(data) > start {
 		have = (len(data) - start) / size
 	}
+	if rest := len(data) - start - have*size; rest > 0 {
+		d.cut = cutRecord{section: id, off: int64(start + have*size), have: rest, size: size}
+	}
 	d.diag(model.Error, int64(len(data)), subject, fmt.Sprintf("file ends inside the %s section; kept the %d whole records before the end", sectionNames[id], have),
 		fmt.Sprintf("%d records (%d bytes)", c, c*size), fmt.Sprintf("%d bytes", len(data)-start))
 	return start, have, len(data), false
@@ -468,9 +490,7 @@ func (d *replay) parseFrames(pos int) (int, bool) {
 	}
 	d.frames = frames
 	for i := range d.frames {
-		r := d.data[start+i*frameSize:]
-		d.frames[i] = frame{Time: f32(r), FPS: int32(le32(r[4:])),
-			Head: readPose(r[8:]), Left: readPose(r[8+poseSize:]), Right: readPose(r[8+2*poseSize:])}
+		d.frames[i] = readFrame(d.data[start+i*frameSize:])
 	}
 	d.framesSpan = model.Span{Off: int64(pos), Len: int64(start + n*frameSize - pos)}
 	return next, ok
@@ -485,8 +505,7 @@ func (d *replay) parseWalls(pos int) (int, bool) {
 	d.walls = walls
 	for i := range d.walls {
 		o := start + i*wallSize
-		r := d.data[o:]
-		d.walls[i] = wall{Off: int64(o), ID: int32(le32(r)), Energy: f32(r[4:]), Time: f32(r[8:]), SpawnTim: f32(r[12:])}
+		d.walls[i] = readWall(int64(o), d.data[o:])
 	}
 	d.wallsSpan = model.Span{Off: int64(pos), Len: int64(start + n*wallSize - pos)}
 	return next, ok
@@ -501,7 +520,7 @@ func (d *replay) parseHeights(pos int) (int, bool) {
 	d.heights = heights
 	for i := range d.heights {
 		o := start + i*heightSize
-		d.heights[i] = height{Off: int64(o), Height: f32(d.data[o:]), Time: f32(d.data[o+4:])}
+		d.heights[i] = readHeight(int64(o), d.data[o:])
 	}
 	d.heightsSpan = model.Span{Off: int64(pos), Len: int64(start + n*heightSize - pos)}
 	return next, ok
@@ -516,7 +535,7 @@ func (d *replay) parsePauses(pos int) (int, bool) {
 	d.pauses = pauses
 	for i := range d.pauses {
 		o := start + i*pauseSize
-		d.pauses[i] = pause{Off: int64(o), Duration: int64(binary.LittleEndian.Uint64(d.data[o:])), Time: f32(d.data[o+8:])}
+		d.pauses[i] = readPause(int64(o), d.data[o:])
 	}
 	d.pausesSpan = model.Span{Off: int64(pos), Len: int64(start + n*pauseSize - pos)}
 	return next, ok
@@ -547,9 +566,12 @@ func (d *replay) parseNotes(pos int) (int, bool) {
 		if len(data)-p < noteHead {
 			d.diag(model.Error, int64(p), fmt.Sprintf("note %d", i), "file ends inside a note event", fmt.Sprintf("%d bytes", noteHead), fmt.Sprintf("%d bytes", len(data)-p))
 			d.notesSpan.Len = int64(p - pos)
+			if len(data) > p {
+				d.cut = cutRecord{section: 2, off: int64(p), have: len(data) - p, size: noteHead}
+			}
 			return len(data), false
 		}
-		n := note{Off: int64(p), ID: int32(le32(data[p:])), EventTime: f32(data[p+4:]), SpawnTime: f32(data[p+8:]), EventType: int32(le32(data[p+12:]))}
+		n := readNoteHead(int64(p), data[p:])
 		if n.EventType < 0 || n.EventType > 3 {
 			d.diag(model.Error, int64(p+12), fmt.Sprintf("note %d", i), "unknown note event type; the rest of the notes cannot be framed", "0-3 (good, bad, miss, bomb)", fmt.Sprint(n.EventType))
 			d.notesSpan.Len = int64(p - pos)
@@ -565,6 +587,7 @@ func (d *replay) parseNotes(pos int) (int, bool) {
 			if len(data)-p < cutSize {
 				d.diag(model.Error, int64(p), fmt.Sprintf("note %d", i), "file ends inside the cut info", fmt.Sprintf("%d bytes", cutSize), fmt.Sprintf("%d bytes", len(data)-p))
 				d.notesSpan.Len = int64(p - pos)
+				d.cut = cutRecord{section: 2, off: n.Off, have: len(data) - int(n.Off), size: noteHead + cutSize}
 				return len(data), false
 			}
 			n.HasCut = true
@@ -575,6 +598,39 @@ func (d *replay) parseNotes(pos int) (int, bool) {
 	}
 	d.notesSpan.Len = int64(p - pos)
 	return p, true
+}
+
+// The record readers take the record's bytes (at least a whole record)
+// and, for records that are events, where they start in the file.
+
+func readFrame(r []byte) frame {
+	return frame{Time: f32(r), FPS: int32(le32(r[4:])),
+		Head: readPose(r[8:]), Left: readPose(r[8+poseSize:]), Right: readPose(r[8+2*poseSize:])}
+}
+
+func readWall(off int64, r []byte) wall {
+	return wall{Off: off, ID: int32(le32(r)), Energy: f32(r[4:]), Time: f32(r[8:]), SpawnTim: f32(r[12:])}
+}
+
+func readHeight(off int64, r []byte) height {
+	return height{Off: off, Height: f32(r), Time: f32(r[4:])}
+}
+
+func readPause(off int64, r []byte) pause {
+	return pause{Off: off, Duration: int64(binary.LittleEndian.Uint64(r)), Time: f32(r[8:])}
+}
+
+func readNoteHead(off int64, r []byte) note {
+	return note{Off: off, ID: int32(le32(r)), EventTime: f32(r[4:]), SpawnTime: f32(r[8:]), EventType: int32(le32(r[12:]))}
+}
+
+// cutRecord is the record the end of the file cut through: its section,
+// where it starts, the bytes of it there are and the bytes a whole one
+// has. The events list it as a partial event.
+type cutRecord struct {
+	section    int
+	off        int64
+	have, size int
 }
 
 func readCut(b []byte) cutInfo {

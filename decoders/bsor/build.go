@@ -370,6 +370,20 @@ func (v *view) events(r *model.Replay) {
 				Span: model.Span{Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize}, Ref: i})
 		}
 	}
+	if c := d.cut; c.have > 0 {
+		// the record the end of the file cut through, at the last frame
+		kind := [...]string{1: "frame", 2: "note", 3: "wall", 4: "height", 5: "pause"}[c.section]
+		if c.section == 2 && c.have >= noteHead {
+			kind = eventKinds[le32(d.data[c.off+12:])&3]
+		}
+		player := 0
+		if c.section == 1 {
+			player = -1
+		}
+		evs = append(evs, model.Event{Frame: max(len(v.times)-1, 0), Player: player, Kind: kind, Flag: model.FlagPartial,
+			Summary: fmt.Sprintf("%s cut off by the end of the file: %d of its %d bytes", [...]string{1: "frame record", 2: "note event", 3: "wall event", 4: "height change", 5: "pause"}[c.section], c.have, c.size),
+			Span:    model.Span{Off: c.off, Len: int64(c.have)}, Ref: -1})
+	}
 	if late > 0 && len(d.frames) > 0 {
 		d.diags = append(d.diags, model.Diagnostic{Severity: model.Info, Source: source, Span: d.notesSpan, Frame: len(v.times) - 1,
 			Subject: "notes", Message: fmt.Sprintf("%d note events come after the last frame (%s); placed at the last frame", late, model.FormatDuration(secs(lastT)))})

@@ -161,52 +161,16 @@ func boolField(key, label string, b bool, off int64) model.Field {
 func (v *view) detail(ev *model.Event) []model.Field {
 	d := v.d
 	i := ev.Ref
+	if ev.Flag == model.FlagPartial {
+		return v.partialFields()
+	}
 	switch ev.Kind {
 	case "good", "bad", "miss", "bomb":
 		if i < 0 || i >= len(d.notes) {
 			return nil
 		}
 		n := &d.notes[i]
-		p := v.sc.noteParams[i]
-		o := n.Off
-		idSpan := model.Span{Off: o, Len: 4}
-		fs := []model.Field{
-			{Key: "noteID", Label: "Note ID", Value: int64(n.ID), Span: idSpan},
-			{Key: "scoringType", Label: "Scoring type", Value: int64(p.Scoring), Name: scoringName(p.Scoring), Span: idSpan},
-			{Key: "lineIndex", Label: "Line index", Value: int64(p.Line), Span: idSpan},
-			{Key: "noteLineLayer", Label: "Line layer", Value: int64(p.Layer), Name: layerName(p.Layer), Span: idSpan},
-			{Key: "colorType", Label: "Colour", Value: int64(p.Color), Name: colorName(p.Color), Span: idSpan},
-			{Key: "cutDirection", Label: "Cut direction", Value: int64(p.Dir), Name: dirName(p.Dir), Span: idSpan},
-		}
-		if p.Normalized != n.ID {
-			fs = append(fs, model.Field{Key: "normalizedNoteID", Label: "Note ID after the bomb fix-up", Value: int64(p.Normalized), Span: idSpan})
-		}
-		fs = append(fs,
-			model.Field{Key: "eventTime", Label: "Event time", Value: f64(n.EventTime), Name: model.FormatDuration(secs(n.EventTime)), Span: model.Span{Off: o + 4, Len: 4}},
-			fl("spawnTime", "Spawn time", n.SpawnTime, o+8),
-			model.Field{Key: "eventType", Label: "Event type", Value: int64(n.EventType), Name: eventKinds[n.EventType], Span: model.Span{Off: o + 12, Len: 4}},
-		)
-		if n.HasCut {
-			c := &n.Cut
-			b := o + noteHead
-			fs = append(fs, model.Field{Key: "noteCutInfo", Label: "Cut info", Span: model.Span{Off: b, Len: cutSize}, Fields: []model.Field{
-				boolField("speedOK", "Speed OK", c.SpeedOK, b),
-				boolField("directionOK", "Direction OK", c.DirectionOK, b+1),
-				boolField("saberTypeOK", "Saber type OK", c.SaberTypeOK, b+2),
-				boolField("wasCutTooSoon", "Cut too soon", c.WasCutTooSoon, b+3),
-				fl("saberSpeed", "Saber speed", c.SaberSpeed, b+4),
-				vecField("saberDir", "Saber direction", c.SaberDir, b+8),
-				{Key: "saberType", Label: "Saber type", Value: int64(c.SaberType), Name: map[int32]string{0: "left (red)", 1: "right (blue)"}[c.SaberType], Span: model.Span{Off: b + 20, Len: 4}},
-				fl("timeDeviation", "Time deviation", c.TimeDeviation, b+24),
-				fl("cutDirDeviation", "Cut direction deviation", c.CutDirDeviation, b+28),
-				vecField("cutPoint", "Cut point", c.CutPoint, b+32),
-				vecField("cutNormal", "Cut normal", c.CutNormal, b+44),
-				fl("cutDistanceToCenter", "Cut distance to centre", c.CutDistanceToCenter, b+56),
-				fl("cutAngle", "Cut angle", c.CutAngle, b+60),
-				fl("beforeCutRating", "Before-cut rating", c.BeforeCutRating, b+64),
-				fl("afterCutRating", "After-cut rating", c.AfterCutRating, b+68),
-			}})
-		}
+		fs := noteFields(n, v.sc.noteParams[i])
 		if n.EventType == 0 {
 			s := v.sc.noteScore[i]
 			fs = append(fs, model.Field{Key: "cutScore", Label: "Cut score", Value: int64(s.Total()), Fields: []model.Field{
@@ -221,41 +185,131 @@ func (v *view) detail(ev *model.Event) []model.Field {
 		if i < 0 || i >= len(d.walls) {
 			return nil
 		}
-		w := &d.walls[i]
-		line, typ, width := wallParams(w.ID)
-		idSpan := model.Span{Off: w.Off, Len: 4}
-		return []model.Field{
-			{Key: "wallID", Label: "Wall ID", Value: int64(w.ID), Span: idSpan},
-			{Key: "lineIndex", Label: "Line index", Value: int64(line), Span: idSpan},
-			{Key: "obstacleType", Label: "Obstacle type", Value: int64(typ), Name: obstacleName(typ), Span: idSpan},
-			{Key: "width", Label: "Width", Value: int64(width), Span: idSpan},
-			fl("energy", "Energy at the end", w.Energy, w.Off+4),
-			{Key: "time", Label: "Time", Value: f64(w.Time), Name: model.FormatDuration(secs(w.Time)), Span: model.Span{Off: w.Off + 8, Len: 4}},
-			fl("spawnTime", "Spawn time", w.SpawnTim, w.Off+12),
-		}
+		return wallFields(&d.walls[i])
 	case "height":
 		if i < 0 || i >= len(d.heights) {
 			return nil
 		}
-		h := &d.heights[i]
-		return []model.Field{fl("height", "Height", h.Height, h.Off),
-			{Key: "time", Label: "Time", Value: f64(h.Time), Name: model.FormatDuration(secs(h.Time)), Span: model.Span{Off: h.Off + 4, Len: 4}}}
+		return heightFields(&d.heights[i])
 	case "pause":
 		if i < 0 || i >= len(d.pauses) {
 			return nil
 		}
-		p := &d.pauses[i]
-		return []model.Field{{Key: "duration", Label: "Duration (s)", Value: p.Duration, Span: model.Span{Off: p.Off, Len: 8}},
-			{Key: "time", Label: "Time", Value: f64(p.Time), Name: model.FormatDuration(secs(p.Time)), Span: model.Span{Off: p.Off + 8, Len: 4}}}
+		return pauseFields(&d.pauses[i])
 	case "frame":
 		if i < 0 || i >= len(d.frames) {
 			return nil
 		}
-		off := d.framesSpan.Off + 5 + int64(i)*frameSize
-		return []model.Field{
-			{Key: "time", Label: "Recorded time", Value: f64(d.frames[i].Time), Name: ev.Flag, Span: model.Span{Off: off, Len: 4}},
-			{Key: "fps", Label: "fps", Value: int64(d.frames[i].FPS), Span: model.Span{Off: off + 4, Len: 4}},
-		}
+		return frameFields(d.framesSpan.Off+5+int64(i)*frameSize, &d.frames[i], ev.Flag)
 	}
 	return nil
+}
+
+// partialFields are the fields of the record the end of the file cut
+// through: the record is read from its bytes padded with zeros to a whole
+// one, and model.CutOff keeps what the file holds.
+func (v *view) partialFields() []model.Field {
+	c := v.d.cut
+	rec := make([]byte, c.size)
+	copy(rec, v.d.data[c.off:])
+	var fs []model.Field
+	switch c.section {
+	case 1:
+		f := readFrame(rec)
+		fs = frameFields(c.off, &f, "")
+	case 2:
+		n := readNoteHead(c.off, rec)
+		if c.size > noteHead {
+			n.HasCut, n.Cut = true, readCut(rec[noteHead:])
+		}
+		fs = noteFields(&n, decodeNoteID(n.ID))
+	case 3:
+		w := readWall(c.off, rec)
+		fs = wallFields(&w)
+	case 4:
+		h := readHeight(c.off, rec)
+		fs = heightFields(&h)
+	case 5:
+		p := readPause(c.off, rec)
+		fs = pauseFields(&p)
+	}
+	return model.CutOff(fs, c.off+int64(c.have), c.have, c.size, "bytes")
+}
+
+// noteFields are a note event's fields as its bytes say them; p is what
+// its id encodes.
+func noteFields(n *note, p noteParams) []model.Field {
+	o := n.Off
+	idSpan := model.Span{Off: o, Len: 4}
+	fs := []model.Field{
+		{Key: "noteID", Label: "Note ID", Value: int64(n.ID), Span: idSpan},
+		{Key: "scoringType", Label: "Scoring type", Value: int64(p.Scoring), Name: scoringName(p.Scoring), Span: idSpan},
+		{Key: "lineIndex", Label: "Line index", Value: int64(p.Line), Span: idSpan},
+		{Key: "noteLineLayer", Label: "Line layer", Value: int64(p.Layer), Name: layerName(p.Layer), Span: idSpan},
+		{Key: "colorType", Label: "Colour", Value: int64(p.Color), Name: colorName(p.Color), Span: idSpan},
+		{Key: "cutDirection", Label: "Cut direction", Value: int64(p.Dir), Name: dirName(p.Dir), Span: idSpan},
+	}
+	if p.Normalized != n.ID {
+		fs = append(fs, model.Field{Key: "normalizedNoteID", Label: "Note ID after the bomb fix-up", Value: int64(p.Normalized), Span: idSpan})
+	}
+	fs = append(fs,
+		model.Field{Key: "eventTime", Label: "Event time", Value: f64(n.EventTime), Name: model.FormatDuration(secs(n.EventTime)), Span: model.Span{Off: o + 4, Len: 4}},
+		fl("spawnTime", "Spawn time", n.SpawnTime, o+8),
+		model.Field{Key: "eventType", Label: "Event type", Value: int64(n.EventType), Name: eventKinds[n.EventType&3], Span: model.Span{Off: o + 12, Len: 4}},
+	)
+	if n.HasCut {
+		c := &n.Cut
+		b := o + noteHead
+		fs = append(fs, model.Field{Key: "noteCutInfo", Label: "Cut info", Span: model.Span{Off: b, Len: cutSize}, Fields: []model.Field{
+			boolField("speedOK", "Speed OK", c.SpeedOK, b),
+			boolField("directionOK", "Direction OK", c.DirectionOK, b+1),
+			boolField("saberTypeOK", "Saber type OK", c.SaberTypeOK, b+2),
+			boolField("wasCutTooSoon", "Cut too soon", c.WasCutTooSoon, b+3),
+			fl("saberSpeed", "Saber speed", c.SaberSpeed, b+4),
+			vecField("saberDir", "Saber direction", c.SaberDir, b+8),
+			{Key: "saberType", Label: "Saber type", Value: int64(c.SaberType), Name: map[int32]string{0: "left (red)", 1: "right (blue)"}[c.SaberType], Span: model.Span{Off: b + 20, Len: 4}},
+			fl("timeDeviation", "Time deviation", c.TimeDeviation, b+24),
+			fl("cutDirDeviation", "Cut direction deviation", c.CutDirDeviation, b+28),
+			vecField("cutPoint", "Cut point", c.CutPoint, b+32),
+			vecField("cutNormal", "Cut normal", c.CutNormal, b+44),
+			fl("cutDistanceToCenter", "Cut distance to centre", c.CutDistanceToCenter, b+56),
+			fl("cutAngle", "Cut angle", c.CutAngle, b+60),
+			fl("beforeCutRating", "Before-cut rating", c.BeforeCutRating, b+64),
+			fl("afterCutRating", "After-cut rating", c.AfterCutRating, b+68),
+		}})
+	}
+	return fs
+}
+
+func wallFields(w *wall) []model.Field {
+	line, typ, width := wallParams(w.ID)
+	idSpan := model.Span{Off: w.Off, Len: 4}
+	return []model.Field{
+		{Key: "wallID", Label: "Wall ID", Value: int64(w.ID), Span: idSpan},
+		{Key: "lineIndex", Label: "Line index", Value: int64(line), Span: idSpan},
+		{Key: "obstacleType", Label: "Obstacle type", Value: int64(typ), Name: obstacleName(typ), Span: idSpan},
+		{Key: "width", Label: "Width", Value: int64(width), Span: idSpan},
+		fl("energy", "Energy at the end", w.Energy, w.Off+4),
+		{Key: "time", Label: "Time", Value: f64(w.Time), Name: model.FormatDuration(secs(w.Time)), Span: model.Span{Off: w.Off + 8, Len: 4}},
+		fl("spawnTime", "Spawn time", w.SpawnTim, w.Off+12),
+	}
+}
+
+func heightFields(h *height) []model.Field {
+	return []model.Field{fl("height", "Height", h.Height, h.Off),
+		{Key: "time", Label: "Time", Value: f64(h.Time), Name: model.FormatDuration(secs(h.Time)), Span: model.Span{Off: h.Off + 4, Len: 4}}}
+}
+
+func pauseFields(p *pause) []model.Field {
+	return []model.Field{{Key: "duration", Label: "Duration (s)", Value: p.Duration, Span: model.Span{Off: p.Off, Len: 8}},
+		{Key: "time", Label: "Time", Value: f64(p.Time), Name: model.FormatDuration(secs(p.Time)), Span: model.Span{Off: p.Off + 8, Len: 4}}}
+}
+
+// frameFields are a frame's recorded time and fps; flag names what is
+// wrong with its time, if anything.
+func frameFields(off int64, f *frame, flag string) []model.Field {
+	return []model.Field{
+		{Key: "time", Label: "Recorded time", Value: f64(f.Time), Name: flag, Span: model.Span{Off: off, Len: 4}},
+		{Key: "fps", Label: "fps", Value: int64(f.FPS), Span: model.Span{Off: off + 4, Len: 4}},
+	}
 }

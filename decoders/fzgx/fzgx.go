@@ -479,6 +479,14 @@ func (b *build) events() {
 		rep.Events = append(rep.Events, ev)
 	}
 	rep.Events = append(rep.Events, notable[k:]...)
+	if s.cutBits > 0 {
+		// the element the end of the data cut through, at the last frame
+		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
+		rep.Events = append(rep.Events, model.Event{Frame: max(count-1, 0), Player: player, Kind: "input", Ref: -1,
+			Flag:    model.FlagPartial,
+			Summary: fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", s.cutBits, inputBits),
+			Span:    model.Span{Off: streamOff + from, Len: end - from}})
+	}
 	rep.Summarize = b.summarize
 	rep.Detail = b.detail
 }
@@ -506,11 +514,20 @@ func (b *build) summarize(ev *model.Event) string {
 
 // detail re-reads an input element's fields with their spans.
 func (b *build) detail(ev *model.Event) []model.Field {
+	if ev.Flag == model.FlagPartial && b.s.cutBits > 0 {
+		// read as a whole element whose missing bits are zero, then cut
+		end := streamOff + (b.s.cutFrom+int64(b.s.cutBits)+7)>>3
+		return model.CutOff(inputFields(decodeInput(b.s.cutWord), b.s.cutFrom), end, b.s.cutBits, inputBits, "bits")
+	}
 	if ev.Kind != "input" || ev.Ref < 0 || ev.Ref >= len(b.s.inputs) {
 		return ev.Fields
 	}
-	in := b.s.inputs[ev.Ref]
-	from := b.s.inputStart + int64(ev.Ref)*inputBits
+	return inputFields(b.s.inputs[ev.Ref], b.s.inputStart+int64(ev.Ref)*inputBits)
+}
+
+// inputFields are an input element's fields; from is its bit offset in
+// the stream.
+func inputFields(in input, from int64) []model.Field {
 	vals := []any{uint64(in.buttons), int64(in.strafe), int64(in.accel), int64(in.brake), int64(in.frames - 1), int64(in.steerX), int64(in.steerY)}
 	out := make([]model.Field, len(inputSpec))
 	for k, sp := range inputSpec {

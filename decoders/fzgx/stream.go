@@ -155,19 +155,24 @@ type racer struct {
 
 // stream is the decoded bitstream.
 type stream struct {
-	racerType     int64
-	course        int64
-	difficulty    int64
-	mode          int64
-	laps          int64
-	racers        []racer
-	hasTotal      bool
-	totalFrames   int64
-	totalSpan     model.Span
-	checkpoints   []checkpoint
-	inputCount    int64 // elements the file declares
-	inputs        []input
-	inputStart    int64 // bit offset of the first input element
+	racerType   int64
+	course      int64
+	difficulty  int64
+	mode        int64
+	laps        int64
+	racers      []racer
+	hasTotal    bool
+	totalFrames int64
+	totalSpan   model.Span
+	checkpoints []checkpoint
+	inputCount  int64 // elements the file declares
+	inputs      []input
+	inputStart  int64 // bit offset of the first input element
+	// the input element the end of the data cut through: where it starts
+	// (bit offset), its bits there, and those bits as the top of a word
+	cutFrom       int64
+	cutBits       int
+	cutWord       uint64
 	inputSum      int64
 	endBit        int64 // bit offset just past the input array (or where reading stopped)
 	fields        []model.Field
@@ -366,16 +371,7 @@ func decodeStream(data []byte, base int64, headerOnly bool, diag func(model.Diag
 	for i := range s.inputs {
 		// One 54-bit read, split from the top: the first field read is
 		// the most significant part.
-		w := r.Bits(inputBits)
-		s.inputs[i] = input{
-			buttons: uint8(w >> 46),
-			strafe:  int8(w >> 38),
-			accel:   uint8(w>>31) & 0x7F,
-			brake:   uint8(w>>24) & 0x7F,
-			frames:  uint16(uint8(w>>16)) + 1,
-			steerX:  int8(w >> 8),
-			steerY:  int8(w),
-		}
+		s.inputs[i] = decodeInput(r.Bits(inputBits))
 		s.inputSum += int64(s.inputs[i].frames)
 	}
 	s.fields = append(s.fields, model.Field{Key: "replayArray", Label: "Replay Array", Value: int64(len(s.inputs)),
@@ -384,6 +380,11 @@ func decodeStream(data []byte, base int64, headerOnly bool, diag func(model.Diag
 	if fit < s.inputCount {
 		s.stoppedReason = "replay input array"
 		off, _ := r.Span(r.Pos(), r.Pos())
+		if rest := r.Remaining(); rest > 0 {
+			// the element the end cut through, its missing low bits zero
+			s.cutFrom, s.cutBits = r.Pos(), int(rest)
+			s.cutWord = r.Bits(int(rest)) << (inputBits - rest)
+		}
 		diag(model.Diagnostic{Severity: model.Error, Span: model.Span{Off: off}, Frame: -1, Subject: "replay input array",
 			Message:  fmt.Sprintf("the replay data ends after input element %d", fit),
 			Expected: fmt.Sprintf("%d elements of 54 bits", s.inputCount), Found: fmt.Sprintf("%d whole elements", fit)})
@@ -391,6 +392,19 @@ func decodeStream(data []byte, base int64, headerOnly bool, diag func(model.Diag
 	}
 	s.complete = true
 	return s
+}
+
+// decodeInput splits one 54-bit input element.
+func decodeInput(w uint64) input {
+	return input{
+		buttons: uint8(w >> 46),
+		strafe:  int8(w >> 38),
+		accel:   uint8(w>>31) & 0x7F,
+		brake:   uint8(w>>24) & 0x7F,
+		frames:  uint16(uint8(w>>16)) + 1,
+		steerX:  int8(w >> 8),
+		steerY:  int8(w),
+	}
 }
 
 func readRacer(r *reader, racerType int64, idx int) racer {

@@ -21,11 +21,11 @@ func craft(loops int64, details, tracker []byte) []byte {
 		kv{1, vStruct(kv{0, vInt(1)}, kv{1, vInt(5)}, kv{2, vInt(0)}, kv{3, vInt(10)}, kv{4, vInt(88500)}, kv{5, vInt(88500)})},
 		kv{2, vInt(2)}, kv{3, vInt(loops)}, kv{4, vInt(1)},
 	)
-	files := map[string][]byte{fDetails: details}
+	members := []mpq.Member{{Name: fDetails, Data: details}}
 	if tracker != nil {
-		files[fTracker] = tracker
+		members = append(members, mpq.Member{Name: fTracker, Data: tracker})
 	}
-	return mpq.Build(header, files, map[string]bool{fDetails: true, fTracker: true})
+	return mpq.Write(header, 3, members)
 }
 
 // detailsOf is a replay.details with the players given.

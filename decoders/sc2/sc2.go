@@ -45,12 +45,15 @@ const (
 	fGame       = "replay.game.events"
 	fInit       = "replay.initData"
 	fListfile   = "(listfile)"
+	// fArcAttributes is the archive's own attributes member (checksums and
+	// times of the other members), not the game's attributes.
+	fArcAttributes = "(attributes)"
 )
 
 // knownFiles are found even when the listfile is missing or lists fewer.
 var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fGame, fMessages, fTracker,
 	"replay.sync.events", "replay.sync.history", "replay.load.info", "replay.smartcam.events",
-	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, "(attributes)"}
+	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, fArcAttributes}
 
 type decoder struct {
 	r    *model.Replay
@@ -132,6 +135,9 @@ func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	r.Streams = map[string][]byte{}
 	if err == nil {
 		d.readArchive()
+	}
+	if !d.opt.HeaderOnly {
+		d.regions(d.memberNames())
 	}
 	d.finish()
 	return d, nil
@@ -222,7 +228,7 @@ func (d *decoder) budgetDiagnostic() {
 func (d *decoder) headerFields() {
 	u := d.arc.UserData
 	if u == nil {
-		d.diag(model.Warning, model.Span{}, "user data", "archive has no user data block, so no replay header", "MPQ\\x1b", "MPQ\\x1a", false)
+		d.diag(model.Error, model.Span{}, "user data", "archive has no user data block, so no replay header", "MPQ\\x1b", "MPQ\\x1a", false)
 		return
 	}
 	g := model.Field{Key: "userData", Label: "MPQ user data", Span: model.Span{Off: 0, Len: 16 + int64(len(u.Content))}}
@@ -422,7 +428,7 @@ func (d *decoder) readArchive() {
 		d.details(name, det)
 	} else {
 		d.r.Partial = true
-		d.diag(model.Warning, model.Span{}, fDetails, "not in the archive: no players or map", "", "", false)
+		d.diag(model.Error, model.Span{}, fDetails, "not in the archive: no players or map", "", "", false)
 	}
 	if d.opt.HeaderOnly {
 		d.r.Partial = true
@@ -451,7 +457,30 @@ func (d *decoder) readArchive() {
 		{stream: fMessages, run: d.decodeMessages},
 		{stream: fGame, run: d.decodeGame},
 	}
+	// The members nothing decodes (the battle lobby, the sync and smartcam
+	// events, the game metadata) are read too, on a goroutine of their
+	// own: damage in them is damage in the file, and a check that skipped
+	// them would call a damaged replay clean.
+	decoded := map[string]bool{fDetails: true, fBackup: true, fAttributes: true, fListfile: true}
+	for _, t := range tasks {
+		decoded[t.stream] = true
+	}
+	// They are read and dropped, not kept: the hex view reads them again
+	// if a person asks for one.
+	rest := &task{run: func(_ []byte, out *[]model.Diagnostic) {
+		for _, n := range all {
+			if !decoded[n] {
+				b, err := d.arc.ReadBlock(n, d.arc.FindBlock(n))
+				d.readError(n, len(b), err, out)
+			}
+		}
+	}}
 	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rest.run(nil, &rest.diags)
+	}()
 	for _, t := range tasks {
 		if !d.st.has(t.stream) {
 			continue
@@ -478,9 +507,13 @@ func (d *decoder) readArchive() {
 		}
 		d.r.Diagnostics = append(d.r.Diagnostics, t.diags...)
 	}
+	if len(rest.diags) > 0 {
+		d.r.Partial = true
+		d.r.Diagnostics = append(d.r.Diagnostics, rest.diags...)
+	}
 	if !d.st.has(fTracker) {
 		if d.build >= 25604 {
-			d.diag(model.Warning, model.Span{}, fTracker, "missing although clients of this build write tracker events", "", "", false)
+			d.diag(model.Error, model.Span{}, fTracker, "missing although clients of this build write tracker events", "", "", false)
 		} else if d.baseBuild >= 24944 {
 			d.diag(model.Info, model.Span{}, fTracker, "not in the archive: clients before 2.0.8 (build 25604) do not write it", "", "", false)
 		}

@@ -70,15 +70,7 @@ func (d *decoder) read(name string, out *[]model.Diagnostic) ([]byte, bool) {
 		return nil, false
 	}
 	data, err := d.st.get(name)
-	if err != nil {
-		bi := d.arc.FindBlock(name)
-		size := uint32(0)
-		if bi >= 0 {
-			size = d.arc.Block[bi].FileSize
-		}
-		*out = append(*out, diagnostic(model.Error, model.Span{Off: errOff(err)}, name, errMsg(err), "",
-			fmt.Sprintf("%d of %d bytes", len(data), size)))
-	}
+	d.readError(name, len(data), err, out)
 	if data == nil {
 		return nil, false
 	}
@@ -86,6 +78,21 @@ func (d *decoder) read(name string, out *[]model.Diagnostic) ([]byte, bool) {
 		d.progress(name)
 	}
 	return data, true
+}
+
+// readError records a file that did not read whole as an error: where
+// the damage is and how much of the file came out before it.
+func (d *decoder) readError(name string, got int, err error, out *[]model.Diagnostic) {
+	if err == nil {
+		return
+	}
+	bi := d.arc.FindBlock(name)
+	size := uint32(0)
+	if bi >= 0 {
+		size = d.arc.Block[bi].FileSize
+	}
+	*out = append(*out, diagnostic(model.Error, model.Span{Off: errOff(err)}, name, errMsg(err), "",
+		fmt.Sprintf("%d of %d bytes", got, size)))
 }
 
 // progress reports the archive bytes behind the streams read so far.

@@ -176,13 +176,12 @@ func synthReplay(tracker []byte) []byte {
 	attrs = append(attrs, attrRecord(2002, 1, "T1")...)
 	attrs = append(attrs, attrRecord(2002, 2, "T2")...)
 	attrs = append(attrs, attrRecord(3001, 2, "Zerg")...)
-	files := map[string][]byte{
-		fDetails:    details,
-		fTracker:    tracker,
-		fMessages:   w.out,
-		fAttributes: attrs,
-	}
-	return mpq.Build(header, files, map[string]bool{fTracker: true})
+	return mpq.Write(header, 3, []mpq.Member{
+		{Name: fAttributes, Data: attrs, Stored: true},
+		{Name: fDetails, Data: details, Stored: true},
+		{Name: fMessages, Data: w.out, Stored: true},
+		{Name: fTracker, Data: tracker},
+	})
 }
 
 func synthTracker() []byte {

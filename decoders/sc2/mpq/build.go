@@ -4,29 +4,42 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
-	"sort"
 )
 
-// Build writes a small archive (format version 1, 4096-byte sectors) with
-// a user-data block holding userData and the files, for tests and tools.
-// Files named in compress are stored as zlib sectors, the others as they
-// are. A "(listfile)" naming the files is added.
-func Build(userData []byte, files map[string][]byte, compress map[string]bool) []byte {
-	names := make([]string, 0, len(files)+1)
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if _, ok := files["(listfile)"]; !ok {
-		var lf bytes.Buffer
-		for _, n := range names {
-			lf.WriteString(n + "\r\n")
+// Member is a file to write into an archive.
+type Member struct {
+	Name string
+	Data []byte
+	// Stored keeps the member as it is instead of compressing it (tests
+	// craft archives whose members the reader takes as they lie).
+	Stored bool
+}
+
+// Write makes a new, well-formed archive of the members: the user data
+// block first when userData is not nil (an SC2 replay's header), then the
+// archive header of format version 1, which every MPQ reader reads, the
+// members compressed with zlib in sectors of 512<<shift bytes (a sector
+// that does not shrink is stored), a hash table twice the size of the
+// names, the block table, and a (listfile) naming the members. rewind
+// repair writes with it; tests build archives with it.
+func Write(userData []byte, shift uint16, members []Member) []byte {
+	files := make(map[string][]byte, len(members)+1)
+	compress := make(map[string]bool, len(members)+1)
+	names := make([]string, 0, len(members)+1)
+	for _, m := range members {
+		if _, dup := files[m.Name]; dup || m.Name == "(listfile)" {
+			continue
 		}
-		files = copyMap(files)
-		files["(listfile)"] = lf.Bytes()
-		names = append(names, "(listfile)")
+		files[m.Name], compress[m.Name] = m.Data, !m.Stored
+		names = append(names, m.Name)
 	}
-	s := spec{userData: userData, version: 1, shift: 3}
+	var lf []byte
+	for _, n := range names {
+		lf = append(lf, n+"\r\n"...)
+	}
+	files["(listfile)"], compress["(listfile)"] = lf, true
+	names = append(names, "(listfile)")
+	s := spec{userData: userData, version: 1, shift: shift & 15}
 	s.add(names, files, compress)
 	return s.build()
 }
@@ -176,12 +189,4 @@ func zlibSector(data []byte) []byte {
 	zw.Write(data)
 	zw.Close()
 	return zb.Bytes()
-}
-
-func copyMap(m map[string][]byte) map[string][]byte {
-	c := make(map[string][]byte, len(m)+1)
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
 }

@@ -475,20 +475,3 @@ func TestConcurrentReads(t *testing.T) {
 		}
 	}
 }
-
-func TestBuildRoundTrip(t *testing.T) {
-	files := map[string][]byte{"replay.details": bytes.Repeat([]byte("details "), 1000), "tiny": []byte("t")}
-	data := Build([]byte("header"), files, map[string]bool{"replay.details": true})
-	a := open(t, data)
-	if string(a.UserData.Content) != "header" {
-		t.Errorf("user data %q", a.UserData.Content)
-	}
-	for n, want := range files {
-		if got, err := a.ReadFile(n); err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s: %d bytes, %v", n, len(got), err)
-		}
-	}
-	if names, _ := a.Files(); len(names) != 2 {
-		t.Errorf("listfile %q", names)
-	}
-}

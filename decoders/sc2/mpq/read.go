@@ -48,7 +48,9 @@ func (a *Archive) find(name string) (int, error) {
 }
 
 // ReadBlock reads block bi; name is the member's name, used in errors and
-// as the key of encrypted members.
+// as the key of encrypted members. On damage it returns the whole sectors
+// before the damaged one together with the error: nothing a sector that
+// failed its checks yielded.
 //
 // Decompressing pays the member's declared size from the decode budget
 // before anything is allocated, every time it is called: nine members
@@ -103,7 +105,11 @@ func (a *Archive) ReadBlock(name string, bi int) ([]byte, error) {
 			continue
 		}
 		var err error
+		whole := len(out)
 		if out, err = decompress(out, s.Size, int(b.FileSize), src); err != nil {
+			// what a sector that failed its checks yielded cannot be
+			// trusted: the member is the whole sectors before it
+			out = out[:whole]
 			if serr != nil {
 				return out, serr // the member is cut short: that is why
 			}

@@ -1,0 +1,74 @@
+package fzgx
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"rewind/decoders/internal/corpus"
+	"rewind/model"
+)
+
+// TestCutInputIsPartialEvent cuts a real replay (testdata) inside its input array
+// at every bit position of one element. The element the end cuts through
+// is a partial event owning the last bytes: the fields whose bits are all
+// there, the one the end cuts through named as cut, and how many of the 54
+// bits are there.
+func TestCutInputIsPartialEvent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus.Samples(t, "fzgx"), "time-attack.gci"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := decode(t, data, model.DecodeOptions{})
+	var last model.Span
+	for _, ev := range r.Events {
+		if ev.Kind == "input" {
+			last = ev.Span
+		}
+	}
+	if last.Len == 0 {
+		t.Fatal("no input events")
+	}
+	// cut in the last tenth of the array, at each byte of a stretch that
+	// covers a whole element
+	checked := 0
+	for end := last.Off - 40; end < last.Off-40+8; end++ {
+		cut := data[:end]
+		c := decode(t, cut, model.DecodeOptions{})
+		k := -1
+		for i := range c.Events {
+			if c.Events[i].Flag == model.FlagPartial {
+				k = i
+			}
+		}
+		if k < 0 {
+			continue // the cut fell between two elements
+		}
+		checked++
+		ev := c.Events[k]
+		if ev.Span.End() != end {
+			t.Errorf("cut at %#x: partial event spans %+v", end, ev.Span)
+		}
+		if i := c.EventAt("", end-1); i != k {
+			t.Errorf("cut at %#x: the last byte belongs to event %d, not the partial one", end, i)
+		}
+		fs := c.EventFields(k)
+		lastF := fs[len(fs)-1]
+		if lastF.Key != "cutOff" || !strings.HasSuffix(fmt.Sprint(lastF.Value), "of 54 bits: the data ends here") {
+			t.Errorf("cut at %#x: last field %+v", end, lastF)
+		}
+		for _, f := range fs[:len(fs)-1] {
+			if f.Span.End() > end {
+				t.Errorf("cut at %#x: field %s runs past the end", end, f.Label)
+			}
+		}
+		if !strings.Contains(fs[len(fs)-2].Label, "(cut off:") && len(fs) < len(inputSpec)+1 {
+			t.Errorf("cut at %#x: the field the end cuts through is not named: %s", end, fs[len(fs)-2].Label)
+		}
+	}
+	if checked < 6 {
+		t.Errorf("only %d of 8 cuts gave a partial element", checked)
+	}
+}
