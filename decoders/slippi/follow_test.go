@@ -174,7 +174,8 @@ func TestFollowCutRecording(t *testing.T) {
 		found := false
 		for _, d := range r.Diagnostics {
 			if d.Severity == model.Error && d.Span.Off == partial.Span.Off && strings.HasPrefix(d.Message, "cut off:") {
-				found = d.Frame == partial.Frame
+				// before the first frame (the gecko list) the error has no frame
+				found = d.Frame == partial.Frame || (d.Frame == -1 && (partial.Kind == kGecko || partial.Kind == kStart))
 			}
 		}
 		if !found {
@@ -270,39 +271,7 @@ func BenchmarkFollow(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Run(name+"/decode", func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := Decode(data, model.DecodeOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		for _, piece := range []int{4096, 256} {
-			cuts := decodetest.RandomCuts(len(data), 2*piece, 1) // pieces of piece bytes on average
-			for _, snap := range []bool{false, true} {
-				what := "follow"
-				if snap {
-					what += "+snapshots"
-				}
-				b.Run(fmt.Sprintf("%s/%s-%dB", name, what, piece), func(b *testing.B) {
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						f := Follow(model.DecodeOptions{})
-						for _, c := range cuts {
-							f.Feed(data[:c])
-							if snap {
-								f.Replay()
-							}
-						}
-						if _, err := f.Finish(); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(len(cuts)), "pieces")
-				})
-			}
-		}
+		decodetest.BenchFollow(b, name, data, Follow, Decode)
 	}
 }
 

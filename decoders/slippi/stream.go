@@ -1071,7 +1071,11 @@ func (d *decoder) cutOff() {
 		}
 	}
 	d.phase = phaseScan
-	d.frameDiag(frame, model.Error, p, have, fmt.Sprintf("event 0x%02x", c), "cut off: "+nameOrCode(c)+" runs past the end of the data",
+	diagFrame := frame
+	if d.st.frameEvents == 0 && !hasFrame(c) {
+		diagFrame = -1 // before the first frame (Game Start, the gecko list): no frame's data
+	}
+	d.frameDiag(diagFrame, model.Error, p, have, fmt.Sprintf("event 0x%02x", c), "cut off: "+nameOrCode(c)+" runs past the end of the data",
 		fmt.Sprintf("%d bytes", d.cutSize), fmt.Sprintf("%d bytes", have))
 	if frame < 0 {
 		return

@@ -232,40 +232,7 @@ func BenchmarkFollow(b *testing.B) {
 		name string
 		data []byte
 	}{{"busy-1MB", busyStream(head, 1<<20)}, {"late-joiners-256KB", lateJoiners(head, 256<<10)}} {
-		data := bc.data
-		b.Run(bc.name+"/decode", func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			for b.Loop() {
-				if _, err := Decode(data, model.DecodeOptions{}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		for _, piece := range []int{4096, 256} {
-			cuts := decodetest.RandomCuts(len(data), 2*piece, 1)
-			for _, snap := range []bool{false, true} {
-				what := "follow"
-				if snap {
-					what += "+snapshots"
-				}
-				b.Run(fmt.Sprintf("%s/%s-%dB", bc.name, what, piece), func(b *testing.B) {
-					b.SetBytes(int64(len(data)))
-					for b.Loop() {
-						f := Follow(model.DecodeOptions{})
-						for _, c := range cuts {
-							f.Feed(data[:c])
-							if snap {
-								f.Replay()
-							}
-						}
-						if _, err := f.Finish(); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(len(cuts)), "pieces")
-				})
-			}
-		}
+		decodetest.BenchFollow(b, bc.name, bc.data, Follow, Decode)
 	}
 }
 

@@ -842,14 +842,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if f.r.Err() != nil {
 			return false
 		}
-		if size < 0 {
-			f.r.Raw(int(size)) // fail
-			d.diag(model.Error, int64(start), int64(f.r.Pos-start), "MESSAGE", "negative message size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
-			d.corrupt = true
-			return false
-		}
-		if int(size) > f.r.Left() {
-			f.raw("msg", "Message bytes", int(size)) // the end of the data cuts it off
+		if !d.payloadFits(f, start, size, "MESSAGE", "message", "msg", "Message bytes") {
 			return false
 		}
 		end := f.r.Pos + int(size)
@@ -958,14 +951,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if f.r.Err() != nil {
 			return false
 		}
-		if size < 0 {
-			f.r.Raw(int(size)) // fail
-			d.diag(model.Error, int64(start), int64(f.r.Pos-start), "EX", "negative extension size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
-			d.corrupt = true
-			return false
-		}
-		if int(size) > f.r.Left() {
-			f.raw("data", "Data", int(size)) // the end of the data cuts it off
+		if !d.payloadFits(f, start, size, "EX", "extension", "data", "Data") {
 			return false
 		}
 		name := d.uuidName(u)
@@ -994,6 +980,25 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		}
 		ev.Span, ev.Fields = span(), f.fields
 		d.event(ev)
+	}
+	return true
+}
+
+// payloadFits checks the size of the payload that follows (MESSAGE's
+// game message, EX's data): a negative one is damage and stops the stream;
+// one past the end of the data is cut off there (the payload, key and
+// label, is the field the end cuts through). what names the message, noun
+// its payload.
+func (d *decoder) payloadFits(f *fieldReader, start int, size int32, what, noun, key, label string) bool {
+	if size < 0 {
+		f.r.Raw(int(size)) // fail
+		d.diag(model.Error, int64(start), int64(f.r.Pos-start), what, "negative "+noun+" size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
+		d.corrupt = true
+		return false
+	}
+	if int(size) > f.r.Left() {
+		f.raw(key, label, int(size))
+		return false
 	}
 	return true
 }

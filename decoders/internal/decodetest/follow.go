@@ -336,3 +336,45 @@ func SortedCuts(n int, cuts ...int) []int {
 	}
 	return append(out, n)
 }
+
+// BenchFollow measures following the file data (named name) against one
+// decode of it: pieces of 4 KiB (a poller reading a growing netplay game
+// every 100 ms) and of 256 bytes, each with and without a snapshot after
+// every piece, as the TUI takes them. Following must cost about one
+// decode, not one per piece.
+func BenchFollow(b *testing.B, name string, data []byte, follow func(model.DecodeOptions) model.Follower,
+	decode func([]byte, model.DecodeOptions) (*model.Replay, error)) {
+	b.Run(name+"/decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := decode(data, model.DecodeOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, piece := range []int{4096, 256} {
+		cuts := RandomCuts(len(data), 2*piece, 1) // piece bytes on average
+		for _, snap := range []bool{false, true} {
+			what := "follow"
+			if snap {
+				what += "+snapshots"
+			}
+			b.Run(fmt.Sprintf("%s/%s-%dB", name, what, piece), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					f := follow(model.DecodeOptions{})
+					for _, c := range cuts {
+						f.Feed(data[:c])
+						if snap {
+							f.Replay()
+						}
+					}
+					if _, err := f.Finish(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(cuts)), "pieces")
+			})
+		}
+	}
+}
