@@ -1,9 +1,13 @@
 package decodetest
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"reflect"
+	"time"
+
+	"rewind/model"
 )
 
 // Diff compares two values as reflect.DeepEqual does, except that a NaN
@@ -99,4 +103,45 @@ func diff(path string, a, b reflect.Value, depth int) string {
 		}
 	}
 	return ""
+}
+
+// DiffFields is Diff for field trees, without reflection on the way down:
+// replays hold millions of fields and a follow test compares them all.
+func DiffFields(a, b []model.Field) string {
+	if len(a) != len(b) {
+		return fmt.Sprintf(": %d fields against %d", len(a), len(b))
+	}
+	for i := range a {
+		f, g := &a[i], &b[i]
+		if f.Key != g.Key || f.Label != g.Label || f.Name != g.Name || f.Span != g.Span || !sameValue(f.Value, g.Value) {
+			return fmt.Sprintf("[%d] %s: %+v against %+v", i, f.Key, *f, *g)
+		}
+		if s := DiffFields(f.Fields, g.Fields); s != "" {
+			return fmt.Sprintf("[%d] %s%s", i, f.Key, s)
+		}
+	}
+	return ""
+}
+
+// sameValue compares two field values: NaN equals NaN, bytes and times by
+// content, the rest with == when their type allows it.
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
+	case float32:
+		y, ok := b.(float32)
+		return ok && (x == y || x != x && y != y)
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	case time.Time:
+		y, ok := b.(time.Time)
+		return ok && x.Equal(y)
+	}
+	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.TypeOf(a).Comparable() {
+		return Diff(a, b) == ""
+	}
+	return a == b
 }
