@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"os/signal"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"rewind/decoders"
 	"rewind/model"
 )
 
@@ -33,7 +37,14 @@ either end may be left out; a single value is one frame. A range outside the
 replay, reversed or empty is refused.
 `
 
-const dumpNotes = `Exit status: 0 clean, 1 the replay has problems (the dump is still complete),
+const dumpNotes = `With --follow, the file is one a recorder is still writing (Slippi's .slp
+while the game runs, a DDNet server's teehistorian): each frame's line is
+written as soon as the frame is complete, then, once the recording ends
+(Game End, FINISH) or no byte came for --idle, the replay line, the
+moments, the diagnostics of the whole file and a last line
+{"type":"end","ended":...,"bytes":...,"frames":...}.
+
+Exit status: 0 clean, 1 the replay has problems (the dump is still complete),
 2 the file cannot be read or is no replay, or the command line is wrong.
 `
 
@@ -42,12 +53,23 @@ func cmdDump(c *command, args []string) int {
 	c.about, c.notes = dumpAbout, dumpNotes
 	frames := c.flags.String("frames", "", "frames `A..B` by number or time, e.g. -123..0 or 0:05..1:05.5")
 	asJSON := c.flags.Bool("json", true, "write NDJSON (the only output form; --json=false is refused)")
+	follow := c.flags.Bool("follow", false, "follow a file still being written: frames as they complete, until the recording ends")
+	idle := c.flags.Duration("idle", 30*time.Second, "with --follow, end after this long without a new byte, e.g. 30s; 0 waits for the recording's end")
 	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
 	}
 	if !*asJSON {
 		return c.errorf("writes only NDJSON; --json=false has no other form to give (rewind info prints a summary for people)")
+	}
+	if *follow {
+		if *frames != "" {
+			return c.errorf("--frames and --follow do not go together: following writes every frame as it completes")
+		}
+		if len(paths) != 1 {
+			return c.errorf("follows one replay file, and %d were given", len(paths))
+		}
+		return dumpFollow(c, paths[0], *idle)
 	}
 	spec, err := parseFrames(*frames)
 	if err != nil {
@@ -201,6 +223,25 @@ func unitOf(tl *model.Timeline) string {
 
 func writeDump(w *bufio.Writer, in input, r *model.Replay, lo, hi int) {
 	j := &jsonWriter{w: w}
+	writeReplayLine(j, in, r)
+	for _, m := range r.Analysis().Moments {
+		if m.Frame <= hi && max(m.End, m.Frame) >= lo {
+			writeMoment(j, r, m)
+		}
+	}
+	for f := lo; f <= hi && f < r.Timeline.Count; f++ {
+		writeFrame(j, r, f)
+	}
+	for _, g := range r.Regions {
+		writeRegion(j, &g)
+	}
+	writeDiagnostics(w, r)
+}
+
+// writeReplayLine writes the first line: the summary, the whole header
+// and the players.
+func writeReplayLine(j *jsonWriter, in input, r *model.Replay) {
+	w := j.w
 	j.begin()
 	j.key("type")
 	j.str("replay")
@@ -234,74 +275,71 @@ func writeDump(w *bufio.Writer, in input, r *model.Replay, lo, hi int) {
 	w.WriteByte(']')
 	j.end()
 	w.WriteByte('\n')
+}
 
-	for _, m := range r.Analysis().Moments {
-		if m.Frame <= hi && max(m.End, m.Frame) >= lo {
-			writeMoment(j, r, m)
+// writeFrame writes one frame: where it is, every player's state, and its
+// events with their bytes and fields.
+func writeFrame(j *jsonWriter, r *model.Replay, f int) {
+	w := j.w
+	j.begin()
+	j.key("type")
+	j.str("frame")
+	j.position(&r.Timeline, "", f)
+	j.key("players")
+	w.WriteByte('[')
+	for p := range r.Players {
+		if p > 0 {
+			w.WriteByte(',')
 		}
-	}
-
-	for f := lo; f <= hi && f < r.Timeline.Count; f++ {
+		st := r.PlayerState(f, p)
 		j.begin()
-		j.key("type")
-		j.str("frame")
-		j.position(&r.Timeline, "", f)
-		j.key("players")
-		w.WriteByte('[')
-		for p := range r.Players {
-			if p > 0 {
-				w.WriteByte(',')
-			}
-			st := r.PlayerState(f, p)
-			j.begin()
-			j.key("index")
-			j.num(int64(p))
-			j.key("present")
-			j.boolean(st.Present)
-			if st.Present {
-				j.key("state")
-				j.fields(st.Fields)
-			}
-			j.end()
+		j.key("index")
+		j.num(int64(p))
+		j.key("present")
+		j.boolean(st.Present)
+		if st.Present {
+			j.key("state")
+			j.fields(st.Fields)
 		}
-		w.WriteByte(']')
-		lo, hi := r.EventRange(f)
-		j.key("events")
-		w.WriteByte('[')
-		for i := lo; i < hi; i++ {
-			if i > lo {
-				w.WriteByte(',')
-			}
-			ev := &r.Events[i]
-			j.begin()
-			j.key("kind")
-			j.str(ev.Kind)
-			j.player("player", ev.Player)
-			j.key("summary")
-			j.str(r.EventSummary(i))
-			j.span(ev.Span)
-			if ev.Flag != "" {
-				j.key("flag")
-				j.str(ev.Flag)
-			}
-			if ev.Notable {
-				j.key("notable")
-				j.boolean(true)
-			}
-			if fl := r.EventFields(i); len(fl) > 0 {
-				j.key("fields")
-				j.fields(fl)
-			}
-			j.end()
-		}
-		w.WriteByte(']')
 		j.end()
-		w.WriteByte('\n')
 	}
+	w.WriteByte(']')
+	lo, hi := r.EventRange(f)
+	j.key("events")
+	w.WriteByte('[')
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			w.WriteByte(',')
+		}
+		ev := &r.Events[i]
+		j.begin()
+		j.key("kind")
+		j.str(ev.Kind)
+		j.player("player", ev.Player)
+		j.key("summary")
+		j.str(r.EventSummary(i))
+		j.span(ev.Span)
+		if ev.Flag != "" {
+			j.key("flag")
+			j.str(ev.Flag)
+		}
+		if ev.Notable {
+			j.key("notable")
+			j.boolean(true)
+		}
+		if fl := r.EventFields(i); len(fl) > 0 {
+			j.key("fields")
+			j.fields(fl)
+		}
+		j.end()
+	}
+	w.WriteByte(']')
+	j.end()
+	w.WriteByte('\n')
+}
 
-	for _, g := range r.Regions {
-		writeRegion(j, &g)
-	}
+// writeDiagnostics writes one line per diagnostic.
+func writeDiagnostics(w *bufio.Writer, r *model.Replay) {
 	for _, d := range r.Diagnostics {
 		jd := diagnosticJSON(r, d)
 		jd.Type = "diagnostic"
@@ -616,4 +654,54 @@ func (j *jsonWriter) fieldValue(f model.Field) {
 		return
 	}
 	j.value(f.Value)
+}
+
+// dumpFollow is dump --follow: the frames of a file still being written,
+// each as it completes (decoders.Tail), then the rest of a dump of the
+// whole file and an end line.
+func dumpFollow(c *command, path string, idle time.Duration) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	w := bufio.NewWriterSize(c.stdout, 1<<16)
+	defer w.Flush()
+	j := &jsonWriter{w: w}
+	written := 0 // frames written
+	emit := func(u decoders.Update) {
+		r := u.Replay
+		if r == nil {
+			return
+		}
+		for ; written < r.Timeline.Count; written++ {
+			writeFrame(j, r, written)
+		}
+		w.Flush() // a script reads each frame as it completes
+	}
+	u, err := decoders.Tail(ctx, path, decoders.TailOptions{Idle: idle}, emit)
+	if err != nil {
+		w.Flush()
+		return c.errorf("%s", reason(path, err))
+	}
+	r := u.Replay
+	writeReplayLine(j, input{Name: path, Size: u.Size}, r)
+	for _, m := range r.Analysis().Moments {
+		writeMoment(j, r, m)
+	}
+	for _, g := range r.Regions {
+		writeRegion(j, &g)
+	}
+	writeDiagnostics(w, r)
+	end := struct {
+		Type   string `json:"type"`
+		Ended  string `json:"ended"`
+		Bytes  int64  `json:"bytes"`
+		Frames int    `json:"frames"`
+		Note   string `json:"note,omitempty"`
+	}{"end", u.Ended, u.Size, r.Timeline.Count, u.Note}
+	b, _ := json.Marshal(end)
+	w.Write(b)
+	w.WriteByte('\n')
+	if r.Problems() > 0 {
+		return 1
+	}
+	return 0
 }

@@ -36,7 +36,7 @@ var commands = []struct {
 	run                     func(c *command, args []string) int
 }{
 	{"info", "rewind info [--json] [FILE|DIR ...]", "summary of each replay (no argument: the samples)", cmdInfo},
-	{"dump", "rewind dump [--frames A..B] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic", cmdDump},
+	{"dump", "rewind dump [--frames A..B | --follow [--idle D]] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic; --follow: a file still being written", cmdDump},
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
 	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},
 	{"repair", "rewind repair FILE -o OUT [--force] [--json]", "repair a damaged replay into a new file, saying what was kept and cut", cmdRepair},
@@ -95,7 +95,8 @@ func rootAbout() string {
 	var b strings.Builder
 	b.WriteString("A terminal replay browser and debugger: open a replay, scrub it frame by frame,\nsee which bytes broke.\n\n")
 	b.WriteString("Commands:\n")
-	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"}}
+	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"},
+		{"rewind --follow [--idle D] FILE", "open a replay while it is being written (Slippi, teehistorian); the view grows with it"}}
 	for _, cmd := range commands {
 		rows = append(rows, [2]string{cmd.synopsis, cmd.summary})
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rewind/tui"
 )
 
 // lockedBuffer is a writer the TUI's renderer goroutine can share.
@@ -42,7 +44,7 @@ func TestRunTUIHeadless(t *testing.T) {
 			defer func() { tuiIO.in, tuiIO.out = nil, nil }()
 			t.Setenv("REWIND_THEME", "light")
 			done := make(chan error, 1)
-			go func() { done <- runTUI([]string{c.path}, "", true) }()
+			go func() { done <- runTUI(tui.Config{Paths: []string{c.path}, NoCache: true}) }()
 			deadline := time.Now().Add(20 * time.Second)
 			for !strings.Contains(out.String(), c.want) && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)

@@ -41,6 +41,9 @@ type Format struct {
 	// nil when the format has no repair yet, and NoRepair says why.
 	Repair   func(data []byte, opt model.RepairOptions) (*model.Repaired, error)
 	NoRepair string
+	// Follow decodes a file of the format while its recorder still writes
+	// it (see model.Follower and Tail); nil for formats written whole.
+	Follow func(opt model.DecodeOptions) model.Follower
 	// Extent is how far into a file of size bytes the replay reaches, as
 	// its front says (head is the first HeadSize bytes, or the whole file);
 	// -1 when the front does not say. Nil for formats whose front never
@@ -56,7 +59,7 @@ var Formats = []Format{
 	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
 		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil, "pre", "post"),
-		Repair: slippi.Repair, Extent: slippiExtent},
+		Repair: slippi.Repair, Extent: slippiExtent, Follow: slippi.Follow},
 	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 		Decode: bsor.Decode, Frames: frames.Of[bsor.FrameRow]("frames_bsor", nil),
@@ -64,7 +67,7 @@ var Formats = []Format{
 	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"tee", "teeworlds"},
 		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
 		Decode: teehistorian.Decode, Frames: frames.Of[teehistorian.FrameRow]("frames_teehistorian", nil),
-		Repair: teehistorian.Repair},
+		Repair: teehistorian.Repair, Follow: teehistorian.Follow},
 	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"}, Aliases: []string{"fzero", "gx"},
 		Match: func(h []byte) bool {
 			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0

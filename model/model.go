@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -125,11 +126,12 @@ type Replay struct {
 	// when the format yields none this way or the decode was header-only.
 	FrameRows func(yield func(batch any) error) error
 
-	eventStart []int     // eventStart[f] is the first event index at frame f, built on first use
-	startOnce  sync.Once // guards eventStart
-	finished   bool      // Finish ran: the events are in frame order
-	byOffset   []int     // event indices sorted by span, built on first use
-	offsetOnce sync.Once // guards byOffset: EventAt may be called from several goroutines
+	eventStart  []int       // eventStart[f] is the first event index at frame f, built on first use
+	startOnce   sync.Once   // guards eventStart
+	finished    bool        // Finish ran: the events are in frame order
+	byOffset    []int       // event indices sorted by span, built on first use
+	offsetOnce  sync.Once   // guards byOffset: EventAt may be called from several goroutines
+	offsetReady atomic.Bool // byOffset is built: a later snapshot may extend it (FinishGrown)
 
 	analysis     *Analysis
 	analysisOnce sync.Once
@@ -425,6 +427,7 @@ func (r *Replay) Finish() {
 	r.finished = true
 	r.byOffset = nil
 	r.offsetOnce = sync.Once{}
+	r.offsetReady.Store(false)
 }
 
 // frameIndex returns eventStart, building it on the first call (safe from
@@ -515,6 +518,7 @@ func (r *Replay) EventAt(stream string, off int64) int {
 			return sa.Off < sb.Off
 		})
 		r.byOffset = idx
+		r.offsetReady.Store(true)
 	})
 	idx := r.byOffset
 	// first span starting after off

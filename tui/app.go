@@ -37,6 +37,13 @@ type Config struct {
 	// NoCache reads every header and neither uses nor fills the index in
 	// the user's cache directory.
 	NoCache bool
+	// Follow opens the one file of Paths while its recorder writes it:
+	// the view grows with the file (decoders.Tail) until the recording
+	// ends, or until Idle passes without a new byte when Idle is set.
+	// Poll is how often the file is looked at (0: Tail's default).
+	Follow bool
+	Idle   time.Duration
+	Poll   time.Duration
 }
 
 // Run runs the program on the alternate screen with mouse cell motion.
@@ -69,6 +76,9 @@ func Run(cfg Config) error {
 		go p.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	}
 	_, err = p.Run()
+	if a.live != nil {
+		a.live.cancel() // stop following
+	}
 	if a.br != nil {
 		a.br.close() // stop the scan and the background checks
 	}
@@ -101,6 +111,7 @@ type app struct {
 
 	load *loadState
 	prog *progress.Model // the loading screen's bar, made on first use
+	live *liveFeed       // following a file as it is written (live.go)
 }
 
 // loadState is a decode in progress; the decoder's progress callback
@@ -132,6 +143,13 @@ func newApp(cfg Config, th *theme.Theme) *app {
 		}
 		a.br = newBrowser(th, "built-in samples")
 		a.init = a.br.start(srcs, cfg.NoCache)
+		return a
+	}
+	if cfg.Follow && len(cfg.Paths) == 1 {
+		a.live = startLive(cfg.Paths[0], cfg.Idle, cfg.Poll)
+		a.load = &loadState{name: cfg.Paths[0], started: time.Now()}
+		a.mode = modeLoading
+		a.init = a.live.next()
 		return a
 	}
 	if len(cfg.Paths) == 1 {
@@ -222,6 +240,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	}
 	switch msg := msg.(type) {
+	case liveMsg:
+		return a, a.onLive(msg)
 	case loadedMsg:
 		if a.load == nil || msg.id != a.load.id {
 			return a, nil
@@ -301,11 +321,52 @@ func (a *app) View() string {
 	}
 }
 
+// onLive shows an update of the followed file: the first one that has a
+// replay opens the view, later ones grow it.
+func (a *app) onLive(m liveMsg) tea.Cmd {
+	r := m.u.Replay
+	switch {
+	case m.err != nil && a.rv == nil:
+		a.err = m.err // `rewind --follow FILE` on a file that cannot be followed
+		return tea.Quit
+	case m.err != nil:
+		a.rv.live.ended, a.rv.live.failed = m.err.Error(), true
+		return nil
+	case r == nil:
+		if a.load != nil {
+			a.load.done.Store(m.u.Size)
+		}
+		return a.live.next()
+	}
+	if a.rv == nil {
+		a.rv = newReplayView(r, m.p, a.th)
+		a.rv.live.on = true
+		a.rv.setSize(a.w, a.h)
+		a.rv.seek(a.rv.count() - 1) // the live edge
+		a.mode, a.load = modeReplay, nil
+	} else {
+		a.rv.liveUpdate(r, m.p)
+	}
+	if m.done {
+		a.rv.live.ended = m.u.Ended
+		if m.u.Note != "" {
+			a.rv.status = m.u.Note
+		}
+		return nil
+	}
+	return a.live.next()
+}
+
 func (a *app) loadingView() string {
 	if a.w <= 0 || a.h <= 0 || a.load == nil {
 		return ""
 	}
 	ls := a.load
+	if a.live != nil {
+		lines := []string{"", "  following " + clean(filepath.Base(ls.name)) + ": waiting for its header (" +
+			humanSize(ls.done.Load()) + " so far)", "", a.th.Dim.Render("  q quit")}
+		return strings.Join(block(lines, a.w, a.h), "\n")
+	}
 	done, total := ls.done.Load(), ls.total.Load()
 	frac := 0.0
 	if total > 0 {

@@ -135,6 +135,7 @@ type replayView struct {
 	noTime    bool            // the replay gives no game time: frames stand in for it
 	stocks    []int           // per player: the starting stocks a player field tells, 0 when none
 	chartLbl  []string        // the chart lane's series labels, made on first draw
+	live      liveState       // the file is followed as it is written (live.go)
 }
 
 // treeLine is one line of a field tree: indentation depth, label, text.

@@ -111,6 +111,9 @@ func (v *replayView) timeline(w int) []string {
 		unit = "frame"
 	}
 	var s []string
+	if lt := v.liveText(); lt != "" {
+		s = append(s, lt)
+	}
 	if n == 0 {
 		s = append(s, "no frames")
 	} else {

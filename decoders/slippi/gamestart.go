@@ -55,8 +55,10 @@ func halfWidth(s string) string {
 	return sb.String()
 }
 
-// gameStartFields decodes Game Start into header fields and fills d.ports.
+// gameStart decodes Game Start into a header field and fills d.ports.
 func (d *decoder) gameStart() {
+	d.phase = phaseGameStart
+	d.started = true
 	p := d.startOff
 	n := 1 + int(d.size[cmdStart])
 	ev := d.data[p : p+n]
@@ -65,26 +67,52 @@ func (d *decoder) gameStart() {
 		return
 	}
 	d.version = uint32(ev[1])<<16 | uint32(ev[2])<<8 | uint32(ev[3])
-	d.r.Version = verString(d.version)
-	ctx := nameCtx{char: -1, ver: d.version}
-
+	d.verKnown = true
+	d.online = d.version >= v370 && n > 0x1A4 && ev[0x1A4] == 8
 	g := model.Field{Key: "gameStart", Label: "Game Start", Span: model.Span{Off: int64(p), Len: int64(n)}}
-	g.Fields = append(g.Fields, model.Field{Key: "version", Label: "Version", Value: d.r.Version,
+	var short bool
+	var known int
+	g.Fields, short, known = gameStartFields(ev, p, d.version, &d.ports)
+	if short {
+		d.diag(model.Warning, p, n, "event 0x36", fmt.Sprintf("Game Start is shorter than version %s implies; the missing fields are left out", verString(d.version)),
+			fmt.Sprintf("%d bytes", gameStartImplied(d.version)), fmt.Sprintf("%d bytes", n))
+	}
+	if n > known {
+		g.Fields = append(g.Fields, model.Field{Key: "extra", Label: "Extra bytes", Value: append([]byte(nil), ev[known:]...),
+			Span: model.Span{Off: int64(p + known), Len: int64(n - known)}})
+	}
+	d.startHdr = append(d.startHdr, g)
+	d.checkSizes()
+}
+
+// gameStartFields decodes the fields of the Game Start in ev (at file
+// offset p) that its version has and its length holds, filling ports when
+// it is not nil; short says a field of the version did not fit, and known
+// is where the last decoded field ends.
+func gameStartFields(ev []byte, p int, version uint32, ports *[4]portInfo) (fs []model.Field, short bool, known int) {
+	n := len(ev)
+	if n < 5 {
+		return nil, n > 1, 1
+	}
+	ctx := nameCtx{char: -1, ver: version}
+	fs = append(fs, model.Field{Key: "version", Label: "Version", Value: verString(version),
 		Span:   model.Span{Off: int64(p + 1), Len: 4},
 		Fields: []model.Field{{Key: "unused", Label: "Unused", Value: int64(ev[4]), Span: model.Span{Off: int64(p + 4), Len: 1}}}})
-	known := 5
-	short := false
+	known = 5
 	for i := range gameStartDefs {
 		f := &gameStartDefs[i]
-		if f.added > d.version {
+		if f.added > version {
 			continue
 		}
 		if f.end() > n {
 			short = true
 			continue
 		}
-		g.Fields = append(g.Fields, decodeField(ev, p, f, f.off, ctx))
+		fs = append(fs, decodeField(ev, p, f, f.off, ctx))
 		known = max(known, f.end())
+	}
+	if ports == nil {
+		ports = new([4]portInfo)
 	}
 	for port := 0; port < 4; port++ {
 		// The group's span is the port's player block in the Game Info
@@ -94,7 +122,7 @@ func (d *decoder) gameStart() {
 		for i := range gameStartPortDefs {
 			f := &gameStartPortDefs[i]
 			at := f.off + f.step*port
-			if f.added > d.version {
+			if f.added > version {
 				continue
 			}
 			if at+f.typ.size(f.n) > n {
@@ -103,7 +131,7 @@ func (d *decoder) gameStart() {
 			}
 			fld := decodeField(ev, p, &f.fdef, at, ctx)
 			known = max(known, at+f.typ.size(f.n))
-			pi := &d.ports[port]
+			pi := &ports[port]
 			switch f.key {
 			case "externalCharacterId":
 				pi.ext = int(ev[at])
@@ -126,18 +154,9 @@ func (d *decoder) gameStart() {
 			}
 			pf.Fields = append(pf.Fields, fld)
 		}
-		g.Fields = append(g.Fields, pf)
+		fs = append(fs, pf)
 	}
-	if short {
-		d.diag(model.Warning, p, n, "event 0x36", fmt.Sprintf("Game Start is shorter than version %s implies; the missing fields are left out", d.r.Version),
-			fmt.Sprintf("%d bytes", gameStartImplied(d.version)), fmt.Sprintf("%d bytes", n))
-	}
-	if n > known {
-		g.Fields = append(g.Fields, model.Field{Key: "extra", Label: "Extra bytes", Value: append([]byte(nil), ev[known:]...),
-			Span: model.Span{Off: int64(p + known), Len: int64(n - known)}})
-	}
-	d.r.Header = append(d.r.Header, g)
-	d.checkSizes()
+	return fs, short, known
 }
 
 // checkSizes compares each event's listed payload size with the fields
@@ -155,7 +174,7 @@ func (d *decoder) checkSizes() {
 		have, want := 1+int(d.size[c.code]), implied(c.defs, d.version)
 		if have < want {
 			d.diag(model.Warning, int(d.sizeAt[c.code]), 3, fmt.Sprintf("event 0x%02x", c.code),
-				fmt.Sprintf("%s payload is shorter than version %s implies; the missing fields are left out", nameOrCode(c.code), d.r.Version),
+				fmt.Sprintf("%s payload is shorter than version %s implies; the missing fields are left out", nameOrCode(c.code), verString(d.version)),
 				fmt.Sprintf("%d bytes", want-1), fmt.Sprintf("%d bytes", have-1))
 		}
 	}

@@ -12,26 +12,41 @@ import (
 
 var placeNames = []string{"1st", "2nd", "3rd", "4th"}
 
-// players fills Players from Game Start (occupied ports) and metadata.
-func (d *decoder) players() {
-	teams := d.startOff >= 0 && 1+int(d.size[cmdStart]) > 0xD && d.data[d.startOff+0xD] != 0
+// assignPorts makes the occupied ports, and the ports only frame updates
+// name (framed), players, in port order.
+func (d *decoder) assignPorts() {
+	for port := 0; port < 4; port++ {
+		if d.playerOf[port] >= 0 || !d.ports[port].used && !d.framed[port] {
+			continue
+		}
+		if !d.ports[port].used {
+			d.ports[port].ext = -1 // Game Start's character for the port is not theirs
+		}
+		d.playerOf[port] = len(d.portOf)
+		d.portOf = append(d.portOf, port)
+		d.newPlayerSeries()
+	}
+}
+
+// buildPlayers makes the players of the ports assignPorts chose, from Game
+// Start and the metadata.
+func (d *decoder) buildPlayers() []model.Player {
+	teams := d.startOff >= 0 && d.started && 1+int(d.size[cmdStart]) > 0xD && d.data[d.startOff+0xD] != 0
 	var portFields [4][]model.Field
-	for i := range d.r.Header {
-		if d.r.Header[i].Key == "gameStart" {
-			for _, f := range d.r.Header[i].Fields {
+	for i := range d.startHdr {
+		if d.startHdr[i].Key == "gameStart" {
+			for _, f := range d.startHdr[i].Fields {
 				if strings.HasPrefix(f.Key, "port") && len(f.Key) == 5 {
 					portFields[f.Key[4]-'1'] = f.Fields
 				}
 			}
 		}
 	}
-	framed, chars := d.framePorts()
-	for port := 0; port < 4; port++ {
+	players := make([]model.Player, 0, len(d.portOf))
+	for _, port := range d.portOf {
 		pi := &d.ports[port]
 		if !pi.used {
-			if framed[port] {
-				d.unlistedPlayer(port, chars[port])
-			}
+			players = append(players, d.unlistedPlayer(port, d.chars[port]))
 			continue
 		}
 		pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: externalName(pi.ext), Fields: portFields[port]}
@@ -58,23 +73,21 @@ func (d *decoder) players() {
 		if teams {
 			pl.Team = pick(int64(pi.team), "red", "blue", "green")
 		}
-		d.playerOf[port] = len(d.r.Players)
-		d.portOf = append(d.portOf, port)
-		d.r.Players = append(d.r.Players, pl)
+		players = append(players, pl)
 	}
+	return players
 }
 
-// framePorts tells which ports have frame updates and, per port, the
+// framePorts notes which ports have frame updates and, per port, the
 // internal characters its post-frame updates name, in the order they first
 // appear. Multi-Man Melee's enemies have frame updates on ports that Game
 // Start leaves empty, and slippi-js reads their frames like any player's.
 // A header-only listing looks at the first events only.
-func (d *decoder) framePorts() (framed [4]bool, chars [4][]int) {
+func (d *decoder) framePorts() {
 	limit := -1
 	if d.opt.HeaderOnly {
 		limit = 1024
 	}
-	var seen [4][256]bool
 	for p, k := d.from, 0; p < d.stop && k != limit; k++ {
 		c := d.data[p]
 		n := 1 + int(d.size[c])
@@ -82,22 +95,16 @@ func (d *decoder) framePorts() (framed [4]bool, chars [4][]int) {
 			break
 		}
 		if (c == cmdPre || c == cmdPost) && n > 7 && d.data[p+5] < 4 && d.data[p+6] == 0 {
-			port := d.data[p+5]
-			framed[port] = true
-			if ch := d.data[p+7]; c == cmdPost && !seen[port][ch] {
-				seen[port][ch] = true
-				chars[port] = append(chars[port], int(ch))
-			}
+			d.framePort(int(d.data[p+5]), c, d.data[p+7])
 		}
 		p += n
 	}
-	return framed, chars
 }
 
-// unlistedPlayer adds a player for a port that only frame updates name
+// unlistedPlayer is the player of a port that only frame updates name
 // (Multi-Man Melee's enemies): the characters are the ones its post-frame
 // updates give, one after another as each enemy is knocked out.
-func (d *decoder) unlistedPlayer(port int, chars []int) {
+func (d *decoder) unlistedPlayer(port int, chars []int) model.Player {
 	var names []string
 	for _, c := range chars {
 		if n := internalName(c); n != "" {
@@ -106,13 +113,9 @@ func (d *decoder) unlistedPlayer(port int, chars []int) {
 			names = append(names, fmt.Sprintf("character %d", c))
 		}
 	}
-	pl := model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: strings.Join(names, " / "),
+	return model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: strings.Join(names, " / "),
 		Fields: []model.Field{{Key: "source", Label: "Source",
 			Value: "frame updates only: Game Start leaves this port empty (Multi-Man Melee enemies)"}}}
-	d.ports[port].ext = -1 // Game Start's character for the port is not theirs
-	d.playerOf[port] = len(d.r.Players)
-	d.portOf = append(d.portOf, port)
-	d.r.Players = append(d.r.Players, pl)
 }
 
 // firstInternal is the internal character of the port's first
@@ -198,6 +201,7 @@ func (d *decoder) gameEnd() *model.Field {
 // finishHeader assembles the header and the summary values.
 func (d *decoder) finishHeader() {
 	r := d.r
+	d.phase = phaseHeader
 	var h []model.Field
 	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
 		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
@@ -209,15 +213,9 @@ func (d *decoder) finishHeader() {
 		}
 	}
 	h = append(h, pay)
-	// Game Start was decoded first; keep it, then the rest.
-	var rest []model.Field
-	for _, f := range r.Header {
-		if f.Key == "gameStart" {
-			h = append(h, f)
-		} else {
-			rest = append(rest, f)
-		}
-	}
+	// Game Start, then the rest
+	h = append(h, d.startHdr...)
+	rest := d.extraHdr
 	if g := d.gameEnd(); g != nil {
 		h = append(h, *g)
 	} else {

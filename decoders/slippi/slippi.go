@@ -129,7 +129,11 @@ var eventNames = map[byte]string{
 	cmdStadium: "Stadium Transformation",
 }
 
-// decoder holds everything the decode builds.
+// decoder holds everything the decode builds. A whole decode runs it once;
+// a followed file (follow.go) feeds it the bytes as they are written, and
+// each snapshot is a copy of it whose arrays end where the complete frames
+// end (build), so the lazy parts (State, Detail, Analyze) of a snapshot
+// read only what no later byte changes.
 type decoder struct {
 	data []byte
 	opt  model.DecodeOptions
@@ -138,13 +142,17 @@ type decoder struct {
 	over bool           // the budget's refusal is recorded
 	paid bool           // the events pass is paid for
 
+	diags   []phased // what is wrong, by phase (see phased)
+	phase   int      // the phase diagnostics are recorded under now
+	partial bool     // Replay.Partial
+
 	size   [256]int32 // payload size per code (command byte excluded); -1 when not listed
 	sizeAt [256]int32 // offset of the code's entry in Event Payloads
 
 	rawStart, rawEnd int   // event stream bounds as the container gives them
 	from             int   // where the events after Event Payloads start
 	rawLen           int64 // the declared length (0 while recording)
-	stop             int   // where the event stream actually ended
+	stop             int   // where the event stream actually ended (the scan's end)
 
 	version   uint32
 	startOff  int // Game Start event offset, -1 when none
@@ -155,7 +163,9 @@ type decoder struct {
 	portOf    []int  // player index -> port
 	metadata  *ubjson.Value
 	meta      metaInfo
-	geckoOffs []int // message splitter events of the gecko list, in order
+	startHdr  []model.Field // the Game Start header field, once decoded
+	extraHdr  []model.Field // top-level keys after the raw element other than metadata
+	geckoOffs []int         // message splitter events of the gecko list, in order
 	geckoDone bool
 	gecko     []byte // the reassembled gecko list (command byte excluded)
 
@@ -165,22 +175,23 @@ type decoder struct {
 	first      int64
 	count      int
 	nEvents    int
-	// cutAt is where an event cut off by the end of the data begins, and
-	// cutSize how long its payload says it is; -1 when nothing was cut.
-	cutAt, cutSize int
-	followers      bool
+	followers  bool
+	cutSize    int // how long the record the data cuts off says it is (stopCut)
 
 	// per frame index * 4 + port: file offset of the kept copy, 0 = none
 	pre, post, fpre, fpost []int32
-	runStart, runEnd       []int32 // event index range of the kept copy of each frame (start + 1; 0 = none)
+	runStart, runEnd       []int32 // file-order index (Ref) range of the kept copy of each frame (start + 1; 0 = none)
 	itemStart, itemCount   []int32 // kept copy's items: itemOffs[itemStart[f]:+itemCount[f]]
 	itemOffs               []int32
 	fodL, fodR             []float32 // Fountain of Dreams side platform heights per frame
-	gaps                   [4][]gap  // per port, the frames without an update (state.go)
+	gaps                   [4][]gap  // per port, the runs of frames without an update that are over (state.go)
+	open                   [4]*gap   // per port, the run without an update up to the last frame, nil when none
 	resentFrames           int       // superseded copies of frames
 	resentPre              int       // superseded pre-frame updates
 	rollbackCount          int       // slippi-js's count
 	rollbackLengths        []int
+
+	stream // the events pass and what it keeps between the pieces of a followed file
 }
 
 type portInfo struct {
@@ -212,54 +223,104 @@ type metaInfo struct {
 // file cannot be read at all; damage after a readable start gives a partial
 // replay with diagnostics.
 func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
+	d, err := newDecoder(data, opt, budget.New(int64(len(data)), opt.Limits), false)
+	if err != nil {
+		return nil, err
+	}
+	if opt.HeaderOnly {
+		d.headerOnly()
+	} else {
+		d.whole(true)
+	}
+	if opt.Progress != nil {
+		opt.Progress(int64(len(data)), int64(len(data)))
+	}
+	return d.r, nil
+}
+
+// newDecoder reads the container and Event Payloads; following says bytes
+// may still come after data.
+func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget, following bool) (*decoder, error) {
 	if !bytes.HasPrefix(data, magic) {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: notSlippi(data)}
 	}
 	if int64(len(data)) > math.MaxInt32 {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: "file larger than 2 GiB; no real replay is that big"}
 	}
-	d := &decoder{data: data, opt: opt, b: budget.New(int64(len(data)), opt.Limits), startOff: -1, endOff: -1, r: &model.Replay{
-		Format: model.Slippi, FormatName: "Slippi", Size: int64(len(data)),
-		Timeline: model.Timeline{First: -123, Rate: 60, Unit: "frame"},
-	}}
+	d := &decoder{data: data, opt: opt, b: b, startOff: -1, endOff: -1, r: newReplay(len(data))}
+	d.following = following
 	for i := range d.size {
 		d.size[i] = -1
 	}
 	for i := range d.playerOf {
 		d.playerOf[i] = -1
 	}
+	d.initStream()
 	d.container()
-	if d.rawEnd-d.rawStart == 0 || d.data[d.rawStart] != cmdPayloads {
+	if d.rawLimit()-d.rawStart == 0 || d.data[d.rawStart] != cmdPayloads {
 		return nil, &model.FormatError{Source: source, Off: int64(d.rawStart), Msg: "the raw element does not start with Event Payloads (0x35): not a Slippi event stream"}
 	}
 	d.payloads()
-	if opt.HeaderOnly && d.rawLen != 0 && !d.r.Partial {
+	return d, nil
+}
+
+func newReplay(size int) *model.Replay {
+	return &model.Replay{Format: model.Slippi, FormatName: "Slippi", Size: int64(size),
+		Timeline: model.Timeline{First: -123, Rate: 60, Unit: "frame"}}
+}
+
+// headerOnly reads what a listing shows: the header, the players and the
+// summary values, skimming the event stream when its length is known.
+func (d *decoder) headerOnly() {
+	if d.rawLen != 0 && !d.partial {
 		d.skim()
 	} else {
 		d.scan()
-		if !opt.HeaderOnly {
-			d.payEvents()
-		}
 	}
 	if d.startOff >= 0 {
 		d.gameStart()
 	}
 	d.trailer()
-	d.players()
-	if opt.HeaderOnly {
-		d.r.Partial = true
-	} else {
-		d.events()
-		d.r.FrameRows = d.frameRows // typed rows for rewind export (rows.go)
+	d.framePorts()
+	d.assignPorts()
+	if d.verKnown {
+		d.r.Version = verString(d.version)
 	}
+	d.r.Players = d.buildPlayers()
+	d.partial = true
 	d.finishHeader()
-	if !opt.HeaderOnly {
-		d.r.Finish()
+	d.r.Diagnostics = d.diagnostics()
+	d.r.Partial = d.partial
+}
+
+// whole decodes every event of data: the scan finds how far the stream
+// goes, how many events and frames it has and how frames are numbered; the
+// events pass then fills arrays made once at their size. With finish, a
+// record the data cuts off is reported and every frame is complete; without
+// (a followed file decoded again), frames complete only as far as the
+// stream says and the decode can go on from where it stopped (feed).
+func (d *decoder) whole(finish bool) {
+	d.scan()
+	d.payEvents()
+	if d.startOff >= 0 {
+		d.gameStart()
 	}
-	if opt.Progress != nil {
-		opt.Progress(int64(len(data)), int64(len(data)))
+	d.framePorts()
+	d.assignPorts()
+	if d.paid {
+		d.reserve()
+		d.phase = phaseEvents
+		d.pos = d.events(d.from, d.stop)
+		if d.following && d.pos < d.stop {
+			d.broken = true // a record the pass cannot place yet: decoded again once the file has grown
+		}
 	}
-	return d.r, nil
+	if finish {
+		d.finish()
+		d.build(nil)
+		return
+	}
+	d.settle(d.finalIndex())
 }
 
 func notSlippi(data []byte) string {
@@ -269,13 +330,39 @@ func notSlippi(data []byte) string {
 	return "not a Slippi replay: expected the UBJSON header {U\\x03raw[$U#l"
 }
 
+// Phases of a decode. Diagnostics are listed by the phase that found them,
+// in the order found within one, so that a file decoded as it was written
+// lists them as a decode of the whole file does.
+const (
+	phaseContainer = iota
+	phasePayloads
+	phaseScan
+	phaseLayout
+	phaseGameStart
+	phaseTrailer
+	phaseEvents
+	phaseHeader
+)
+
+// phased is a diagnostic and the phase that found it.
+type phased struct {
+	phase int
+	model.Diagnostic
+}
+
 func (d *decoder) diag(sev model.Severity, off, n int, subject, msg, expected, found string) {
-	d.r.Diagnostics = append(d.r.Diagnostics, model.Diagnostic{
-		Severity: sev, Source: source, Span: model.Span{Off: int64(off), Len: int64(n)}, Frame: -1,
+	d.frameDiag(-1, sev, off, n, subject, msg, expected, found)
+}
+
+// frameDiag records a problem inside the data of a frame (a timeline
+// index), so that the timeline marks it there and `e` goes there.
+func (d *decoder) frameDiag(frame int, sev model.Severity, off, n int, subject, msg, expected, found string) {
+	d.diags = append(d.diags, phased{d.phase, model.Diagnostic{
+		Severity: sev, Source: source, Span: model.Span{Off: int64(off), Len: int64(n)}, Frame: frame,
 		Subject: subject, Message: msg, Expected: expected, Found: found,
-	})
+	}})
 	if sev == model.Error {
-		d.r.Partial = true
+		d.partial = true
 	}
 }
 
@@ -286,12 +373,15 @@ func (d *decoder) overBudget(off, n int64) {
 		return
 	}
 	d.over = true
-	d.r.Diagnostics = append(d.r.Diagnostics, d.b.Diagnostic(source, model.Span{Off: off, Len: n}, -1))
-	d.r.Partial = true
+	d.diags = append(d.diags, phased{d.phase, d.b.Diagnostic(source, model.Span{Off: off, Len: n}, -1)})
+	d.partial = true
 }
 
 // container reads the raw element's length and bounds the event stream.
+// While following, a raw length longer than the data so far is the length
+// the file will have: the end of the data is no error yet.
 func (d *decoder) container() {
+	d.phase = phaseContainer
 	d.rawStart = len(magic) + 4
 	if len(d.data) < d.rawStart {
 		d.rawStart = len(d.data)
@@ -307,7 +397,7 @@ func (d *decoder) container() {
 		// Game End, the end of the file or the first byte that is no event.
 		d.rawEnd = len(d.data)
 		d.diag(model.Info, len(magic), 4, "raw length", "is 0: the replay was still being recorded; reading events to the end", "", "")
-	case d.rawLen > left:
+	case d.rawLen > left && !d.following:
 		d.rawEnd = len(d.data)
 		d.diag(model.Error, len(magic), 4, "raw length", "runs past the end of the file", fmt.Sprintf("%d bytes", d.rawLen), fmt.Sprintf("%d bytes", left))
 	default:
@@ -315,12 +405,22 @@ func (d *decoder) container() {
 	}
 }
 
+// rawLimit is where the event stream's bytes end as far as the data goes.
+func (d *decoder) rawLimit() int {
+	if d.rawLen == 0 {
+		return len(d.data)
+	}
+	return min(d.rawEnd, len(d.data))
+}
+
 // payloads reads Event Payloads.
 func (d *decoder) payloads() {
+	d.phase = phasePayloads
 	p := d.rawStart
-	if p+2 > d.rawEnd {
-		d.diag(model.Error, p, d.rawEnd-p, "event 0x35", "Event Payloads is cut off", "2 bytes", fmt.Sprintf("%d bytes", d.rawEnd-p))
-		d.stop, d.from = d.rawEnd, d.rawEnd
+	lim := d.rawLimit()
+	if p+2 > lim {
+		d.diag(model.Error, p, lim-p, "event 0x35", "Event Payloads is cut off", "2 bytes", fmt.Sprintf("%d bytes", lim-p))
+		d.stop, d.from = lim, lim
 		return
 	}
 	n := int(d.data[p+1])
@@ -328,9 +428,9 @@ func (d *decoder) payloads() {
 		d.diag(model.Warning, p+1, 1, "event 0x35", "payload size is not 3n+1", "3n+1", fmt.Sprint(n))
 	}
 	end := p + 1 + n
-	if end > d.rawEnd {
-		d.diag(model.Error, p, d.rawEnd-p, "event 0x35", "Event Payloads is cut off", fmt.Sprintf("%d bytes", n+1), fmt.Sprintf("%d bytes", d.rawEnd-p))
-		end = d.rawEnd
+	if end > lim {
+		d.diag(model.Error, p, lim-p, "event 0x35", "Event Payloads is cut off", fmt.Sprintf("%d bytes", n+1), fmt.Sprintf("%d bytes", lim-p))
+		end = lim
 	}
 	d.size[cmdPayloads] = int32(n)
 	for q := p + 2; q+3 <= end; q += 3 {
@@ -340,149 +440,33 @@ func (d *decoder) payloads() {
 	}
 	// The gecko list's size can overflow u16 and is never used directly
 	// when it arrives split; the splitter's own size is fixed.
-	d.stop = min(p+1+n, d.rawEnd)
+	d.stop = min(p+1+n, lim)
 	d.from = d.stop
+	d.pos = d.from
 }
 
 // scan walks the stream once to find where it ends, how many events there
-// are and the frame range. It records stream-level diagnostics.
+// are and the frame range (the layout). It records stream-level
+// diagnostics; while following, a record the data cuts off ends the scan
+// without one (it waits for the rest).
 func (d *decoder) scan() {
-	p := d.stop
+	d.phase = phaseScan
 	d.nEvents = 1
-	minF, maxF := int64(math.MaxInt64), int64(math.MinInt64)
-	frameEvents := 0
-	firstFrame, haveFirst := int64(0), false
-	runs, lastF := 0, int64(math.MinInt64)
-	// A problem inside a frame's data belongs to that frame: the frame the
-	// stream was in (or the one a cut event names), resolved to a timeline
-	// index once the frames are numbered, so the timeline marks it and `e`
-	// goes there.
-	type inFrame struct {
-		diag  int
-		frame int64
-	}
-	var pending []inFrame
-	defer func() {
-		for _, pf := range pending {
-			d.r.Diagnostics[pf.diag].Frame = d.frameIndex(pf.frame)
+	p := d.stop
+	for {
+		n, why := d.next(p)
+		if why == stopWait {
+			break // following: the rest of the record is still to come
 		}
-	}()
-	atFrame := func(p int, c byte) {
-		f, ok := lastF, lastF != math.MinInt64
-		if hasFrame(c) && d.rawEnd-p >= 5 {
-			f, ok = int64(int32(binary.BigEndian.Uint32(d.data[p+1:]))), true
-		}
-		if ok && len(d.r.Diagnostics) > 0 {
-			pending = append(pending, inFrame{len(d.r.Diagnostics) - 1, f})
-		}
-	}
-	for p < d.rawEnd {
-		c := d.data[p]
-		sz := d.size[c]
-		if sz < 0 {
-			if d.rawLen == 0 && bytes.HasPrefix(d.data[p:], metadataKey) {
-				break // the metadata that follows a stream still marked as in progress
-			}
-			d.diag(model.Error, p, 1, fmt.Sprintf("event 0x%02x", c), "not in Event Payloads; the event stream cannot continue", "a listed event code", fmt.Sprintf("0x%02x", c))
-			atFrame(p, 0)
+		if why != stopNone {
+			d.stopAt(p, why)
 			break
 		}
-		n := 1 + int(sz)
-		if n > d.rawEnd-p {
-			d.diag(model.Error, p, d.rawEnd-p, fmt.Sprintf("event 0x%02x", c), "cut off: "+nameOrCode(c)+" runs past the end of the data",
-				fmt.Sprintf("%d bytes", n), fmt.Sprintf("%d bytes", d.rawEnd-p))
-			atFrame(p, c)
-			// kept as a partial event, with the fields that fit
-			d.cutAt, d.cutSize = p, n
-			d.nEvents++
-			break
-		}
-		if hasFrame(c) && n >= 5 {
-			f := int64(int32(binary.BigEndian.Uint32(d.data[p+1:])))
-			if !haveFirst && (c == cmdPre || c == cmdPost) {
-				firstFrame, haveFirst = f, true
-			}
-			minF = min(minF, f)
-			maxF = max(maxF, f)
-			frameEvents++
-			if f != lastF || c == cmdFrame {
-				runs++
-			}
-			lastF = f
-			if (c == cmdPre || c == cmdPost) && n >= 7 && d.data[p+6] != 0 {
-				d.followers = true
-			}
-		}
-		switch c {
-		case cmdStart:
-			if d.startOff < 0 {
-				d.startOff = p
-			} else {
-				d.diag(model.Warning, p, n, "event 0x36", "a second Game Start; the first one is used", "", "")
-				atFrame(p, c)
-			}
-		case cmdEnd:
-			d.endOff = p
-			d.endCount++
-		}
-		d.nEvents++
+		d.tally(p, n)
 		p += n
-		if c == cmdEnd && d.rawLen == 0 && (p >= len(d.data) || bytes.HasPrefix(d.data[p:], metadataKey)) {
-			break
-		}
 	}
 	d.stop = p
-	if d.rawLen != 0 && p < d.rawEnd {
-		// the rest of the raw element was not decoded
-		d.r.Partial = true
-	}
-	if frameEvents == 0 {
-		d.first, d.count = -123, 1
-		return
-	}
-	span := maxF - minF + 1
-	if int64(runs) > 2*span+16 {
-		// Frame numbers that do not advance (training mode repeats one
-		// number for the whole game): number frames by arrival instead.
-		d.sequential = true
-		d.first, d.count = 0, runs
-		d.seqFrame = firstFrame
-		if !haveFirst {
-			d.seqFrame = minF
-		}
-		d.diag(model.Info, d.rawStart, 0, "frame numbers", fmt.Sprintf("do not advance (%d frames sent under %d frame numbers, as in training mode); frames are numbered in the order they arrive", runs, span), "", "")
-		return
-	}
-	// A real stream has at least one event per frame; a span far beyond the
-	// number of frame events comes from damaged frame numbers. Anchor on
-	// the first frame seen instead of allocating for the damage.
-	if limit := int64(2*frameEvents + 256); span > limit {
-		d.diag(model.Error, d.rawStart, 0, "frame numbers", "span far more frames than there are frame events; frames outside the first plausible range are clamped",
-			fmt.Sprintf("at most %d frames", limit), fmt.Sprintf("%d..%d", minF, maxF))
-		if !haveFirst {
-			firstFrame = minF
-		}
-		minF = max(minF, firstFrame-int64(frameEvents))
-		maxF = min(maxF, firstFrame+int64(frameEvents))
-		if maxF < minF {
-			minF, maxF = firstFrame, firstFrame
-		}
-	}
-	d.first, d.count = minF, int(maxF-minF+1)
-}
-
-// frameIndex is the timeline index of frame number f as the scan numbered
-// the frames: clamped into the timeline (a cut event may name a frame that
-// never completed: it belongs to the last one), the last frame when frames
-// are numbered by arrival.
-func (d *decoder) frameIndex(f int64) int {
-	if d.count <= 0 {
-		return -1
-	}
-	if d.sequential {
-		return d.count - 1
-	}
-	return int(min(max(f-d.first, 0), int64(d.count-1)))
+	d.layout()
 }
 
 // skim finds Game Start and Game End of a complete stream without walking
@@ -511,6 +495,7 @@ func nameOrCode(c byte) string {
 // trailer reads what follows the raw element: the metadata and the end of
 // the top-level object.
 func (d *decoder) trailer() {
+	d.phase = phaseTrailer
 	p := d.rawEnd
 	if d.rawLen == 0 {
 		p = d.stop
@@ -519,7 +504,7 @@ func (d *decoder) trailer() {
 		return // a recording cut short: whatever follows is not metadata
 	}
 	if p >= len(d.data) {
-		if d.rawLen != 0 && !d.r.Partial {
+		if d.rawLen != 0 && !d.partial {
 			d.diag(model.Warning, p, 0, "metadata", "missing: the file ends after the raw element", "U\\x08metadata", "end of data")
 		}
 		return
@@ -540,7 +525,7 @@ func (d *decoder) trailer() {
 		n, used, err := ubjson.DecodeLength(d.data[p:], int64(p))
 		if err != nil || int64(len(d.data)-p-used) < n {
 			d.diag(model.Warning, p, 0, "metadata", "expected a key of the top-level object", "a UBJSON key", fmt.Sprintf("0x%02x", d.data[p]))
-			d.r.Partial = true
+			d.partial = true
 			return
 		}
 		keyOff := p
@@ -553,7 +538,7 @@ func (d *decoder) trailer() {
 		}
 		if err != nil {
 			d.diag(model.Warning, p, used2, "metadata", "cannot be read: "+err.Error(), "", "")
-			d.r.Partial = true
+			d.partial = true
 			return
 		}
 		p += used2
@@ -562,11 +547,11 @@ func (d *decoder) trailer() {
 			d.metadata = &vv
 			d.readMeta(&vv)
 		} else {
-			d.r.Header = append(d.r.Header, d.ubjsonField(key, key, &v, int64(keyOff)))
+			d.extraHdr = append(d.extraHdr, d.ubjsonField(key, key, &v, int64(keyOff)))
 		}
 	}
 	d.diag(model.Warning, len(d.data), 0, "trailer", "the top-level object is not closed", "}", "end of data")
-	d.r.Partial = true
+	d.partial = true
 }
 
 func (d *decoder) readMeta(v *ubjson.Value) {

@@ -63,46 +63,21 @@ type gap struct {
 	last     bool  // no update follows
 }
 
-// findGaps records each port's gaps once, so that a state at any frame
-// finds its gap by binary search.
-func (d *decoder) findGaps() {
-	postLen := 1 + int(d.size[cmdPost])
-	for _, port := range d.portOf {
-		var gs []gap
-		stocks, char := int16(-1), int16(-1)
-		start := -1
-		for fi := 0; fi <= d.count; fi++ {
-			has := fi < d.count && (d.pre[fi*4+port] != 0 || d.post[fi*4+port] != 0)
-			if !has && fi < d.count {
-				if start < 0 {
-					start = fi
-				}
-				continue
-			}
-			if start >= 0 {
-				gs = append(gs, gap{from: int32(start), to: int32(fi - 1), stocks: stocks, char: char, last: fi == d.count})
-				start = -1
-			}
-			if fi < d.count {
-				if off := int(d.post[fi*4+port]); off > 0 && postLen > 0x21 {
-					stocks, char = int16(d.data[off+0x21]), int16(d.data[off+7])
-				}
-			}
-		}
-		d.gaps[port] = gs
-	}
-}
-
 // absent is the state of a player without an update at the frame: not
 // present, with a brief that says why (eliminated, out of stocks, not on
 // stage) rather than nothing.
 func (d *decoder) absent(fi, port int) model.PlayerState {
 	gs := d.gaps[port]
 	k := sort.Search(len(gs), func(k int) bool { return int(gs[k].to) >= fi })
-	if k == len(gs) || int(gs[k].from) > fi {
+	var g gap
+	switch {
+	case k < len(gs) && int(gs[k].from) <= fi:
+		g = gs[k]
+	case d.open[port] != nil && int(d.open[port].from) <= fi:
+		g = *d.open[port] // the frames without an update up to the last one
+	default:
 		return model.PlayerState{}
 	}
-	g := gs[k]
 	var status string
 	switch {
 	case g.stocks < 0:
@@ -357,6 +332,51 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 	return s
 }
 
+// defsOf is the field layout of an event code, nil for the ones without
+// one (Event Payloads, Game Start, the gecko list, unknown codes).
+func defsOf(c byte) []fdef {
+	switch c {
+	case cmdPre:
+		return preDefs
+	case cmdPost:
+		return postDefs
+	case cmdItem:
+		return itemDefs
+	case cmdFrame:
+		return frameStartDefs
+	case cmdBookend:
+		return bookendDefs
+	case cmdEnd:
+		return gameEndDefs
+	case cmdFod:
+		return fodDefs
+	case cmdWhispy:
+		return whispyDefs
+	case cmdStadium:
+		return stadiumDefs
+	case cmdSplit:
+		return splitDefs
+	}
+	return nil
+}
+
+// fieldCtx is what names an event's fields: the version, and for a frame
+// update the character (a post-frame update says it; a pre-frame update
+// takes the one of its frame).
+func (d *decoder) fieldCtx(ev *model.Event, e []byte) nameCtx {
+	ctx := d.ctx(-1)
+	if e[0] != cmdPre && e[0] != cmdPost {
+		return ctx
+	}
+	if len(e) >= 7 && e[5] < 4 {
+		ctx.char = d.charAt(ev.Frame, int(e[5]), e[6] != 0)
+	}
+	if e[0] == cmdPost && len(e) >= 8 {
+		ctx.char = int(e[7])
+	}
+	return ctx
+}
+
 // detail is Replay.Detail: the event's fields, decoded from its bytes.
 func (d *decoder) detail(ev *model.Event) []model.Field {
 	off, n := int(ev.Span.Off), int(ev.Span.Len)
@@ -396,32 +416,8 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 				fs = d.r.Header[i].Fields
 			}
 		}
-	case kPre, kPost:
-		if n >= 7 && e[5] < 4 {
-			ctx.char = d.charAt(ev.Frame, int(e[5]), e[6] != 0)
-		}
-		if e[0] == cmdPost && n >= 8 {
-			ctx.char = int(e[7])
-		}
-		defs := preDefs
-		if e[0] == cmdPost {
-			defs = postDefs
-		}
-		fs = decodeFields(d.data, off, n, defs, ctx)
-	case kItem:
-		fs = decodeFields(d.data, off, n, itemDefs, ctx)
-	case kFrame:
-		fs = decodeFields(d.data, off, n, frameStartDefs, ctx)
-	case kBookend:
-		fs = decodeFields(d.data, off, n, bookendDefs, ctx)
-	case kEnd:
-		fs = decodeFields(d.data, off, n, gameEndDefs, ctx)
-	case kFod:
-		fs = decodeFields(d.data, off, n, fodDefs, ctx)
-	case kWhispy:
-		fs = decodeFields(d.data, off, n, whispyDefs, ctx)
-	case kStadium:
-		fs = decodeFields(d.data, off, n, stadiumDefs, ctx)
+	case kPre, kPost, kItem, kFrame, kBookend, kEnd, kFod, kWhispy, kStadium:
+		fs = decodeFields(d.data, off, n, defsOf(e[0]), d.fieldCtx(ev, e))
 	case kGecko:
 		if e[0] == cmdSplit {
 			fs = decodeFields(d.data, off, n, splitDefs, ctx)

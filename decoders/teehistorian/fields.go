@@ -16,6 +16,29 @@ type fieldReader struct {
 	base   int64
 	keep   bool
 	fields []model.Field
+	cut    *cutField // the field the end of the data cut through, if one did
+}
+
+// cutField is the field a read failed on: where it starts, and how many
+// bytes it needs (need exactly, or at least need when its length is only
+// known once it ends: an int, a string).
+type cutField struct {
+	key, label string
+	off, need  int
+	atLeast    bool
+	last       bool // the field runs to the message's end (raw: a payload of a length read before it)
+}
+
+// failed keeps the field key, whose read started at s, as the one cut
+// when it is the read that failed (ok: no read had failed before it).
+func (f *fieldReader) failed(ok bool, key, label string, s, need int, atLeast bool) {
+	if !ok || f.r.Err() == nil || f.cut != nil {
+		return
+	}
+	if atLeast {
+		need = max(need, len(f.r.B)-s+1)
+	}
+	f.cut = &cutField{key: key, label: label, off: s, need: need, atLeast: atLeast}
 }
 
 func newFieldReader(data []byte, pos int, keep bool) *fieldReader {
@@ -45,38 +68,46 @@ func (f *fieldReader) add(fl model.Field) {
 }
 
 func (f *fieldReader) int(key, label string) int32 {
-	s := f.r.Pos
+	s, ok := f.r.Pos, f.r.Err() == nil
 	v := f.r.Int()
+	f.failed(ok, key, label, s, 1, true)
 	f.add(model.Field{Key: key, Label: label, Value: int64(v), Span: f.span(s)})
 	return v
 }
 
 // named reads an int whose meaning has a name.
 func (f *fieldReader) named(key, label string, name func(int32) string) int32 {
-	s := f.r.Pos
+	s, ok := f.r.Pos, f.r.Err() == nil
 	v := f.r.Int()
+	f.failed(ok, key, label, s, 1, true)
 	f.add(model.Field{Key: key, Label: label, Value: int64(v), Name: name(v), Span: f.span(s)})
 	return v
 }
 
 func (f *fieldReader) str(key, label string) string {
-	s := f.r.Pos
+	s, ok := f.r.Pos, f.r.Err() == nil
 	v := f.r.Str()
+	f.failed(ok, key, label, s, 1, true)
 	f.add(model.Field{Key: key, Label: label, Value: v, Span: f.span(s)})
 	return v
 }
 
 func (f *fieldReader) uuid(key, label string) uuid {
-	s := f.r.Pos
+	s, ok := f.r.Pos, f.r.Err() == nil
 	var u uuid
 	copy(u[:], f.r.Raw(16))
+	f.failed(ok, key, label, s, 16, false)
 	f.add(model.Field{Key: key, Label: label, Value: u.String(), Span: f.span(s)})
 	return u
 }
 
 func (f *fieldReader) raw(key, label string, n int) []byte {
-	s := f.r.Pos
+	s, ok := f.r.Pos, f.r.Err() == nil
 	b := f.r.Raw(n)
+	f.failed(ok, key, label, s, n, false)
+	if f.cut != nil && f.cut.off == s {
+		f.cut.last = true
+	}
 	f.add(model.Field{Key: key, Label: label, Value: b, Span: f.span(s)})
 	return b
 }

@@ -140,12 +140,13 @@ func TestBrokenStreams(t *testing.T) {
 		{"ends without FINISH", msg(idTickSkip, 9, idJoin, 1), "ends without FINISH at tick 10 (offset ", 4, 1},
 		{"unknown negative id", msg(idTickSkip, 0, idJoin, 1, -12, 5, 5, idFinish), "unknown message id -12", 4, 1},
 		{"id past the client ids", msg(idJoin, 1, 64, idFinish), "unknown message id 64", 2, 1},
-		{"cut inside EX", ex(extPlayerReady, msg(1))[:10], "the file ends inside this message", 0, 0},
-		{"cut inside a varint", []byte{0x41, 0x80}, "the file ends inside this message", 0, 0},
-		{"message size past the end", msg(idMessage, 1, 100, 1, 2), "the file ends inside this message", 0, 0},
+		{"cut inside EX", ex(extPlayerReady, msg(1))[:10], "the file ends inside this message", 0, 1},
+		{"cut inside a varint", []byte{0x41, 0x80}, "the file ends inside this message", 0, 1},
+		{"message size past the end", msg(idMessage, 1, 100, 1, 2), "the file ends inside this message", 0, 1},
 		{"negative message size", msg(idMessage, 1, -3, idFinish), "negative message size", 0, 0},
 		{"negative extension size", msg(idJoin, 1, idEx, uuid{}, -1, idFinish), "negative extension size", 2, 1},
-		{"huge argument count", msg(idConsoleCommand, -1, 4, "x", 1<<30, idFinish), "argument count larger", 5, 0},
+		{"huge argument count", msg(idConsoleCommand, -1, 4, "x", 1<<30, idFinish), "argument count larger", 5, 1},
+		{"negative argument count", msg(idJoin, 1, idConsoleCommand, -1, 4, "x", -2, idFinish), "negative argument count", 7, 1},
 		{"bytes after FINISH", msg(idFinish, 1, 2, 3), "3 bytes follow FINISH", 1, 1},
 		{"EX payload too long for its layout", append(ex(extPlayerReady, msg(1, 2)), 0x40), "1 bytes longer than its layout", 0, 2},
 		{"EX payload too short for its layout", append(ex(extPlayerTeam, msg(1)), 0x40), "shorter than its layout", 0, 2},
@@ -417,9 +418,9 @@ func countMessages(tb testing.TB, data []byte) int {
 	d := &decoder{data: data, lastPlayer: maxClients, r: &model.Replay{}, b: budget.New(int64(len(data)), model.Limits{})}
 	nul := bytes.IndexByte(data[16:], 0)
 	d.stream = 16 + nul + 1
-	d.maxTick = capMaxTicks
+	d.pos = d.stream
 	d.opt.HeaderOnly = true
-	d.run()
+	d.feed()
 	return d.msgs
 }
 

@@ -18,22 +18,15 @@ import (
 // still gets its state.
 const cpBudget = 1 << 20
 
-func (d *decoder) buildState(index [maxClients]int) {
-	r := d.r
-	count := r.Timeline.Count
-	var cids []int32
-	for cid := range d.slots {
-		if d.slots[cid].seen {
-			cids = append(cids, int32(cid))
-		}
-	}
+// buildState indexes the state versions of the whole timeline and hands
+// out the lookups.
+func (d *decoder) buildState() {
+	count := d.r.Timeline.Count
+	cids := d.seenClients()
 	if len(cids) == 0 {
 		return
 	}
-	k := 64
-	for k <= count && int64(count/k+2)*2*int64(len(cids)) > d.cpEntries {
-		k *= 2
-	}
+	k := d.spacing(64, count, len(cids))
 	d.cpEvery = k
 	ncp := count/k + 2
 	for _, cid := range cids {
@@ -52,6 +45,34 @@ func (d *decoder) buildState(index [maxClients]int) {
 			s.cpInfo[c], s.cpPos[c] = int32(i), int32(j)
 		}
 	}
+	d.attachState(cids)
+}
+
+// seenClients are the client ids that are players, in id order.
+func (d *decoder) seenClients() []int32 {
+	var cids []int32
+	for cid := range d.slots {
+		if d.slots[cid].seen {
+			cids = append(cids, int32(cid))
+		}
+	}
+	return cids
+}
+
+// spacing is the checkpoint spacing for a timeline of count ticks and n
+// clients: from k on, doubled until the checkpoints fit in cpEntries.
+func (d *decoder) spacing(k, count, n int) int {
+	for k <= count && int64(count/k+2)*2*int64(n) > d.cpEntries {
+		k *= 2
+	}
+	return k
+}
+
+// attachState hands out the lookups of the state of the clients cids,
+// whose checkpoints (cpEvery apart) are built.
+func (d *decoder) attachState(cids []int32) {
+	r := d.r
+	count := r.Timeline.Count
 	r.FrameRows = d.frameRows(cids) // typed rows for rewind export (rows.go)
 	r.State = func(frame, p int) model.PlayerState {
 		if p < 0 || p >= len(cids) || frame < 0 || frame >= count {
@@ -245,10 +266,20 @@ func (d *decoder) charts(cids []int32) []model.Chart {
 		}
 	}
 	inputs := make([]float64, n)
-	for _, t := range d.inputTicks {
-		b := int(int64(t) * int64(n) / int64(count))
-		if b >= 0 && b < n {
-			inputs[b]++
+	if d.inputsBefore != nil {
+		// a followed file's snapshot: the inputs before each tick, counted as
+		// the ticks complete, give each sample's inputs without a pass over
+		// all of them
+		for b := range inputs {
+			lo, hi := (b*count+n-1)/n, ((b+1)*count+n-1)/n // the ticks t with t*n/count == b
+			inputs[b] = float64(d.inputsBefore[min(hi, len(d.inputsBefore)-1)] - d.inputsBefore[min(lo, len(d.inputsBefore)-1)])
+		}
+	} else {
+		for _, t := range d.inputTicks {
+			b := int(int64(t) * int64(n) / int64(count))
+			if b >= 0 && b < n {
+				inputs[b]++
+			}
 		}
 	}
 	ticksPer := float64(count) / float64(n)

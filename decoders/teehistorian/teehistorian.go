@@ -44,10 +44,24 @@ const (
 // file cannot be read at all; damage after a readable start gives a partial
 // replay with diagnostics.
 func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
+	d, err := newDecoder(data, opt, budget.New(int64(len(data)), opt.Limits))
+	if err != nil {
+		return nil, err
+	}
+	d.feed()
+	d.end()
+	d.finish()
+	return d.r, nil
+}
+
+// newDecoder reads the UUID and the JSON header, and pays for the state's
+// checkpoints; the message stream is read by feed. A file whose header
+// has no end decodes to its header's problem alone.
+func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget) (*decoder, error) {
 	if len(data) < 16 || !bytes.Equal(data[:16], fileUUID[:]) {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: describeNotTeehistorian(data)}
 	}
-	d := &decoder{data: data, opt: opt, lastPlayer: maxClients, b: budget.New(int64(len(data)), opt.Limits)}
+	d := &decoder{data: data, opt: opt, lastPlayer: maxClients, b: b}
 	d.r = &model.Replay{
 		Format:     model.Teehistorian,
 		FormatName: "DDNet teehistorian",
@@ -62,26 +76,19 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 			"NUL after the JSON", "end of file")
 		d.r.Partial = true
 		d.r.Result = "ends inside the header"
-		d.finish()
-		return d.r, nil
+		return d, nil
 	}
 	// the state's checkpoints: at most cpBudget of them, at most a 64th of
 	// the budget's bytes, and at least the two per client that a
 	// checkpoint spacing longer than the timeline leaves
 	d.cpEntries = max(min(cpBudget, d.b.Limits().Bytes/64), 4*maxClients)
 	if !opt.HeaderOnly && !d.paid(d.b.Items("state checkpoints", d.cpEntries, 4), 0) {
-		d.finish()
-		return d.r, nil
+		return d, nil
 	}
 	d.parseHeader(data[16:16+nul], 16)
 	d.stream = 16 + nul + 1
-	d.maxTick = capBaseTicks + capTicksPerByte*int64(len(data)-d.stream)
-	if d.maxTick > capMaxTicks {
-		d.maxTick = capMaxTicks
-	}
-	d.run()
-	d.finish()
-	return d.r, nil
+	d.pos = d.stream
+	return d, nil
 }
 
 // describeNotTeehistorian is the one sentence for a file that lacks the UUID.
@@ -172,6 +179,10 @@ type decoder struct {
 	capped     bool
 	finished   bool
 	corrupt    bool // a message had an impossible value and was diagnosed
+	following  bool // more bytes may come: a count larger than the bytes so far may be right
+	pos        int  // where the next message starts
+	done       bool // the stream is over: FINISH, a message that cannot be read, the budget
+	stuck      int  // where a message that cannot be read starts (done without FINISH)
 	msgs       int
 	ndiag      int
 
@@ -182,10 +193,13 @@ type decoder struct {
 	strs        []string
 	strIdx      map[string]int32
 	inputTicks  []int32
-	minX, maxX  int32
-	minY, maxY  int32
-	havePos     bool
-	cpEvery     int
+	// inputsBefore[t] is the input messages before tick t, up to a followed
+	// file's snapshot (follow.go); nil for a whole decode
+	inputsBefore []int32
+	minX, maxX   int32
+	minY, maxY   int32
+	havePos      bool
+	cpEvery      int
 }
 
 // paid reports whether the budget paid a claim (err is its answer). The
@@ -441,18 +455,26 @@ func (d *decoder) progress(pos int) {
 	}
 }
 
-// run reads the message stream.
-func (d *decoder) run() {
+// feed reads the messages that the data holds whole, from where the last
+// call stopped. It stops at the end of the data, also when the data ends
+// inside a message (a followed file: the rest may come; end says what it
+// was), or for good (done): at FINISH, at a message that cannot be read,
+// when the budget refused.
+func (d *decoder) feed() {
 	data := d.data
-	pos := d.stream
+	if d.stream == 0 || d.done {
+		return
+	}
+	// the timeline's cap grows with the stream's bytes
+	d.maxTick = min(capBaseTicks+capTicksPerByte*int64(len(data)-d.stream), capMaxTicks)
+	pos := d.pos
+	defer func() { d.pos = pos }()
 	for {
 		if pos >= len(data) {
-			d.diag(model.Warning, int64(pos), 0, "stream",
-				fmt.Sprintf("ends without FINISH at tick %d (offset %#x)", d.tick, pos), "FINISH (0x40)", "end of file")
-			d.r.Partial = true
 			return
 		}
 		if d.over {
+			d.done = true
 			return // the budget refused (recorded then): what came before is kept
 		}
 		d.progress(pos)
@@ -460,16 +482,14 @@ func (d *decoder) run() {
 		d.at = pos
 		id, n, err := twint.Int(data[pos:])
 		if err != nil {
-			d.cut(start, "message id")
-			return
+			return // the data ends inside the id
 		}
 		if id >= idInputDiff && id != idPlayerNew && id != idPlayerOld && id != idFinish && id < maxClients {
 			// PLAYER_DIFF, TICK_SKIP, INPUT_DIFF: most of a stream, and
 			// never events, so read without building fields
 			next, ok := d.fast(id, start, pos+n)
 			if !ok {
-				d.cut(start, msgName(id))
-				return
+				return // the data ends inside it
 			}
 			d.msgs++
 			d.commit()
@@ -483,6 +503,7 @@ func (d *decoder) run() {
 			d.diag(model.Warning, int64(start), 0, "stream",
 				fmt.Sprintf("ends without FINISH at tick %d (offset %#x)", d.tick, start), "FINISH (0x40)", "unknown message")
 			d.r.Partial = true
+			d.done, d.stuck = true, start
 			return
 		}
 		if !d.message(id, start, f) {
@@ -490,32 +511,139 @@ func (d *decoder) run() {
 				d.diag(model.Warning, int64(start), 0, "stream",
 					fmt.Sprintf("ends without FINISH at tick %d (offset %#x)", d.tick, start), "FINISH (0x40)", "a message that cannot be read")
 				d.r.Partial = true
-			} else {
-				d.cut(start, msgName(id))
+				d.done, d.stuck = true, start
 			}
-			return
+			return // else the data ends inside it
 		}
 		d.msgs++
 		d.commit()
 		pos = f.r.Pos
 		if id == idFinish {
-			d.finished = true
-			if pos < len(data) {
-				d.diag(model.Warning, int64(pos), int64(len(data)-pos), "FINISH",
-					fmt.Sprintf("%d bytes follow FINISH and are not read", len(data)-pos), "end of file", "more bytes")
-			}
+			d.finished, d.done = true, true
 			return
 		}
 	}
 }
 
-// cut reports a message the file ends inside.
-func (d *decoder) cut(start int, what string) {
-	d.diag(model.Error, int64(start), int64(len(d.data)-start), what,
-		"the file ends inside this message", "the rest of the message", fmt.Sprintf("%d bytes", len(d.data)-start))
+// end says how the stream ended, now that the data is all there is: the
+// bytes after FINISH, no FINISH at all, or a message the end of the data
+// cuts off.
+func (d *decoder) end() {
+	data := d.data
+	switch {
+	case d.stream == 0:
+	case d.finished:
+		if d.pos < len(data) {
+			d.diag(model.Warning, int64(d.pos), int64(len(data)-d.pos), "FINISH",
+				fmt.Sprintf("%d bytes follow FINISH and are not read", len(data)-d.pos), "end of file", "more bytes")
+		}
+	case d.done:
+	case d.pos >= len(data):
+		d.diag(model.Warning, int64(d.pos), 0, "stream",
+			fmt.Sprintf("ends without FINISH at tick %d (offset %#x)", d.tick, d.pos), "FINISH (0x40)", "end of file")
+		d.r.Partial = true
+	default:
+		d.cut(d.pos)
+	}
+}
+
+// cut reports the message at start that the end of the data cuts off: an
+// error in the tick the stream was in, and an event of what there is of
+// it, flagged partial, whose fields are the ones that fit (detail).
+func (d *decoder) cut(start int) {
+	what, kind, cid := "message id", "message", int32(-1)
+	if id, n, err := twint.Int(d.data[start:]); err == nil {
+		what, kind = msgName(id), partialKind(id)
+		switch {
+		case id >= 0 && id < maxClients:
+			cid = id
+		case id != idTickSkip && id != idFinish && id != idEx:
+			// the records about a client start with its id
+			if c, _, err := twint.Int(d.data[start+n:]); err == nil && d.live(c) {
+				cid = c
+			}
+		}
+	}
+	have := len(d.data) - start
+	if kind == "ex" && !d.opt.HeaderOnly {
+		kind, cid = d.cutEx(start)
+	}
+	d.diag(model.Error, int64(start), int64(have), what,
+		"the file ends inside this message", "the rest of the message", fmt.Sprintf("%d bytes", have))
 	d.diag(model.Warning, int64(start), 0, "stream",
 		fmt.Sprintf("ends without FINISH at tick %d (offset %#x)", d.tick, start), "FINISH (0x40)", "end of file")
 	d.r.Partial = true
+	if d.opt.HeaderOnly {
+		return
+	}
+	// not d.event: a client named only by a message cut off is no player
+	ev := model.Event{Frame: int(d.tick), Player: int(cid), Kind: kind, Flag: model.FlagPartial,
+		Span:    model.Span{Off: int64(start), Len: int64(have)},
+		Summary: fmt.Sprintf("%s cut off after %d bytes: the data ends here", what, have)}
+	if cid >= 0 && !d.slots[cid].seen {
+		ev.Player = -1
+	}
+	grown, err := budget.Grow(d.b, "events", d.r.Events, 1)
+	if d.paid(err, int64(start)) {
+		d.r.Events = append(grown, ev)
+	}
+}
+
+// cutEx is the kind of an EX message the end of the data cuts off, and
+// the client it is about: its extension's, read from the payload that is
+// there on a scratch decoder (the real state stays as it is), once the
+// extension's UUID is whole.
+func (d *decoder) cutEx(start int) (string, int32) {
+	f := newFieldReader(d.data, start, false)
+	f.r.Int() // the id
+	u := f.uuid("uuid", "Extension UUID")
+	f.r.Int() // the payload's size
+	if f.r.Err() != nil {
+		return "ex", -1
+	}
+	ev := model.Event{Player: -1, Span: model.Span{Off: int64(start), Len: int64(len(d.data) - start)}}
+	d.scratch(&ev).ex(d.uuidName(u), f.sub(d.data, len(d.data)), len(d.data), &ev)
+	if ev.Kind == "" {
+		ev.Kind = "ex"
+	}
+	cid := int32(ev.Player)
+	if !d.live(cid) {
+		cid = -1
+	}
+	return ev.Kind, cid
+}
+
+// partialKind is the kind of the event a message cut off becomes: the
+// kind its whole message has, and for the messages that are no events a
+// kind of their own.
+func partialKind(id int32) string {
+	switch {
+	case id >= 0 && id < maxClients:
+		return "move"
+	}
+	switch id {
+	case idFinish:
+		return "end"
+	case idTickSkip:
+		return "tick"
+	case idPlayerNew:
+		return "spawn"
+	case idPlayerOld:
+		return "despawn"
+	case idInputNew, idInputDiff:
+		return "input"
+	case idMessage:
+		return "msg"
+	case idJoin:
+		return "join"
+	case idDrop:
+		return "drop"
+	case idConsoleCommand:
+		return "cmd"
+	case idEx:
+		return "ex"
+	}
+	return "message"
 }
 
 // detail reads the message of an event again, this time keeping every
@@ -525,22 +653,81 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	if off < d.stream || off >= len(d.data) {
 		return nil
 	}
+	if ev.Flag == model.FlagPartial {
+		return d.partialDetail(ev)
+	}
 	id, n, err := twint.Int(d.data[off:])
 	if err != nil {
 		return nil
 	}
-	// one message on its own allowance, sized by the message
-	x := &decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
-		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true},
-		b: budget.New(ev.Span.Len, model.Limits{})}
 	f := newFieldReader(d.data, off+n, true)
 	f.add(model.Field{Key: "id", Label: "Message id", Value: int64(id), Name: msgName(id),
 		Span: model.Span{Off: int64(off), Len: int64(n)}})
 	if id < idEx || id >= 0 {
 		return f.fields
 	}
-	x.message(id, off, f)
+	d.scratch(ev).message(id, off, f)
 	return f.fields
+}
+
+// scratch is a decoder to read the message of one event again, on its own
+// allowance sized by the message.
+func (d *decoder) scratch(ev *model.Event) *decoder {
+	return &decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
+		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true},
+		b: budget.New(ev.Span.Len, model.Limits{})}
+}
+
+// partialDetail is the fields of a message the end of the data cuts off:
+// the ones that fit, then the field the end cut through, named with how
+// much of it there is, then where the bytes stopped.
+func (d *decoder) partialDetail(ev *model.Event) []model.Field {
+	off, end := int(ev.Span.Off), int(ev.Span.End())
+	if end > len(d.data) {
+		return nil
+	}
+	data := d.data[:end]
+	f := newFieldReader(data, off, true)
+	id := f.named("id", "Message id", msgName)
+	if f.r.Err() == nil {
+		switch {
+		case id >= 0 && id < maxClients: // PLAYER_DIFF
+			f.int("dx", "x difference")
+			f.int("dy", "y difference")
+		case id == idTickSkip:
+			f.int("dt", "Ticks skipped")
+		case id == idInputDiff:
+			f.int("cid", "Client id")
+			for _, k := range inputKeys {
+				f.int(k.key, k.label+" difference")
+			}
+		case id >= idEx:
+			x := d.scratch(ev)
+			x.data = data
+			x.message(id, off, f)
+		}
+	}
+	fs := f.fields
+	total := ""
+	if c := f.cut; c != nil && end > c.off {
+		of := fmt.Sprint(c.need)
+		if c.atLeast {
+			of = "at least " + of
+		}
+		if c.last {
+			total = fmt.Sprint(c.off + c.need - off)
+		}
+		// as model.CutOff shapes it (that needs a record's size, which a
+		// teehistorian message does not state): no value, the rest of its
+		// bytes do not exist
+		fs = append(fs, model.Field{Key: c.key, Label: fmt.Sprintf("%s (cut off: %d of %s bytes)", c.label, end-c.off, of),
+			Span: model.Span{Off: int64(c.off), Len: int64(end - c.off)}})
+	}
+	stop := fmt.Sprintf("after %d bytes: the data ends here", end-off)
+	if total != "" {
+		stop = fmt.Sprintf("after %d of %s bytes: the data ends here", end-off, total)
+	}
+	return append(fs, model.Field{Key: "cutOff", Label: "Cut off", Value: stop, Span: model.Span{Off: int64(end)}})
 }
 
 // fast reads a PLAYER_DIFF, TICK_SKIP or INPUT_DIFF message whose body
@@ -655,12 +842,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if f.r.Err() != nil {
 			return false
 		}
-		if size < 0 || int(size) > f.r.Left() {
-			f.r.Raw(int(size)) // record the short read
-			if size < 0 {
-				d.diag(model.Error, int64(start), int64(f.r.Pos-start), "MESSAGE", "negative message size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
-				d.corrupt = true
-			}
+		if !d.payloadFits(f, start, size, "MESSAGE", "message", "msg", "Message bytes") {
 			return false
 		}
 		end := f.r.Pos + int(size)
@@ -730,15 +912,26 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if f.r.Err() != nil {
 			return false
 		}
-		// every argument takes at least its NUL byte
-		if nargs < 0 || int(nargs) > f.r.Left() {
-			d.diag(model.Error, int64(s), int64(f.r.Pos-s), "CONSOLE_COMMAND", "argument count larger than the bytes left",
-				fmt.Sprintf("at most %d", f.r.Left()), strconv.Itoa(int(nargs)))
+		if nargs < 0 {
+			d.diag(model.Error, int64(s), int64(f.r.Pos-s), "CONSOLE_COMMAND", "negative argument count: the stream stops here",
+				"a count >= 0", strconv.Itoa(int(nargs)))
+			d.corrupt = true
+			return false
+		}
+		// every argument takes at least its NUL byte: a count larger than
+		// the bytes left is cut off by the end of the data (whose rest a
+		// followed file may still write). Reading one message's fields
+		// again (keep) reads the arguments that are there.
+		if int(nargs) > f.r.Left() && !f.keep {
+			if !d.following {
+				d.diag(model.Error, int64(s), int64(f.r.Pos-s), "CONSOLE_COMMAND", "argument count larger than the bytes left",
+					fmt.Sprintf("at most %d", f.r.Left()), strconv.Itoa(int(nargs)))
+			}
 			f.r.Raw(len(d.data)) // fail
 			return false
 		}
-		args := make([]string, 0, nargs)
-		for i := 0; i < int(nargs); i++ {
+		args := make([]string, 0, min(int(nargs), f.r.Left()))
+		for i := 0; i < int(nargs) && f.r.Err() == nil; i++ {
 			args = append(args, f.str("arg", fmt.Sprintf("Argument %d", i+1)))
 		}
 		if f.r.Err() != nil {
@@ -758,12 +951,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if f.r.Err() != nil {
 			return false
 		}
-		if size < 0 || int(size) > f.r.Left() {
-			f.r.Raw(int(size))
-			if size < 0 {
-				d.diag(model.Error, int64(start), int64(f.r.Pos-start), "EX", "negative extension size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
-				d.corrupt = true
-			}
+		if !d.payloadFits(f, start, size, "EX", "extension", "data", "Data") {
 			return false
 		}
 		name := d.uuidName(u)
@@ -792,6 +980,25 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		}
 		ev.Span, ev.Fields = span(), f.fields
 		d.event(ev)
+	}
+	return true
+}
+
+// payloadFits checks the size of the payload that follows (MESSAGE's
+// game message, EX's data): a negative one is damage and stops the stream;
+// one past the end of the data is cut off there (the payload, key and
+// label, is the field the end cuts through). what names the message, noun
+// its payload.
+func (d *decoder) payloadFits(f *fieldReader, start int, size int32, what, noun, key, label string) bool {
+	if size < 0 {
+		f.r.Raw(int(size)) // fail
+		d.diag(model.Error, int64(start), int64(f.r.Pos-start), what, "negative "+noun+" size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
+		d.corrupt = true
+		return false
+	}
+	if int(size) > f.r.Left() {
+		f.raw(key, label, int(size))
+		return false
 	}
 	return true
 }
@@ -845,24 +1052,10 @@ func (d *decoder) finish() {
 	case r.Result == "":
 		r.Result = "recording cut off (no FINISH)"
 	}
-	// players: every client id seen, in id order
-	index := [maxClients]int{}
-	for cid := range d.slots {
-		index[cid] = -1
-		s := &d.slots[cid]
-		if !s.seen {
-			continue
-		}
-		index[cid] = len(r.Players)
-		r.Players = append(r.Players, d.player(int32(cid)))
-	}
+	var index [maxClients]int
+	index, r.Players = d.players()
 	for i := range r.Events {
-		p := r.Events[i].Player
-		if p >= 0 && p < maxClients {
-			r.Events[i].Player = index[p]
-		} else {
-			r.Events[i].Player = -1
-		}
+		r.Events[i].Player = playerIndex(&index, r.Events[i].Player)
 	}
 	if d.opt.HeaderOnly {
 		r.Partial = true
@@ -870,8 +1063,31 @@ func (d *decoder) finish() {
 	}
 	r.Detail = d.detail
 	r.Analyze = d.analyze
-	d.buildState(index)
+	d.buildState()
 	r.Finish()
+}
+
+// players lists every client id seen, in id order, and gives the index
+// of each client id among them (-1 for those never seen).
+func (d *decoder) players() (index [maxClients]int, players []model.Player) {
+	for cid := range d.slots {
+		index[cid] = -1
+		if !d.slots[cid].seen {
+			continue
+		}
+		index[cid] = len(players)
+		players = append(players, d.player(int32(cid)))
+	}
+	return index, players
+}
+
+// playerIndex is the player an event about client id cid names (events
+// hold the client id until then), -1 for none.
+func playerIndex(index *[maxClients]int, cid int) int {
+	if cid >= 0 && cid < maxClients {
+		return index[cid]
+	}
+	return -1
 }
 
 // resultComplete is the result of a recording that ends with FINISH.

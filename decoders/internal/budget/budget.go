@@ -66,6 +66,7 @@ func Default(size int64) model.Limits {
 // *Budget is a programming error, not "unlimited".
 type Budget struct {
 	limits model.Limits
+	over   model.Limits // the limits a caller fixed (New's over); Extend leaves them
 	bytes  atomic.Int64 // left
 	steps  atomic.Int64 // left
 	err    atomic.Pointer[model.BudgetError]
@@ -81,10 +82,28 @@ func New(size int64, over model.Limits) *Budget {
 	if over.Steps > 0 {
 		lim.Steps = over.Steps
 	}
-	b := &Budget{limits: lim}
+	b := &Budget{limits: lim, over: over}
 	b.bytes.Store(lim.Bytes)
 	b.steps.Store(lim.Steps)
 	return b
+}
+
+// Extend raises the allowance to that of a file of size bytes, adding the
+// difference to what is left: a followed file's budget grows with the
+// bytes seen, so a file decoded as it was written gets the allowance of
+// the same file decoded whole. A limit New was given stays as it was; a
+// budget that refused stays refused. It is not safe to call while the
+// budget is paying from another goroutine.
+func (b *Budget) Extend(size int64) {
+	lim := Default(size)
+	if b.over.Bytes <= 0 && lim.Bytes > b.limits.Bytes {
+		b.bytes.Add(lim.Bytes - b.limits.Bytes)
+		b.limits.Bytes = lim.Bytes
+	}
+	if b.over.Steps <= 0 && lim.Steps > b.limits.Steps {
+		b.steps.Add(lim.Steps - b.limits.Steps)
+		b.limits.Steps = lim.Steps
+	}
 }
 
 // Limits is the whole allowance.
