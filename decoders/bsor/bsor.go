@@ -492,7 +492,7 @@ func (d *replay) parseFrames(pos int) (int, bool) {
 	for i := range d.frames {
 		d.frames[i] = readFrame(d.data[start+i*frameSize:])
 	}
-	d.framesSpan = model.Span{Off: int64(pos), Len: int64(start + n*frameSize - pos)}
+	d.framesSpan = model.Span{Off: int64(pos), Len: int64(min(start+n*frameSize, len(d.data)) - pos)}
 	return next, ok
 }
 
@@ -507,7 +507,7 @@ func (d *replay) parseWalls(pos int) (int, bool) {
 		o := start + i*wallSize
 		d.walls[i] = readWall(int64(o), d.data[o:])
 	}
-	d.wallsSpan = model.Span{Off: int64(pos), Len: int64(start + n*wallSize - pos)}
+	d.wallsSpan = model.Span{Off: int64(pos), Len: int64(min(start+n*wallSize, len(d.data)) - pos)}
 	return next, ok
 }
 
@@ -522,7 +522,7 @@ func (d *replay) parseHeights(pos int) (int, bool) {
 		o := start + i*heightSize
 		d.heights[i] = readHeight(int64(o), d.data[o:])
 	}
-	d.heightsSpan = model.Span{Off: int64(pos), Len: int64(start + n*heightSize - pos)}
+	d.heightsSpan = model.Span{Off: int64(pos), Len: int64(min(start+n*heightSize, len(d.data)) - pos)}
 	return next, ok
 }
 
@@ -537,7 +537,7 @@ func (d *replay) parsePauses(pos int) (int, bool) {
 		o := start + i*pauseSize
 		d.pauses[i] = readPause(int64(o), d.data[o:])
 	}
-	d.pausesSpan = model.Span{Off: int64(pos), Len: int64(start + n*pauseSize - pos)}
+	d.pausesSpan = model.Span{Off: int64(pos), Len: int64(min(start+n*pauseSize, len(d.data)) - pos)}
 	return next, ok
 }
 

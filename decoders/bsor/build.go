@@ -370,8 +370,9 @@ func (v *view) events(r *model.Replay) {
 				Span: model.Span{Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize}, Ref: i})
 		}
 	}
-	if c := d.cut; c.have > 0 {
+	if c := d.cut; c.have > 0 && len(v.times) > 0 {
 		// the record the end of the file cut through, at the last frame
+		// (a file with no frame has no timeline to place it on)
 		kind := [...]string{1: "frame", 2: "note", 3: "wall", 4: "height", 5: "pause"}[c.section]
 		if c.section == 2 && c.have >= noteHead {
 			kind = eventKinds[le32(d.data[c.off+12:])&3]
@@ -380,7 +381,7 @@ func (v *view) events(r *model.Replay) {
 		if c.section == 1 {
 			player = -1
 		}
-		evs = append(evs, model.Event{Frame: max(len(v.times)-1, 0), Player: player, Kind: kind, Flag: model.FlagPartial,
+		evs = append(evs, model.Event{Frame: len(v.times) - 1, Player: player, Kind: kind, Flag: model.FlagPartial,
 			Summary: fmt.Sprintf("%s cut off by the end of the file: %d of its %d bytes", [...]string{1: "frame record", 2: "note event", 3: "wall event", 4: "height change", 5: "pause"}[c.section], c.have, c.size),
 			Span:    model.Span{Off: c.off, Len: int64(c.have)}, Ref: -1})
 	}
@@ -572,7 +573,7 @@ func (v *view) header(sc *scoring) []model.Field {
 		return hs
 	}
 	fr := model.Field{Key: "frames", Label: "Frames", Span: d.framesSpan, Fields: []model.Field{
-		{Key: "framesCount", Label: "Frame count", Value: int64(len(d.frames)), Span: model.Span{Off: d.framesSpan.Off + 1, Len: 4}},
+		{Key: "framesCount", Label: "Frame count", Value: int64(len(d.frames)), Span: d.clip(d.framesSpan.Off+1, 4)},
 	}}
 	if len(v.times) > 0 && len(d.frames) > 0 {
 		var z, rep, back int64
@@ -615,7 +616,7 @@ func (v *view) header(sc *scoring) []model.Field {
 	}
 	if d.notesSpan.Len > 0 {
 		hs = append(hs, model.Field{Key: "notes", Label: "Note events", Span: d.notesSpan, Fields: []model.Field{
-			{Key: "noteCount", Label: "Note count", Value: int64(len(d.notes)), Span: model.Span{Off: d.notesSpan.Off + 1, Len: 4}},
+			{Key: "noteCount", Label: "Note count", Value: int64(len(d.notes)), Span: d.clip(d.notesSpan.Off+1, 4)},
 			{Key: "good", Label: "Good cuts", Value: kinds[0]},
 			{Key: "bad", Label: "Bad cuts", Value: kinds[1]},
 			{Key: "miss", Label: "Misses", Value: kinds[2]},
@@ -625,11 +626,11 @@ func (v *view) header(sc *scoring) []model.Field {
 	}
 	if d.lastSection >= 3 || len(d.walls) > 0 {
 		hs = append(hs, model.Field{Key: "walls", Label: "Wall events", Span: d.wallsSpan, Fields: []model.Field{
-			{Key: "wallCount", Label: "Wall count", Value: int64(len(d.walls)), Span: model.Span{Off: d.wallsSpan.Off + 1, Len: 4}}}})
+			{Key: "wallCount", Label: "Wall count", Value: int64(len(d.walls)), Span: d.clip(d.wallsSpan.Off+1, 4)}}})
 	}
 	if d.lastSection >= 4 || len(d.heights) > 0 {
 		hs = append(hs, model.Field{Key: "heights", Label: "Height changes", Span: d.heightsSpan, Fields: []model.Field{
-			{Key: "heightCount", Label: "Height count", Value: int64(len(d.heights)), Span: model.Span{Off: d.heightsSpan.Off + 1, Len: 4}}}})
+			{Key: "heightCount", Label: "Height count", Value: int64(len(d.heights)), Span: d.clip(d.heightsSpan.Off+1, 4)}}})
 	}
 	if d.lastSection >= 5 || len(d.pauses) > 0 {
 		var total int64
@@ -637,7 +638,7 @@ func (v *view) header(sc *scoring) []model.Field {
 			total += p.Duration
 		}
 		hs = append(hs, model.Field{Key: "pauses", Label: "Pauses", Span: d.pausesSpan, Fields: []model.Field{
-			{Key: "pauseCount", Label: "Pause count", Value: int64(len(d.pauses)), Span: model.Span{Off: d.pausesSpan.Off + 1, Len: 4}},
+			{Key: "pauseCount", Label: "Pause count", Value: int64(len(d.pauses)), Span: d.clip(d.pausesSpan.Off+1, 4)},
 			{Key: "pauseSeconds", Label: "Paused seconds", Value: total}}})
 	}
 	if d.hasOffsets {
@@ -650,7 +651,7 @@ func (v *view) header(sc *scoring) []model.Field {
 	if d.hasUser {
 		g := model.Field{Key: "userData", Label: "User data", Span: d.userSpan}
 		if len(d.user) == 0 || !d.user[0].Fallback {
-			g.Fields = append(g.Fields, model.Field{Key: "entryCount", Label: "Entries", Value: int64(len(d.user)), Span: model.Span{Off: d.userSpan.Off + 1, Len: 4}})
+			g.Fields = append(g.Fields, model.Field{Key: "entryCount", Label: "Entries", Value: int64(len(d.user)), Span: d.clip(d.userSpan.Off+1, 4)})
 		}
 		for _, u := range d.user {
 			key := u.Key
@@ -707,4 +708,11 @@ func userValue(b []byte) (any, string) {
 		}
 	}
 	return b, ""
+}
+
+// clip is the span of n bytes at off, cut to the end of the file: a count
+// the file stops inside is shown as the bytes of it there are.
+func (d *replay) clip(off, n int64) model.Span {
+	end := min(off+n, int64(len(d.data)))
+	return model.Span{Off: min(off, end), Len: max(end-off, 0)}
 }

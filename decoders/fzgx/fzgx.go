@@ -479,10 +479,10 @@ func (b *build) events() {
 		rep.Events = append(rep.Events, ev)
 	}
 	rep.Events = append(rep.Events, notable[k:]...)
-	if s.cutBits > 0 {
+	if s.cutBits > 0 && count > 0 {
 		// the element the end of the data cut through, at the last frame
 		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
-		rep.Events = append(rep.Events, model.Event{Frame: max(count-1, 0), Player: player, Kind: "input", Ref: -1,
+		rep.Events = append(rep.Events, model.Event{Frame: count - 1, Player: player, Kind: "input", Ref: -1,
 			Flag:    model.FlagPartial,
 			Summary: fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", s.cutBits, inputBits),
 			Span:    model.Span{Off: streamOff + from, Len: end - from}})

@@ -406,7 +406,8 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	switch ev.Kind {
 	case kPayloads:
 		for i := range d.r.Header {
-			if d.r.Header[i].Key == "eventPayloads" {
+			if d.r.Header[i].Key == "eventPayloads" && n >= 2 {
+				// an Event Payloads cut before its size byte has nothing to show but its command
 				fs = append([]model.Field{{Key: "payloadSize", Label: "Payload Size", Value: int64(n - 1), Span: model.Span{Off: int64(off + 1), Len: 1}}}, d.r.Header[i].Fields...)
 			}
 		}
