@@ -117,8 +117,11 @@ func gameStartFields(ev []byte, p int, version uint32, ports *[4]portInfo) (fs [
 	for port := 0; port < 4; port++ {
 		// The group's span is the port's player block in the Game Info
 		// Block; its later fields (fixes, names) live elsewhere.
+		// A Game Start shorter than its version implies ends before some
+		// blocks: the span keeps to the bytes the event has.
+		blk := min(0x65+0x24*port, n)
 		pf := model.Field{Key: fmt.Sprintf("port%d", port+1), Label: fmt.Sprintf("Port %d", port+1),
-			Span: model.Span{Off: int64(p + 0x65 + 0x24*port), Len: 0x24}}
+			Span: model.Span{Off: int64(p + blk), Len: int64(min(blk+0x24, n) - blk)}}
 		for i := range gameStartPortDefs {
 			f := &gameStartPortDefs[i]
 			at := f.off + f.step*port
