@@ -309,11 +309,7 @@ func TestUpstreamAssertions(t *testing.T) {
 }
 
 func samples(t testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(corpus.Samples(t, "sc2"), "*.SC2Replay"))
-	if len(files) == 0 {
-		t.Fatal("no samples")
-	}
-	return files
+	return corpus.SampleFiles(t, "sc2", "*.SC2Replay")
 }
 
 func TestSamples(t *testing.T) {

@@ -2,8 +2,6 @@ package slippi
 
 import (
 	"math/rand"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"rewind/decoders/internal/corpus"
@@ -13,19 +11,7 @@ import (
 
 func samples(t testing.TB) map[string][]byte {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpus.Samples(t, "slippi"), "*.slp"))
-	if len(files) == 0 {
-		t.Fatal("no samples in testdata/samples/slippi")
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = b
-	}
-	return out
+	return corpus.SampleData(t, "slippi", "*.slp")
 }
 
 // exercise touches every lazy part of a replay, as the TUI would.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"rewind/decoders/internal/decodetest"
 	"strings"
 	"testing"
@@ -16,19 +14,7 @@ import (
 
 func repairSamples(t testing.TB) map[string][]byte {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpus.Samples(t, "teehistorian"), "*.teehistorian"))
-	if len(files) == 0 {
-		t.Fatal("no teehistorian samples")
-	}
-	out := map[string][]byte{}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(f)] = b
-	}
-	return out
+	return corpus.SampleData(t, "teehistorian", "*.teehistorian")
 }
 
 // checkFinished decodes a repair's output: no warning or error, FINISH at

@@ -77,3 +77,29 @@ func Samples(t testing.TB, format string) string {
 	t.Helper()
 	return filepath.Join(Root(t), "testdata", "samples", format)
 }
+
+// SampleFiles lists the files of testdata/samples/<format> that match
+// pattern (a filepath.Match pattern such as "*.slp"); none is a failure,
+// since the samples are part of the repository.
+func SampleFiles(t testing.TB, format, pattern string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(Samples(t, format), pattern))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no %s samples matching %s in %s (%v)", format, pattern, Samples(t, format), err)
+	}
+	return files
+}
+
+// SampleData reads the files SampleFiles lists, by base name.
+func SampleData(t testing.TB, format, pattern string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	for _, f := range SampleFiles(t, format, pattern) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = b
+	}
+	return out
+}

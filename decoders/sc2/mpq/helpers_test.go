@@ -67,9 +67,5 @@ func corpusFiles(t testing.TB) []string {
 
 // sampleFiles lists testdata/samples/sc2.
 func sampleFiles(t testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(corpus.Samples(t, "sc2"), "*.SC2Replay"))
-	if len(files) == 0 {
-		t.Fatal("no SC2 samples in testdata")
-	}
-	return files
+	return corpus.SampleFiles(t, "sc2", "*.SC2Replay")
 }
