@@ -991,8 +991,12 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 // its payload.
 func (d *decoder) payloadFits(f *fieldReader, start int, size int32, what, noun, key, label string) bool {
 	if size < 0 {
+		// the span is the bytes read so far: where a failed read leaves the
+		// reader depends on how much data there is, and a followed file
+		// must report the same span as the whole file
+		read := f.r.Pos - start
 		f.r.Raw(int(size)) // fail
-		d.diag(model.Error, int64(start), int64(f.r.Pos-start), what, "negative "+noun+" size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
+		d.diag(model.Error, int64(start), int64(read), what, "negative "+noun+" size: the stream stops here", "size >= 0", strconv.Itoa(int(size)))
 		d.corrupt = true
 		return false
 	}

@@ -141,7 +141,7 @@ func SameReplay(got, want *model.Replay) string {
 	}
 	for i := range got.Diagnostics {
 		if got.Diagnostics[i] != want.Diagnostics[i] {
-			return fmt.Sprintf("diagnostic %d\n got %+v\nwant %+v", i, got.Diagnostics[i], want.Diagnostics[i])
+			return fmt.Sprintf("diagnostic %d\n got %#v\nwant %#v", i, got.Diagnostics[i], want.Diagnostics[i])
 		}
 	}
 	if len(got.Events) != len(want.Events) {
