@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"rewind/decoders"
 	"rewind/model"
@@ -202,6 +203,28 @@ func BenchmarkScanCorpus(b *testing.B) {
 		Scan(context.Background(), Paths([]string{dir}), ScanOptions{}, func(h Header) bool { files++; return true })
 	}
 	b.ReportMetric(float64(files*b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+// BenchmarkScanFirstRow measures what the browser waits for before it
+// draws: the time from starting a scan (no index) to the first header,
+// delivered as soon as read. REWIND_SCAN_DIR names a bigger folder (the
+// 50,000-file archive of issue 13); the default is the shared corpus.
+func BenchmarkScanFirstRow(b *testing.B) {
+	dir := os.Getenv("REWIND_SCAN_DIR")
+	if dir == "" {
+		dir = corpusDir(b)
+	}
+	var first time.Duration
+	for range b.N {
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		Scan(ctx, Paths([]string{dir}), ScanOptions{}, func(h Header) bool {
+			first += time.Since(start)
+			return false
+		})
+		cancel()
+	}
+	b.ReportMetric(float64(first.Microseconds())/float64(b.N)/1000, "ms-to-first")
 }
 
 // TestChecker: queued files are checked in order, a preferred one first,
