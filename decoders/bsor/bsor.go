@@ -477,6 +477,7 @@ func (d *replay) fixedSection(pos, id, size int) (start, n, next int, ok bool) {
 	if rest := len(data) - start - have*size; rest > 0 {
 		d.cut = cutRecord{section: id, off: int64(start + have*size), have: rest, size: size}
 	}
+	d.cut.section, d.cut.diag = id, len(d.diags)+1
 	d.diag(model.Error, int64(len(data)), subject, fmt.Sprintf("file ends inside the %s section; kept the %d whole records before the end", sectionNames[id], have),
 		fmt.Sprintf("%d records (%d bytes)", c, c*size), fmt.Sprintf("%d bytes", len(data)-start))
 	return start, have, len(data), false
@@ -631,6 +632,7 @@ type cutRecord struct {
 	section    int
 	off        int64
 	have, size int
+	diag       int // 1 + the index of the diagnostic that says where the section ends; 0 if none
 }
 
 func readCut(b []byte) cutInfo {

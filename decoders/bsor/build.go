@@ -370,6 +370,12 @@ func (v *view) events(r *model.Replay) {
 				Span: model.Span{Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize}, Ref: i})
 		}
 	}
+	// The error that says where a section ends belongs to the frame the
+	// cut record is shown at (e goes there); so does the end of the frames
+	// section even when it fell between two records.
+	if c := d.cut; c.diag > 0 && len(v.times) > 0 && (c.have > 0 || c.section == 1) {
+		d.diags[c.diag-1].Frame = len(v.times) - 1
+	}
 	if c := d.cut; c.have > 0 && len(v.times) > 0 {
 		// the record the end of the file cut through, at the last frame
 		// (a file with no frame has no timeline to place it on)

@@ -82,6 +82,23 @@ func TestCutRecordIsPartialEvent(t *testing.T) {
 			if r.Problems() == 0 {
 				t.Error("a cut file reads clean")
 			}
+			// the error that says where the section ends is at the partial
+			// record's frame, so e lands on it (notes are read one by one
+			// and say so in their own words)
+			if tt.section != 2 {
+				subj, found := fmt.Sprintf("section %d", tt.section), false
+				for _, d := range r.Diagnostics {
+					if d.Subject == subj && d.Severity == model.Error {
+						found = true
+						if d.Frame != ev.Frame {
+							t.Errorf("%s: the error is at frame %d, the partial record at %d", subj, d.Frame, ev.Frame)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("no error for %s", subj)
+				}
+			}
 		})
 	}
 }

@@ -479,10 +479,20 @@ func (b *build) events() {
 		rep.Events = append(rep.Events, ev)
 	}
 	rep.Events = append(rep.Events, notable[k:]...)
-	if s.cutBits > 0 && count > 0 {
-		// the element the end of the data cut through, at the last frame
+	// The inputs stop where the whole elements end: the element the end of
+	// the data cut through starts there, and the diagnostic that says so
+	// belongs to that frame (e goes to it).
+	stop := clamp(s.inputSum)
+	if s.inputsCut {
+		for i := range rep.Diagnostics {
+			if d := &rep.Diagnostics[i]; d.Subject == "replay input array" && d.Span.Off == s.inputsCutAt && d.Frame < 0 {
+				d.Frame = stop
+			}
+		}
+	}
+	if s.cutBits > 0 {
 		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
-		rep.Events = append(rep.Events, model.Event{Frame: count - 1, Player: player, Kind: "input", Ref: -1,
+		rep.Events = append(rep.Events, model.Event{Frame: stop, Player: player, Kind: "input", Ref: -1,
 			Flag:    model.FlagPartial,
 			Summary: fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", s.cutBits, inputBits),
 			Span:    model.Span{Off: streamOff + from, Len: end - from}})

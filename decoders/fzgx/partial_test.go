@@ -51,6 +51,27 @@ func TestCutInputIsPartialEvent(t *testing.T) {
 		if ev.Span.End() != end {
 			t.Errorf("cut at %#x: partial event spans %+v", end, ev.Span)
 		}
+		// it starts where the whole elements end, one frame after the
+		// last whole run, and the error that says the data ends is there
+		prev := c.Events[k-1]
+		for j := k - 1; j >= 0 && c.Events[j].Kind != "input"; j-- {
+			prev = c.Events[j-1]
+		}
+		if ev.Frame <= prev.Frame || ev.Frame >= c.Timeline.Count {
+			t.Errorf("cut at %#x: partial event at frame %d, the last whole run at %d", end, ev.Frame, prev.Frame)
+		}
+		stopped := false
+		for _, d := range c.Diagnostics {
+			if d.Subject == "replay input array" && d.Severity == model.Error {
+				stopped = true
+				if d.Frame != ev.Frame {
+					t.Errorf("cut at %#x: the error is at frame %d, the partial event at %d", end, d.Frame, ev.Frame)
+				}
+			}
+		}
+		if !stopped {
+			t.Errorf("cut at %#x: no error for the input array", end)
+		}
 		if i := c.EventAt("", end-1); i != k {
 			t.Errorf("cut at %#x: the last byte belongs to event %d, not the partial one", end, i)
 		}

@@ -180,6 +180,8 @@ type stream struct {
 	complete      bool // every field was read
 	headerDone    bool // everything up to the checkpoint array was read
 	stoppedReason string
+	inputsCut     bool  // the input array stopped before its count (the end of the data)
+	inputsCutAt   int64 // the offset of that diagnostic, so the build can give it its frame
 }
 
 // reader wraps the bit reader with field bookkeeping.
@@ -380,6 +382,7 @@ func decodeStream(data []byte, base int64, headerOnly bool, diag func(model.Diag
 	if fit < s.inputCount {
 		s.stoppedReason = "replay input array"
 		off, _ := r.Span(r.Pos(), r.Pos())
+		s.inputsCut, s.inputsCutAt = true, off
 		if rest := r.Remaining(); rest > 0 {
 			// the element the end cut through, its missing low bits zero
 			s.cutFrom, s.cutBits = r.Pos(), int(rest)
