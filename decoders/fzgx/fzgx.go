@@ -75,6 +75,11 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 	b := &build{rep: rep, s: s}
 	b.players()
 	if opt.HeaderOnly {
+		if s.hasTotal {
+			// the total states the timeline's length (b.timeline's count)
+			tl := &rep.Timeline
+			tl.Count, tl.Rate, tl.Unit = int(s.totalFrames), 60, "frame"
+		}
 		rep.Finish()
 		return rep, nil
 	}

@@ -180,7 +180,7 @@ func TestCustomMachineWithEmblems(t *testing.T) {
 		}
 		// header-only skips the pixels but gets the summary
 		h := decode(t, data, model.DecodeOptions{HeaderOnly: true})
-		if !h.Partial || h.Title != r.Title || h.Result != r.Result || h.Timeline.Count != 0 || h.Players[0].Character != want {
+		if !h.Partial || h.Title != r.Title || h.Result != r.Result || h.Timeline.Count != r.Timeline.Count || h.Players[0].Character != want {
 			t.Errorf("header only: partial %v title %q result %q count %d", h.Partial, h.Title, h.Result, h.Timeline.Count)
 		}
 	}

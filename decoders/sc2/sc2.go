@@ -430,16 +430,18 @@ func (d *decoder) readArchive() {
 		d.r.Partial = true
 		d.diag(model.Error, model.Span{}, fDetails, "not in the archive: no players or map", "", "", false)
 	}
-	if d.opt.HeaderOnly {
-		d.r.Partial = true
-		return
-	}
+	// attributes name the teams and the game mode ("1v1 Faster ladder"): a
+	// header needs them, and the member is small
 	diags = diags[:0]
 	if b, ok := d.read(fAttributes, &diags); ok {
 		d.keep(fAttributes, b)
 		d.attributes(b)
 	}
 	d.r.Diagnostics = append(d.r.Diagnostics, diags...)
+	if d.opt.HeaderOnly {
+		d.r.Partial = true
+		return
+	}
 	d.names = names.Pick(d.expansionOrGuess(), d.baseBuild)
 
 	// The bit-packed and tracker streams are independent: each is

@@ -272,7 +272,9 @@ func newReplay(size int) *model.Replay {
 // headerOnly reads what a listing shows: the header, the players and the
 // summary values, skimming the event stream when its length is known.
 func (d *decoder) headerOnly() {
-	if d.rawLen != 0 && !d.partial {
+	from := d.stop
+	skimmed := d.rawLen != 0 && !d.partial
+	if skimmed {
 		d.skim()
 	} else {
 		d.scan()
@@ -281,6 +283,15 @@ func (d *decoder) headerOnly() {
 		d.gameStart()
 	}
 	d.trailer()
+	if m := &d.meta; skimmed && (!m.hasLast || m.frames > 0 && m.lastFrame-m.frames+1 > -123) {
+		// Recorders before 1.0 write no last frame, and a counter that does
+		// not start at -123 (training mode repeats one number; slo-mo melee
+		// starts late) is numbered from the frames themselves: walk the
+		// events, as the read of a cut file does, for the full decode's
+		// length and numbering.
+		d.stop = from
+		d.scan()
+	}
 	d.framePorts()
 	d.assignPorts()
 	if d.verKnown {
@@ -288,6 +299,15 @@ func (d *decoder) headerOnly() {
 	}
 	d.r.Players = d.buildPlayers()
 	d.partial = true
+	// A walk of the events numbered the frames; otherwise the metadata's
+	// last frame states the length, counted from -123. A frame takes
+	// bytes, so a count past the file's size is no length.
+	tl := &d.r.Timeline
+	if d.count > 0 {
+		tl.First, tl.Count = d.first, d.count
+	} else if m := &d.meta; m.hasLast && m.lastFrame >= -123 && m.lastFrame+124 <= int64(len(d.data)) {
+		tl.First, tl.Count = -123, int(m.lastFrame+124)
+	}
 	d.finishHeader()
 	d.r.Diagnostics = d.diagnostics()
 	d.r.Partial = d.partial

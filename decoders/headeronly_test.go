@@ -1,0 +1,93 @@
+package decoders
+
+// A header-only decode is what `rewind info`, `find` and the browser show
+// for a file, so it must say what a full decode says about the header:
+// format, version, date, title, mode, duration, result and players, and
+// the timeline's length wherever the header states it (0 where it cannot:
+// BSOR keeps its frame count and rate in the frames themselves).
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"rewind/decoders/internal/corpus"
+	"rewind/model"
+)
+
+// headerView is what a listing takes from a replay.
+type headerView struct {
+	Format, FormatName, Version, Title, Mode, Result string
+	Start                                            string
+	Duration                                         string
+	Players                                          []model.Player
+}
+
+func viewOf(r *model.Replay) headerView {
+	v := headerView{Format: string(r.Format), FormatName: r.FormatName, Version: r.Version, Title: r.Title,
+		Mode: r.Mode, Result: r.Result, Start: r.Start.String(), Duration: r.Duration.String()}
+	for _, p := range r.Players {
+		v.Players = append(v.Players, model.Player{Slot: p.Slot, Name: p.Name, Code: p.Code,
+			Character: p.Character, Team: p.Team, Result: p.Result})
+	}
+	return v
+}
+
+func TestHeaderOnlyAgreesWithFullDecode(t *testing.T) {
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	for _, s := range samples(t) {
+		files = append(files, file{"samples/" + s.name, s.data})
+	}
+	if root, ok := corpus.Shared(t); ok {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if f, err := Detect(data, p); err == nil && f != nil {
+				rel, _ := filepath.Rel(root, p)
+				files = append(files, file{"corpus/" + rel, data})
+			}
+			return nil
+		})
+	} else {
+		t.Logf("%s: header-only reads compared on the samples only", corpus.NotFound)
+	}
+	compared, counted := 0, 0
+	for _, f := range files {
+		full, err := Decode(f.data, f.name, model.DecodeOptions{})
+		if err != nil || full.Problems() > 0 || full.Partial {
+			continue // a damaged file's header read may stop sooner or later than the full one
+		}
+		head, err := Decode(f.data, f.name, model.DecodeOptions{HeaderOnly: true})
+		if err != nil {
+			t.Errorf("%s: full decode is clean, header-only read refused: %v", f.name, err)
+			continue
+		}
+		compared++
+		if got, want := viewOf(head), viewOf(full); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: header-only read\n%+v\nfull decode\n%+v", f.name, got, want)
+		}
+		if n := head.Timeline.Count; n != 0 {
+			counted++
+			if n != full.Timeline.Count || head.Timeline.First != full.Timeline.First || head.Timeline.Rate != full.Timeline.Rate {
+				t.Errorf("%s: header-only timeline %d frames from %d at %g/s, full decode %d from %d at %g/s", f.name,
+					n, head.Timeline.First, head.Timeline.Rate, full.Timeline.Count, full.Timeline.First, full.Timeline.Rate)
+			}
+		} else if full.Format != model.BSOR && full.Timeline.Count > 0 {
+			t.Errorf("%s: the header-only read states no length; the full decode has %d frames", f.name, full.Timeline.Count)
+		}
+	}
+	t.Logf("%d clean files compared, %d with the timeline's length from the header", compared, counted)
+	if compared == 0 {
+		t.Fatal("no clean file to compare")
+	}
+}
