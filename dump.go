@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"rewind/decoders"
+	"rewind/library"
 	"rewind/model"
 )
 
@@ -245,7 +246,8 @@ func writeReplayLine(j *jsonWriter, in input, r *model.Replay) {
 	j.begin()
 	j.key("type")
 	j.str("replay")
-	s := summarize(in, r, nil)
+	h := library.FromReplay(in.Name, in.Size, r)
+	s := summarize(&h)
 	j.key("summary")
 	b, _ := json.Marshal(s)
 	w.Write(b)

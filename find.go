@@ -48,17 +48,9 @@ func cmdFind(c *command, args []string) int {
 	}
 	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck()}
 	if !*noCache {
-		idx, err := library.OpenIndex("")
-		if err != nil {
-			fmt.Fprintln(stderr, "rewind: find: no index:", err)
-		} else {
-			opt.Index = idx
-			defer func() {
-				if err := idx.Close(); err != nil {
-					fmt.Fprintln(stderr, "rewind: find: index:", err)
-				}
-			}()
-		}
+		idx, done := c.openIndex()
+		defer done()
+		opt.Index = idx
 	}
 	enc := json.NewEncoder(stdout)
 	matched, unreadable := false, false

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"rewind/library"
 	"rewind/model"
 )
 
@@ -33,22 +36,33 @@ type infoJSON struct {
 	DurationSeconds float64      `json:"durationSeconds"`
 	ClockSeconds    *float64     `json:"clockSeconds,omitempty"` // the game's own clock where it is not real time
 	ClockName       string       `json:"clockName,omitempty"`
-	Frames          int          `json:"frames"`
+	Frames          int          `json:"frames"` // 0 when only the header was read and it does not say
 	Rate            float64      `json:"rate,omitempty"`
 	Result          string       `json:"result,omitempty"`
-	Partial         bool         `json:"partial"`
 	Players         []infoPlayer `json:"players"`
-	Problems        int          `json:"problems"`
-	Diagnostics     int          `json:"diagnostics"`
-	Error           string       `json:"error,omitempty"`
-	Reason          string       `json:"reason,omitempty"`  // why there is no replay: read, notReplay or refused
-	Skipped         bool         `json:"skipped,omitempty"` // a device, FIFO or socket in a folder, never opened
+	// Checked says whether the file was decoded in full (--check, or an
+	// earlier check the index remembers). Until then Problems and
+	// Diagnostics count what the header read found, and Partial is absent.
+	Checked     bool   `json:"checked"`
+	Partial     *bool  `json:"partial,omitempty"`
+	Problems    int    `json:"problems"`
+	Diagnostics int    `json:"diagnostics"`
+	Error       string `json:"error,omitempty"`
+	Reason      string `json:"reason,omitempty"`  // why there is no replay: read, notReplay or refused
+	Skipped     bool   `json:"skipped,omitempty"` // a device, FIFO or socket in a folder, never opened
 }
 
 const infoAbout = `Print a summary of each replay: format and version, date, stage or map or song,
-mode, duration, result, players, and how many problems the decoder found.
+mode, duration, result, players, and the problems a check found.
 Folders are walked for files with a replay's extension or magic bytes; with no
 argument, the built-in samples.
+
+Only what the summary needs is read (a replay's header, its metadata, the small
+members of an SC2 archive), on every core, and remembered in the index in the
+user's cache directory, so a folder lists fast the second time. The problems
+line says "not checked" until the file was decoded in full: --check does that
+here, and the index keeps the result of any earlier check (info --check, the
+browser, find with a problems: term).
 
 Dates are shown in the zone the file records (teehistorian's start_time offset),
 or UTC when the file stores UTC (Slippi, BSOR, StarCraft II): never in this
@@ -63,45 +77,68 @@ command line is wrong.
 func cmdInfo(c *command, args []string) int {
 	c.about, c.notes = infoAbout, infoNotes
 	asJSON := c.flags.Bool("json", false, "write one JSON object per file (NDJSON)")
+	check := c.flags.Bool("check", false, "decode every file in full, so the problems line is final (and the index remembers it)")
+	noCache := c.flags.Bool("no-cache", false, "read every file; neither use nor fill the index in the user's cache directory")
 	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
 	}
-	inputs := collect(paths, nil)
-	exit := 0
-	// each file is decoded and written to text on a core of its own; the
-	// texts come out in the order of the inputs
-	type written struct {
-		text   []byte
-		failed bool
+	walk, prefix := library.Paths(paths), ""
+	if len(paths) == 0 {
+		walk, prefix = library.FSPaths(samples(), "."), "samples/"
 	}
-	first := true
-	inOrder(inputs, nil, func(in input) written {
-		r, err := decodeInput(in, model.DecodeOptions{})
-		var b bytes.Buffer
-		if *asJSON {
-			json.NewEncoder(&b).Encode(summarize(in, r, err))
-		} else {
-			writeInfo(&b, in, r, err)
+	opt := library.ScanOptions{Ordered: true, Check: *check}
+	if !*noCache {
+		idx, done := c.openIndex()
+		defer done()
+		opt.Index = idx
+	}
+	exit, files, first := 0, 0, true
+	var b bytes.Buffer
+	library.Scan(context.Background(), walk, opt, func(h library.Header) bool {
+		h.Path = prefix + h.Path
+		if h.Kind == library.File {
+			files++
 		}
-		return written{b.Bytes(), err != nil && !in.Skipped}
-	}, func(w written) {
-		if w.failed {
+		if h.Err != "" && h.Kind != library.Skipped {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
-		if !*asJSON && !first {
-			fmt.Fprintln(c.stdout)
+		b.Reset()
+		if *asJSON {
+			json.NewEncoder(&b).Encode(summarize(&h))
+		} else {
+			if !first {
+				b.WriteByte('\n')
+			}
+			writeInfo(&b, &h)
 		}
 		first = false
-		c.stdout.Write(w.text)
+		c.stdout.Write(b.Bytes())
+		return true
 	})
-	if replays(inputs) == 0 {
+	if files == 0 {
 		if exit == 0 { // nothing unreadable said why already
 			c.errorf("no replay found%s", under(paths))
 		}
 		return 2
 	}
 	return exit
+}
+
+// openIndex opens the index in the user's cache directory for info and
+// find; without one (no cache directory, a read-only disk) they read every
+// file, and say so once.
+func (c *command) openIndex() (*library.Index, func()) {
+	idx, err := library.OpenIndex("")
+	if err != nil {
+		fmt.Fprintf(c.stderr, "rewind: %s: no index: %v\n", c.name, err)
+		return nil, func() {}
+	}
+	return idx, func() {
+		if err := idx.Close(); err != nil {
+			fmt.Fprintf(c.stderr, "rewind: %s: index: %v\n", c.name, err)
+		}
+	}
 }
 
 // under names the paths a search went through, for "no replay found".
@@ -115,50 +152,65 @@ func under(paths []string) string {
 	return fmt.Sprintf(" in the %d paths given", len(paths))
 }
 
-func summarize(in input, r *model.Replay, err error) infoJSON {
-	j := infoJSON{Path: in.Name, Players: []infoPlayer{}}
-	if in.Size >= 0 {
-		size := in.Size
+// failureOf says how a header without a replay failed: read (the path),
+// notReplay (no format claims it) or refused (its decoder did).
+func failureOf(h *library.Header) string {
+	switch {
+	case h.Kind == library.Unreadable:
+		return failRead
+	case h.NotReplay:
+		return failNotReplay
+	}
+	return failRefused
+}
+
+func summarize(h *library.Header) infoJSON {
+	j := infoJSON{Path: h.Path, Players: []infoPlayer{}}
+	if h.Size > 0 || h.Size == 0 && h.Kind != library.Unreadable { // an unreadable path has no size
+		size := h.Size
 		j.Size = &size
 	}
-	if err != nil {
-		j.Error = reason(in.Name, err)
-		if in.Skipped {
+	if h.Err != "" {
+		j.Error = reason(h.Path, errors.New(h.Err))
+		if h.Kind == library.Skipped {
 			j.Skipped = true
-		} else {
-			j.Reason, j.Format = failure(err)
+		} else if j.Reason = failureOf(h); j.Reason == failRefused {
+			j.Format = h.Format
 		}
 		return j
 	}
-	j.Format, j.FormatName, j.Version = r.Format, r.FormatName, r.Version
-	j.Title, j.Mode, j.Result, j.Partial = r.Title, r.Mode, r.Result, r.Partial
-	j.DurationSeconds, j.Frames, j.Rate = r.Duration.Seconds(), r.Timeline.Count, r.Timeline.Rate
-	if tl := &r.Timeline; tl.Clock != nil && tl.Count > 0 {
-		c := tl.Clock(tl.Count - 1).Seconds()
-		j.ClockSeconds, j.ClockName = &c, tl.ClockName
+	j.Format, j.FormatName, j.Version = h.Format, h.FormatName, h.Version
+	j.Title, j.Mode, j.Result = h.Title, h.Mode, h.Result
+	j.DurationSeconds, j.Frames, j.Rate = h.Duration.Seconds(), h.Frames, h.Rate
+	if h.ClockName != "" {
+		c := h.Clock.Seconds()
+		j.ClockSeconds, j.ClockName = &c, h.ClockName
 	}
-	j.Problems, j.Diagnostics = r.Problems(), len(r.Diagnostics)
-	if !r.Start.IsZero() {
-		t := r.Start
+	j.Problems, j.Diagnostics = h.ProblemCount(), h.Problems+h.Notes
+	if ck := h.Check; ck != nil {
+		j.Checked, j.Partial, j.Diagnostics = true, &ck.Partial, ck.Problems+ck.Notes
+	}
+	if !h.Start.IsZero() {
+		t := h.Start
 		j.Start = &t
 	}
-	for _, p := range r.Players {
-		j.Players = append(j.Players, infoPlayer{p.Slot, p.Name, p.Code, p.Character, p.Team, p.Result})
+	for _, p := range h.Players {
+		j.Players = append(j.Players, infoPlayer(p))
 	}
 	return j
 }
 
 // writeInfo prints the human summary of one replay.
-func writeInfo(w io.Writer, in input, r *model.Replay, err error) {
-	fmt.Fprintln(w, in.Name)
-	if err != nil {
+func writeInfo(w io.Writer, h *library.Header) {
+	fmt.Fprintln(w, h.Path)
+	if h.Err != "" {
 		label := "unreadable"
-		if in.Skipped {
+		if h.Kind == library.Skipped {
 			label = "skipped"
-		} else if why, _ := failure(err); why != failRead {
+		} else if failureOf(h) != failRead {
 			label = "error"
 		}
-		fmt.Fprintf(w, "  %-10s  %s\n", label, reason(in.Name, err))
+		fmt.Fprintf(w, "  %-10s  %s\n", label, reason(h.Path, errors.New(h.Err)))
 		return
 	}
 	row := func(label, value string) {
@@ -166,47 +218,65 @@ func writeInfo(w io.Writer, in input, r *model.Replay, err error) {
 			fmt.Fprintf(w, "  %-10s  %s\n", label, value)
 		}
 	}
-	row("format", strings.TrimSpace(r.FormatName+" "+r.Version))
-	if !r.Start.IsZero() {
-		row("date", formatDate(r.Start))
+	row("format", strings.TrimSpace(h.FormatName+" "+h.Version))
+	if !h.Start.IsZero() {
+		row("date", formatDate(h.Start))
 	}
-	row(titleLabel(r.Format), r.Title)
-	row("mode", r.Mode)
+	row(titleLabel(h.Format), h.Title)
+	row("mode", h.Mode)
 	dur := ""
-	if r.Duration > 0 {
-		dur = model.FormatDuration(r.Duration)
+	if h.Duration > 0 {
+		dur = model.FormatDuration(h.Duration)
 	}
-	if tl := &r.Timeline; tl.Clock != nil && tl.Count > 0 {
+	if h.ClockName != "" {
 		// the clock players saw first, real time beside it
-		dur = fmt.Sprintf("%s %s, %s real time", model.FormatDuration(tl.Clock(tl.Count-1)), tl.ClockName, dur)
+		dur = fmt.Sprintf("%s %s, %s real time", model.FormatDuration(h.Clock), h.ClockName, dur)
 	}
-	if r.Timeline.Count > 0 {
-		unit := r.Timeline.Unit
+	if h.Frames > 0 {
+		unit := h.Unit
 		if unit == "" {
 			unit = "frame"
 		}
-		if r.Timeline.Count != 1 {
+		if h.Frames != 1 {
 			unit += "s"
 		}
-		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %s)", dur, model.FormatCount(int64(r.Timeline.Count)), unit))
+		dur = strings.TrimSpace(fmt.Sprintf("%s (%s %s)", dur, model.FormatCount(int64(h.Frames)), unit))
 	}
 	row("duration", dur)
-	row("result", r.Result)
-	for i, p := range r.Players {
+	row("result", h.Result)
+	for i, p := range h.Players {
 		label := ""
 		if i == 0 {
 			label = "players"
 		}
 		fmt.Fprintf(w, "  %-10s  %s\n", label, playerLine(p))
 	}
-	problems := fmt.Sprint(r.Problems())
-	if n := len(r.Diagnostics) - r.Problems(); n > 0 {
-		problems += fmt.Sprintf(" (+%d notes)", n)
+	row("problems", problemsLine(h))
+}
+
+// problemsLine is what a check found, or, before one, what the header read
+// found and that the rest is unread.
+func problemsLine(h *library.Header) string {
+	ck := h.Check
+	switch {
+	case ck == nil && h.Problems == 0:
+		return "not checked (only the header was read; --check decodes it all)"
+	case ck == nil:
+		return fmt.Sprintf("%d in the header; the rest not checked (--check decodes it all)", h.Problems)
 	}
-	if r.Partial {
-		problems += ", partial"
+	s := counted(h.ProblemCount(), ck.Notes)
+	if ck.Partial {
+		s += ", partial"
 	}
-	row("problems", problems)
+	return s
+}
+
+func counted(problems, notes int) string {
+	s := fmt.Sprint(problems)
+	if notes > 0 {
+		s += fmt.Sprintf(" (+%d notes)", notes)
+	}
+	return s
 }
 
 func titleLabel(f model.Format) string {
@@ -222,7 +292,7 @@ func titleLabel(f model.Format) string {
 	}
 }
 
-func playerLine(p model.Player) string {
+func playerLine(p library.Player) string {
 	parts := []string{p.Slot}
 	if p.Character != "" {
 		parts = append(parts, p.Character)

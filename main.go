@@ -35,7 +35,7 @@ var commands = []struct {
 	name, synopsis, summary string
 	run                     func(c *command, args []string) int
 }{
-	{"info", "rewind info [--json] [FILE|DIR ...]", "summary of each replay (no argument: the samples)", cmdInfo},
+	{"info", "rewind info [--json] [--check] [--no-cache] [FILE|DIR ...]", "summary of each replay, header only (no argument: the samples)", cmdInfo},
 	{"dump", "rewind dump [--frames A..B | --follow [--idle D]] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic; --follow: a file still being written", cmdDump},
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
 	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strings"
@@ -38,6 +39,8 @@ func TestMain(m *testing.M) {
 	// readable by everyone: some tests run the binary as an unprivileged user
 	os.Chmod(dir, 0o755)
 	bin = filepath.Join(dir, "rewind")
+	// the binary's index goes to a cache of this run, never the user's
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goTool); err != nil {
 		goTool = "go"
@@ -485,6 +488,88 @@ func TestInfoGolden(t *testing.T) {
 	golden(t, "info-samples.txt", r.stdout)
 }
 
+// TestInfoCheckGolden: with --check every sample is decoded in full, so
+// the problems line is final (the default reads headers only).
+func TestInfoCheckGolden(t *testing.T) {
+	r := rewind(t, "info", "--check")
+	r.want(t, "info --check", 0, "")
+	golden(t, "info-samples-checked.txt", r.stdout)
+}
+
+// TestInfoHeaderOnlyAgrees: the header read tells what the full decode
+// tells about every sample, except what needs the whole file: the problem
+// counts, partial, and a BSOR file's frame count and rate (kept in its
+// frames).
+func TestInfoHeaderOnlyAgrees(t *testing.T) {
+	head := ndjson(t, rewind(t, "info", "--json", "--no-cache", "testdata/samples").stdout)
+	full := ndjson(t, rewind(t, "info", "--json", "--no-cache", "--check", "testdata/samples").stdout)
+	if len(head) != len(full) || len(head) == 0 {
+		t.Fatalf("%d objects header-only, %d checked", len(head), len(full))
+	}
+	for i := range head {
+		h, f := head[i], full[i]
+		if h["checked"] != false || f["checked"] != true || h["partial"] != nil || f["partial"] == nil {
+			t.Errorf("%v: checked %v/%v, partial %v/%v", h["path"], h["checked"], f["checked"], h["partial"], f["partial"])
+		}
+		for _, k := range []string{"checked", "partial", "problems", "diagnostics"} {
+			delete(h, k)
+			delete(f, k)
+		}
+		if h["format"] == "bsor" && h["frames"] == 0.0 && h["rate"] == nil {
+			delete(f, "frames")
+			delete(f, "rate")
+			delete(h, "frames")
+		}
+		if !reflect.DeepEqual(h, f) {
+			t.Errorf("header-only\n%v\nchecked\n%v", h, f)
+		}
+	}
+}
+
+// TestInfoRemembersCheck: a check's result goes into the index, and a
+// later header-only info shows it; a changed file is read again.
+func TestInfoRemembersCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "corrupt.slp")
+	data, err := os.ReadFile(corrupt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, data, 0o644)
+	o := runOpts{env: []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache")}}
+	problems := func(args ...string) string {
+		t.Helper()
+		r := rewindWith(t, o, append([]string{"info"}, args...)...)
+		r.want(t, "info", 0, "")
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(line, "  problems") {
+				return strings.TrimSpace(strings.TrimPrefix(line, "  problems"))
+			}
+		}
+		t.Fatalf("no problems line: %q", r.stdout)
+		return ""
+	}
+	if got := problems(file); got != "not checked (only the header was read; --check decodes it all)" {
+		t.Errorf("before a check: %q", got)
+	}
+	checked := problems("--check", file)
+	if checked != "2 (+1 notes), partial" {
+		t.Errorf("--check: %q", checked)
+	}
+	if got := problems(file); got != checked {
+		t.Errorf("after a check the index says %q, want %q", got, checked)
+	}
+	if got := problems("--no-cache", file); got == checked {
+		t.Errorf("--no-cache used the index: %q", got)
+	}
+	// a file that changes is read again: its check is gone
+	os.WriteFile(file, append(data, 0), 0o644)
+	os.Chtimes(file, time.Now().Add(time.Hour), time.Now().Add(time.Hour))
+	if got := problems(file); got == checked {
+		t.Errorf("a changed file kept its old check: %q", got)
+	}
+}
+
 func TestNoTerminalPrintsInfo(t *testing.T) {
 	// with stdout a pipe, plain rewind prints info instead of the TUI
 	r := rewind(t)
@@ -661,8 +746,8 @@ func TestDumpFrames(t *testing.T) {
 // quoted here with the test they come from, so this runs without ../shared)
 // and the samples' own MANIFEST.tsv and README.md.
 func TestInfoAgainstGroundTruth(t *testing.T) {
-	r := rewind(t, "info", "--json", "testdata/samples")
-	r.want(t, "info --json", 0, "")
+	r := rewind(t, "info", "--json", "--check", "testdata/samples")
+	r.want(t, "info --json --check", 0, "")
 	got := map[string]infoJSON{}
 	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
 		var j infoJSON
@@ -708,7 +793,7 @@ func TestInfoAgainstGroundTruth(t *testing.T) {
 			}},
 		{file: "slippi/tests__data__corrupt.slp", source: "peppi tests/peppi.rs:767-770 (reading must fail: cut inside a Message Splitter)",
 			check: func(j infoJSON) string {
-				if !j.Partial || j.Problems == 0 {
+				if j.Partial == nil || !*j.Partial || j.Problems == 0 {
 					return "not reported partial with problems"
 				}
 				return ""
@@ -717,7 +802,7 @@ func TestInfoAgainstGroundTruth(t *testing.T) {
 			players: []player{{"", "명지대학교", "3-S2-1-258945", ""}, {"", "티에스엘사기수", "3-S2-1-102472", ""}}},
 		{file: "sc2/broken-5.0.10-truncated.SC2Replay", source: "s2protocol.NET CurruptedErrorTests.cs:46-76 (file truncated to 1232 bytes)",
 			check: func(j infoJSON) string {
-				if j.Size == nil || *j.Size != 1232 || !j.Partial || j.Problems == 0 {
+				if j.Size == nil || *j.Size != 1232 || j.Partial == nil || !*j.Partial || j.Problems == 0 {
 					return "want 1232 bytes, partial, with problems"
 				}
 				return ""

@@ -26,9 +26,15 @@ type Header struct {
 	Duration   time.Duration
 	Frames     int     // timeline length when the header states it, else 0
 	Rate       float64 // frames per second of play
-	Result     string
-	Partial    bool
-	Players    []Player
+	Unit       string  // what a frame is called: "frame", "tick", "loop", "sample"
+	// Clock is the game's own clock at the last frame where it is not real
+	// time (StarCraft II's "game time" before Legacy of the Void), and
+	// ClockName what players call it; zero and empty elsewhere.
+	Clock     time.Duration
+	ClockName string
+	Result    string
+	Partial   bool
+	Players   []Player
 	// Problems and Notes are the diagnostics the header read itself found
 	// (warnings and errors; infos). A header read skips most of a file, so
 	// these are a lower bound until Check is set.
@@ -90,7 +96,11 @@ func (h *Header) Name() string { return filepath.Base(h.Path) }
 func fromReplay(h *Header, r *model.Replay) {
 	h.Format, h.FormatName, h.Version = r.Format, r.FormatName, r.Version
 	h.Start, h.Title, h.Mode = r.Start, r.Title, r.Mode
-	h.Duration, h.Frames, h.Rate = r.Duration, r.Timeline.Count, r.Timeline.Rate
+	h.Duration, h.Frames, h.Rate, h.Unit = r.Duration, r.Timeline.Count, r.Timeline.Rate, r.Timeline.Unit
+	h.Clock, h.ClockName = 0, ""
+	if tl := &r.Timeline; tl.Clock != nil && tl.Count > 0 {
+		h.Clock, h.ClockName = tl.Clock(tl.Count-1), tl.ClockName
+	}
 	h.Result, h.Partial = r.Result, r.Partial
 	h.Players = nil
 	if len(r.Players) > 0 {
@@ -101,6 +111,15 @@ func fromReplay(h *Header, r *model.Replay) {
 	}
 	h.Problems = r.Problems()
 	h.Notes = len(r.Diagnostics) - h.Problems
+}
+
+// FromReplay is the header and the check of a replay decoded in full
+// elsewhere (dump), so it is summarised as info summarises a file.
+func FromReplay(path string, size int64, r *model.Replay) Header {
+	h := Header{Path: path, Kind: File, Size: size}
+	fromReplay(&h, r)
+	h.Check = checkOf(r, nil)
+	return h
 }
 
 // checkOf summarises a full decode.
@@ -141,6 +160,8 @@ type jsonHeader struct {
 	Title           string       `json:"title,omitempty"`
 	Mode            string       `json:"mode,omitempty"`
 	DurationSeconds float64      `json:"durationSeconds"`
+	ClockSeconds    *float64     `json:"clockSeconds,omitempty"`
+	ClockName       string       `json:"clockName,omitempty"`
 	Frames          int          `json:"frames"`
 	Rate            float64      `json:"rate,omitempty"`
 	Result          string       `json:"result,omitempty"`
@@ -183,6 +204,10 @@ func (h Header) MarshalJSON() ([]byte, error) {
 	if !h.Start.IsZero() {
 		t := h.Start
 		j.Start = &t
+	}
+	if h.ClockName != "" {
+		c := h.Clock.Seconds()
+		j.ClockSeconds, j.ClockName = &c, h.ClockName
 	}
 	for _, p := range h.Players {
 		j.Players = append(j.Players, jsonPlayer(p))

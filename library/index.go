@@ -58,7 +58,7 @@ type rec struct {
 	body        []byte // the encoded header
 }
 
-const indexMagic = "rewind index 1 "
+const indexMagic = "rewind index 2 "
 
 // flushAt is how many bytes of records a Put lets wait before it writes.
 const flushAt = 1 << 20

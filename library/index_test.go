@@ -17,7 +17,8 @@ func sampleHeader(path string, i int) Header {
 		Path: path, Kind: File, Size: int64(1000 + i), ModTime: time.Unix(1700000000+int64(i), 123456789),
 		Format: model.Slippi, FormatName: "Slippi replay", Version: "3.14.0",
 		Start: time.Date(2023, 1, 2, 3, 4, 5, 0, time.FixedZone("", 3600)), Title: "Battlefield", Mode: "online ranked",
-		Duration: 8 * time.Minute, Frames: 28800, Rate: 59.94, Result: "GAME!", Partial: true,
+		Duration: 8 * time.Minute, Frames: 28800, Rate: 59.94, Unit: "frame",
+		Clock: 11*time.Minute + 200*time.Millisecond, ClockName: "game time", Result: "GAME!", Partial: true,
 		Players:  []Player{{"P1", "Mang0", "MANG#0", "Fox", "", "1st"}, {"P2", "ザイン", "ZAIN#0", "Marth", "", ""}},
 		Problems: 1, Notes: 2, Check: &Check{Problems: 3, Notes: 1, Partial: true, First: "slippi: event 0x55 at 0x12f0: not in Event Payloads"},
 	}

@@ -41,14 +41,14 @@ func ReadHeader(e Entry) Header {
 			return h
 		}
 		h.Size = int64(len(data))
-		decodeHeader(&h, data)
+		decodeHeader(&h, data, false)
 		return h
 	}
 	var got Header
 	size, mtime, err := withBytes(e.Path, func(data []byte) {
 		got = h
 		got.Size = int64(len(data))
-		decodeHeader(&got, data)
+		decodeHeader(&got, data, false)
 	})
 	if err != nil {
 		h.Kind, h.Err = Unreadable, pathError(e.Path, err).Error()
@@ -78,25 +78,35 @@ func putBuf(b []byte) {
 	}
 }
 
-// decodeHeader fills h from a header-only decode of data. It copies what it
-// keeps, so data may be unmapped afterwards. A decoder that panics costs
-// this one file, not the scan.
-func decodeHeader(h *Header, data []byte) {
+// decodeHeader fills h from a header-only decode of data, or with full
+// from a whole decode, which also gives the check. It copies what it keeps,
+// so data may be unmapped afterwards. A decoder that panics costs this one
+// file, not the scan.
+func decodeHeader(h *Header, data []byte, full bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			if _, fault := p.(interface{ Addr() uintptr }); fault {
 				panic(p) // a fault on mapped memory: mapped() falls back to a full read
 			}
 			h.Err = fmt.Sprintf("%s: decoder failed: %v", h.Path, p)
+			if full {
+				h.Check = &Check{Err: h.Err}
+			}
 		}
 	}()
 	f, err := decoders.Detect(data, h.Path)
 	if err != nil {
 		h.Err, h.NotReplay = notReplay(err), true
+		if full {
+			h.Check = &Check{Err: h.Err}
+		}
 		return
 	}
 	h.Format, h.FormatName = f.ID, f.Name
-	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: true})
+	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full})
+	if full {
+		h.Check = checkOf(r, err)
+	}
 	if r == nil {
 		if err == nil {
 			err = errors.New("nothing decoded")
@@ -117,14 +127,20 @@ func notReplay(err error) string {
 	return s
 }
 
-// CheckFile decodes a walked file in full and says what is wrong with it.
-// It reads the whole file (a full decode keeps its bytes for spans).
-func CheckFile(e Entry) (c *Check) {
-	defer func() {
-		if p := recover(); p != nil {
-			c = &Check{Err: fmt.Sprintf("%s: decoder failed: %v", e.Path, p)}
+// ReadFull reads one walked file and decodes it in full: the header as
+// the whole decode gives it (a BSOR file's frame count and rate, which its
+// header read cannot know) and the check. It reads the whole file (a full
+// decode keeps its bytes for spans).
+func ReadFull(e Entry) Header {
+	h := Header{Path: e.Path, Kind: e.Kind, Size: e.Size, ModTime: e.ModTime}
+	if e.Kind != File {
+		if e.Err != nil {
+			h.Err = e.Err.Error()
+		} else {
+			h.Err = e.Path + ": not a regular file"
 		}
-	}()
+		return h
+	}
 	var data []byte
 	var err error
 	if e.FS != nil {
@@ -137,11 +153,20 @@ func CheckFile(e Entry) (c *Check) {
 		}
 	}
 	if err != nil {
-		return &Check{Err: pathError(e.Path, err).Error()}
+		h.Err = pathError(e.Path, err).Error()
+		if e.FS == nil {
+			h.Kind = Unreadable
+		}
+		h.Check = &Check{Err: h.Err}
+		return h
 	}
-	r, err := decoders.Decode(data, e.Path, model.DecodeOptions{})
-	return checkOf(r, err)
+	h.Size = int64(len(data))
+	decodeHeader(&h, data, true)
+	return h
 }
+
+// CheckFile decodes a walked file in full and says what is wrong with it.
+func CheckFile(e Entry) *Check { return ReadFull(e).Check }
 
 // CheckReplay summarises a replay decoded in full elsewhere (the replay
 // view opened it) so the browser and the index can keep the result.

@@ -55,7 +55,6 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 	type job struct {
 		seq int
 		e   Entry
-		h   *Header // known from the index; only the check is missing
 	}
 	type result struct {
 		seq int
@@ -74,13 +73,10 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 					continue // drain: the scan was stopped
 				}
 				var h Header
-				if j.h != nil {
-					h = *j.h
+				if opt.Check {
+					h = ReadFull(j.e) // one full decode gives the header and the check
 				} else {
 					h = ReadHeader(j.e)
-				}
-				if opt.Check && !h.Checked() && h.Kind == File {
-					h.Check = CheckFile(j.e)
 				}
 				if opt.Index != nil && j.e.FS == nil && h.Kind == File {
 					opt.Index.Put(h)
@@ -108,17 +104,9 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 				}
 			}
 			if opt.Index != nil && e.FS == nil && e.Kind == File {
-				if h, ok := opt.Index.Get(e.Path, e.Size, e.ModTime); ok {
+				// a header without the check a Check scan needs is read again
+				if h, ok := opt.Index.Get(e.Path, e.Size, e.ModTime); ok && (!opt.Check || h.Checked()) {
 					h.Kind = File
-					if opt.Check && !h.Checked() {
-						select {
-						case jobs <- job{seq, e, &h}:
-						case <-ctx.Done():
-							return
-						}
-						seq++
-						continue
-					}
 					select {
 					case results <- result{seq, h}:
 					case <-ctx.Done():
@@ -129,7 +117,7 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 				}
 			}
 			select {
-			case jobs <- job{seq, e, nil}:
+			case jobs <- job{seq, e}:
 			case <-ctx.Done():
 				return
 			}
