@@ -44,6 +44,17 @@ var attrNames = map[uint32]string{
 	2007: "Teams 5v5", 2008: "Teams 6v6",
 }
 
+// attrKeys are the field keys of the named attributes, made once: a
+// replay has hundreds of attribute records, and a folder listing reads
+// every file's.
+var attrKeys = func() map[uint32]string {
+	m := make(map[uint32]string, len(attrNames))
+	for id, label := range attrNames {
+		m[id] = lowerCamel(label)
+	}
+	return m
+}()
+
 var attrValueNames = map[uint32]map[string]string{
 	attrController: {"Humn": "Human", "Comp": "Computer", "Open": "Open", "Clsd": "Closed"},
 	attrGameSpeed:  {"Slor": "Slower", "Slow": "Slow", "Norm": "Normal", "Fast": "Fast", "Fasr": "Faster"},
@@ -106,45 +117,51 @@ func (d *decoder) attributes(b []byte) {
 		d.r.Partial = true
 		d.diag(model.Warning, model.Span{Stream: fAttributes, Off: int64(len(b))}, fAttributes, err.Error(), "", "", false)
 	}
+	// a header read needs the speed, the teams and who plays; the fields
+	// are for the header pane and dump
+	fields := !d.opt.HeaderOnly
 	g := model.Field{Key: "attributes", Label: "Attributes", Span: model.Span{Stream: fAttributes, Len: int64(len(b))},
 		Fields: []model.Field{{Key: "count", Label: "Count", Value: int64(len(attrs)), Span: model.Span{Stream: fAttributes, Off: int64(hdr - 4), Len: 4}}}}
 	perSlot := map[uint8][]model.Field{}
+	controller := map[uint8]string{}
 	for _, a := range attrs {
-		label := attrNames[a.ID]
+		switch {
+		case a.Scope == 16 && a.ID == attrGameSpeed:
+			if n := attrValueName(a.ID, a.Value); n != "" {
+				d.speed = n
+			}
+		case a.Scope != 16 && a.ID == attrController:
+			controller[a.Scope] = a.Value
+		}
+		if !fields {
+			continue
+		}
+		label, key := attrNames[a.ID], attrKeys[a.ID]
 		if label == "" {
 			label = fmt.Sprintf("attribute %d", a.ID)
+			key = lowerCamel(label)
 		}
-		f := model.Field{Key: lowerCamel(label), Label: label, Value: a.Value, Name: attrValueName(a.ID, a.Value),
+		f := model.Field{Key: key, Label: label, Value: a.Value, Name: attrValueName(a.ID, a.Value),
 			Span: model.Span{Stream: fAttributes, Off: int64(a.Off), Len: 13}}
 		if a.Scope == 16 {
 			g.Fields = append(g.Fields, f)
-			if a.ID == attrGameSpeed {
-				if n := f.Name; n != "" {
-					d.speed = n
-				}
-			}
 		} else {
 			perSlot[a.Scope] = append(perSlot[a.Scope], f)
 		}
 	}
-	d.r.Header = append(d.r.Header, g)
+	if fields {
+		d.r.Header = append(d.r.Header, g)
+	}
 	// Give players their slot attributes. Slots count players and open or
 	// closed slots alike, so match humans and computers in order.
 	var slots []int
-	for s := range perSlot {
+	for s := range controller {
 		slots = append(slots, int(s))
 	}
 	sort.Ints(slots)
 	pi := 0
 	for _, s := range slots {
-		fs := perSlot[uint8(s)]
-		ctl := ""
-		for _, f := range fs {
-			if f.Key == "controller" {
-				ctl = f.Value.(string)
-			}
-		}
-		if ctl != "Humn" && ctl != "Comp" {
+		if ctl := controller[uint8(s)]; ctl != "Humn" && ctl != "Comp" {
 			continue
 		}
 		if pi >= len(d.r.Players) {
@@ -160,7 +177,9 @@ func (d *decoder) attributes(b []byte) {
 				}
 			}
 		}
-		d.r.Players[pi].Fields = append(d.r.Players[pi].Fields, model.Field{Key: "slotAttributes", Label: fmt.Sprintf("Slot %d attributes", s), Fields: fs})
+		if fields {
+			d.r.Players[pi].Fields = append(d.r.Players[pi].Fields, model.Field{Key: "slotAttributes", Label: fmt.Sprintf("Slot %d attributes", s), Fields: perSlot[uint8(s)]})
+		}
 		pi++
 	}
 }
