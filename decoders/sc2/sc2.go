@@ -93,6 +93,10 @@ type decoder struct {
 
 	budgetMu    sync.Mutex
 	budgetSpans map[string]model.Span // where each stream ran into the budget
+
+	// what summaries name, worked out once: command texts by ability link
+	// and command index (commandText), unit titles by unit link
+	commands, unitNames sync.Map
 }
 
 // Decode reads a whole file. It returns nil and an error only when the

@@ -706,3 +706,31 @@ func TestStreamsReadWhenAsked(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSummaries writes the one-line summary of every event of the
+// corpus, as `rewind export` does for its events table (the decode is
+// not timed).
+func BenchmarkSummaries(b *testing.B) {
+	var rs []*model.Replay
+	n := 0
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
+			rs = append(rs, r)
+			n += len(r.Events)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range rs {
+			for i := range r.Events {
+				r.EventSummary(i)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+}

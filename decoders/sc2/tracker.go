@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"rewind/decoders/internal/budget"
 	"rewind/decoders/sc2/names"
@@ -146,6 +147,9 @@ type tracker struct {
 	preplaced    int
 
 	setupUsers map[int]int // lobby user id -> player index, from PlayerSetup
+
+	titlesOnce sync.Once
+	titles     []string // names.UnitTitle of each of types
 	b          *budget.Budget
 	noCounts   bool // the budget could not pay for the unit-count index
 }
@@ -705,9 +709,45 @@ func (t *tracker) body(e *tevent) versioned.Value {
 	return v
 }
 
+// summaryDecoders read events for summaries, their values in an arena
+// that each summary reuses (the body is done with when the line is).
+var summaryDecoders = sync.Pool{New: func() any {
+	d := versioned.NewDecoder(nil)
+	d.UseArena()
+	return d
+}}
+
+// title is a unit type's title (names.UnitTitle), worked out once per
+// type name of the stream.
+func (t *tracker) title(typ int32) string {
+	t.titlesOnce.Do(func() {
+		t.titles = make([]string, len(t.types))
+		for i, n := range t.types {
+			t.titles[i] = names.UnitTitle(n)
+		}
+	})
+	return t.titles[typ]
+}
+
+// titleOf is the title of a unit type name as an event writes it.
+func (t *tracker) titleOf(name []byte) string {
+	if i, ok := t.typeIdx[string(name)]; ok {
+		return t.title(i)
+	}
+	return names.UnitTitle(string(name))
+}
+
 func (t *tracker) unitName(u int32, f int32) string {
+	if typ, ok := t.unitType(u, f); ok {
+		return t.types[typ]
+	}
+	return "unknown unit"
+}
+
+// unitType is the type a unit has at a loop.
+func (t *tracker) unitType(u int32, f int32) (int32, bool) {
 	if u < 0 || int(u) >= t.units.len() {
-		return "unknown unit"
+		return 0, false
 	}
 	ur := t.units.at(int(u))
 	h := ur.hist[0]
@@ -716,14 +756,17 @@ func (t *tracker) unitName(u int32, f int32) string {
 			h = x
 		}
 	}
-	return t.types[h.typ]
+	return h.typ, true
 }
 
 // summary reads as a player would: "firebat: Supply Depot born at (52, 31)".
 // Unit names are the game's titles (names.UnitTitle); the raw names, tags
 // and player ids are in the event's fields.
 func (t *tracker) summary(d *decoder, e *tevent) string {
-	v := t.body(e)
+	dec := summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(dec)
+	dec.Reset(t.data[e.structOff:e.end])
+	v, _ := dec.Value()
 	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
 	who := func(pid int64) string {
 		if pi := d.playerIndex(pid); pi >= 0 && int(pi) < len(d.r.Players) {
@@ -734,7 +777,12 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		}
 		return fmt.Sprintf("player %d", pid)
 	}
-	unit := func(u int32, loop int32) string { return names.UnitTitle(t.unitName(u, loop)) }
+	unit := func(u int32, loop int32) string {
+		if typ, ok := t.unitType(u, loop); ok {
+			return t.title(typ)
+		}
+		return names.UnitTitle("unknown unit")
+	}
 	switch e.id {
 	case tPlayerStats:
 		st, _ := v.Get(1)
@@ -747,7 +795,7 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		if e.id == tUnitInit {
 			verb = "started"
 		}
-		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5)*t.posScale, geti(6)*t.posScale)
+		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), t.titleOf(name), verb, geti(5)*t.posScale, geti(6)*t.posScale)
 	case tUnitDied:
 		owner := int64(-1)
 		if e.unit >= 0 && int(e.unit) < t.units.len() {
@@ -766,7 +814,7 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		if e.unit >= 0 && int(e.unit) < t.units.len() {
 			owner = int64(t.units.at(int(e.unit)).ownerAt(e.loop))
 		}
-		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), names.UnitTitle(string(name)))
+		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), t.titleOf(name))
 	case tUpgrade:
 		name, _ := v.BytesOf(1)
 		s := fmt.Sprintf("%s: upgrade %s", who(geti(0)), names.Words(string(name)))
