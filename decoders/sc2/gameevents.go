@@ -124,11 +124,7 @@ func (g *gameStream) summary(d *decoder, e *rawEvent) string {
 	et, _ := g.table.event(int64(e.id))
 	s := summaryScratches.Get().(*summaryScratch)
 	defer summaryScratches.Put(s)
-	s.r.Reset(g.data[e.off:e.end])
-	g.table.head(&s.r)
-	s.dec.Tab = g.table.p.Types
-	s.dec.ResetArena()
-	v := s.dec.Read(&s.r, et.Type)
+	v := g.bodyIn(s, e)
 	b := s.buf[:0]
 	if p := d.gamePlayer(int(e.user)); p >= 0 && p < len(d.r.Players) {
 		b = append(b, d.r.Players[p].Name...)
@@ -151,6 +147,17 @@ func (g *gameStream) summary(d *decoder, e *rawEvent) string {
 		return string(b[:200]) + "…"
 	}
 	return string(b)
+}
+
+// bodyIn reads an event's body as body does, into the scratch's arena:
+// the value is good until the scratch reads another.
+func (g *gameStream) bodyIn(s *summaryScratch, e *rawEvent) bitpack.Value {
+	s.r.Reset(g.data[e.off:e.end])
+	g.table.head(&s.r)
+	et, _ := g.table.event(int64(e.id))
+	s.dec.Tab = g.table.p.Types
+	s.dec.ResetArena()
+	return s.dec.Read(&s.r, et.Type)
 }
 
 // words is an event's name in words ("Trigger Portrait Loaded"), worked

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rewind/decoders/sc2/names"
+	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
 
@@ -215,6 +216,8 @@ func (a *analysis) walkTracker() {
 	a.histAt = map[int32]int{}
 	a.groups = map[groupKey]int{}
 	a.lossGroups = map[lossKey]int{}
+	a.trDec = summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(a.trDec)
 	for i := range t.events {
 		e := &t.events[i]
 		switch e.id {
@@ -324,7 +327,7 @@ func (a *analysis) upgrade(e *tevent) {
 	if p < 0 || p >= a.n || e.loop == 0 {
 		return // the skins and sprays every player owns are upgrades at loop 0
 	}
-	v := a.d.tr.body(e)
+	v := a.d.tr.bodyIn(a.trDec, e)
 	b, _ := v.BytesOf(1)
 	name := string(b)
 	if n, ok := v.IntOf(2); (ok && n <= 0) || name == "" || cosmetic(name) {
@@ -345,7 +348,7 @@ func (a *analysis) unitDied(e *tevent) {
 	}
 	ur := t.units.at(int(u))
 	owner := int(a.d.playerIndex(int64(ur.ownerAt(e.loop))))
-	v := t.body(e)
+	v := t.bodyIn(a.trDec, e)
 	dth := death{loop: e.loop, killer: -1}
 	var kid int64
 	kid, dth.hasKiller = v.IntOf(2)

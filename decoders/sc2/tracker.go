@@ -709,6 +709,14 @@ func (t *tracker) body(e *tevent) versioned.Value {
 	return v
 }
 
+// bodyIn reads an event's body as body does, with a decoder that uses an
+// arena: the value is good until the decoder reads another.
+func (t *tracker) bodyIn(dec *versioned.Decoder, e *tevent) versioned.Value {
+	dec.Reset(t.data[e.structOff:e.end])
+	v, _ := dec.Value()
+	return v
+}
+
 // summaryDecoders read events for summaries, their values in an arena
 // that each summary reuses (the body is done with when the line is).
 var summaryDecoders = sync.Pool{New: func() any {
@@ -765,8 +773,7 @@ func (t *tracker) unitType(u int32, f int32) (int32, bool) {
 func (t *tracker) summary(d *decoder, e *tevent) string {
 	dec := summaryDecoders.Get().(*versioned.Decoder)
 	defer summaryDecoders.Put(dec)
-	dec.Reset(t.data[e.structOff:e.end])
-	v, _ := dec.Value()
+	v := t.bodyIn(dec, e)
 	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
 	who := func(pid int64) string {
 		if pi := d.playerIndex(pid); pi >= 0 && int(pi) < len(d.r.Players) {
