@@ -100,6 +100,12 @@ func (et eventTable) readEvents(b []byte, out []rawEvent) ([]rawEvent, error) {
 		if loop > 1<<31-1 || user > 1<<15-1 || user < 0 {
 			return out, &bitpack.Error{Off: off, Msg: fmt.Sprintf("game loop %d or user id %d out of range", loop, user)}
 		}
+		if len(out) == cap(out) {
+			// more events than the first guess: room for the most the
+			// stream can hold (an event takes 3 bytes at least), which
+			// pickEvents paid for
+			out = append(make([]rawEvent, 0, len(b)/3+1), out...)
+		}
 		out = append(out, rawEvent{loop: int32(loop), user: int16(user), id: int16(id), off: int32(off), end: int32(r.Pos())})
 	}
 	return out, nil
@@ -129,7 +135,13 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 	if err := bud.Items(stream+": event index", int64(len(b)/3+1), rawEventSize); err != nil {
 		return pickedStream{}, err
 	}
-	buf := make([]rawEvent, 0, len(b)/3+1)
+	// The budget pays for the most events the stream can hold, the buffer
+	// starts at an event every 8 bytes: the corpus's game events take 8.3
+	// bytes or more (11 typically), and a buffer for 3-byte events (809 KB
+	// for 151 KB of events) was most of the decode's garbage after the
+	// tracker's bzip2 block. A stream of smaller events gets the whole
+	// room once.
+	buf := make([]rawEvent, 0, min(len(b)/3+1, len(b)/8+64))
 	var best eventTable
 	bestN := -1
 	tried := map[string]bool{}
@@ -147,6 +159,7 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 		}
 		et := kind(p)
 		evs, err := et.readEvents(b, buf[:0])
+		buf = evs[:0] // the whole room, if a trial needed it
 		if err == nil {
 			return pickedStream{table: et, events: fit(evs), tried: len(tried)}, nil
 		}
@@ -163,10 +176,8 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 	return pickedStream{table: best, events: fit(evs), err: err, tried: len(tried)}, nil
 }
 
-// fit gives the events a slice of their own size: the trials' buffer is
-// sized for the smallest events possible (3 bytes), about four times what
-// real streams need (13,801 events of 16 bytes in a buffer of 50,574), and
-// it stayed live as long as the replay.
+// fit gives the events a slice of their own size when the trials' buffer
+// is much larger: it stayed live as long as the replay.
 func fit(evs []rawEvent) []rawEvent {
 	if cap(evs)-len(evs) <= len(evs)/8 {
 		return evs

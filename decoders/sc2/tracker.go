@@ -527,15 +527,19 @@ func (t *tracker) install(d *decoder) {
 		statIdx[p] = idx
 	}
 	// checkpoints of unit counts every 256 loops: counts after all changes
-	// with loop < k*256, and where in t.changes that is.
+	// with loop < k*256, and where in t.changes that is. The budget pays
+	// for them now; they are made when State is first asked (check and
+	// export never ask, and they came after the merge, at the peak).
 	ncp := n/checkpointGap + 1
 	ntypes := len(t.types)
 	var cps [][]int32 // cps[k] = nplayers*ntypes counts
 	var cpAt []int32
+	var cpOnce sync.Once
 	if d.b.Items(fTracker+": unit counts by player and type", int64(ncp)*(int64(t.nplayers)*int64(ntypes)+2), 4) != nil {
 		d.budgetHit(model.Span{Stream: fTracker})
 		t.noCounts = true
-	} else {
+	}
+	checkpoints := func() {
 		cps = make([][]int32, ncp)
 		cpAt = make([]int32, ncp)
 		cur := make([]int32, t.nplayers*ntypes)
@@ -578,6 +582,7 @@ func (t *tracker) install(d *decoder) {
 		}
 		var counts []int32
 		if !t.noCounts {
+			cpOnce.Do(checkpoints)
 			k := frame / checkpointGap
 			if k >= ncp {
 				k = ncp - 1
