@@ -625,7 +625,10 @@ func formatValue(b []byte, v *bitpack.Value, depth int) []byte {
 
 func (g *gameStream) detail(d *decoder, e *rawEvent) []model.Field {
 	et, _ := g.table.event(int64(e.id))
-	v := g.body(e)
+	// the fields copy what they show, so the body can live in an arena
+	s := summaryScratches.Get().(*summaryScratch)
+	defer summaryScratches.Put(s)
+	v := g.bodyIn(s, e)
 	out := []model.Field{
 		{Key: "event", Label: "_event", Value: int64(e.id), Name: et.Name, Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}},
 		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)},

@@ -734,3 +734,26 @@ func BenchmarkSummaries(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
 }
+
+// BenchmarkStatsRows turns the PlayerStats events of the corpus into rows
+// of export's frames_sc2 table, through their fields (the decode is not
+// timed).
+func BenchmarkStatsRows(b *testing.B) {
+	var rs []*model.Replay
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range rs {
+			StatsRows(r, func([]StatsRow) error { return nil })
+		}
+	}
+}

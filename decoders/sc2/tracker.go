@@ -872,16 +872,21 @@ func (u *unitRec) ownerAt(loop int32) int16 {
 }
 
 func (t *tracker) detail(e *tevent) []model.Field {
-	v := t.body(e)
+	// the fields copy what they show, so the body can live in an arena
+	dec := summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(dec)
+	v := t.bodyIn(dec, e)
 	base := int64(e.structOff)
 	names := trackerFields[e.id]
 	out := []model.Field{{Key: "event", Label: "event", Value: int64(e.id), Name: trackerNames[e.id],
 		Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}},
 		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)}}
 	for _, f := range v.Fields {
-		label := fmt.Sprintf("field %d", f.Tag)
+		var label string
 		if f.Tag >= 0 && int(f.Tag) < len(names) {
 			label = names[f.Tag]
+		} else {
+			label = fmt.Sprintf("field %d", f.Tag)
 		}
 		out = append(out, fieldOf(f, label, base, e.id))
 	}
@@ -907,10 +912,15 @@ func fieldOf(f versioned.Field, label string, base int64, id int32) model.Field 
 	case versioned.Blob:
 		mf.Value = string(x.Bytes)
 	case versioned.Struct:
+		if len(x.Fields) > 0 {
+			mf.Fields = make([]model.Field, 0, len(x.Fields))
+		}
 		for _, s := range x.Fields {
-			l := fmt.Sprintf("field %d", s.Tag)
+			var l string
 			if id == tPlayerStats && s.Tag >= 0 && int(s.Tag) < nStats {
 				l = statNames[s.Tag]
+			} else {
+				l = fmt.Sprintf("field %d", s.Tag)
 			}
 			sub := fieldOf(s, l, base, id)
 			if id == tPlayerStats && (s.Tag == sFoodUsed || s.Tag == sFoodMade) {
