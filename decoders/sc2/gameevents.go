@@ -372,14 +372,22 @@ func appendIndexList(b []byte, ix []int) []byte {
 // unitName is a unit link's title in the replay's id table, worked out
 // once per link.
 func (d *decoder) unitName(link int64) string {
-	if n, ok := d.unitNames.Load(link); ok {
-		return n.(string)
+	d.namesMu.RLock()
+	n, ok := d.unitNames[link]
+	d.namesMu.RUnlock()
+	if ok {
+		return n
 	}
-	n, ok := d.names.Unit(int(link))
+	n, ok = d.names.Unit(int(link))
 	if !ok {
 		n = fmt.Sprintf("unit type %d", link)
 	}
-	d.unitNames.Store(link, n)
+	d.namesMu.Lock()
+	if d.unitNames == nil {
+		d.unitNames = map[int64]string{}
+	}
+	d.unitNames[link] = n
+	d.namesMu.Unlock()
 	return n
 }
 
@@ -393,15 +401,22 @@ func (d *decoder) command(v *bitpack.Value) (string, bool) {
 	link, _ := intAt(a, "m_abilLink")
 	idx, _ := intAt(a, "m_abilCmdIndex")
 	key := [2]int64{link, idx}
-	if c, ok := d.commands.Load(key); ok {
-		c := c.(commandText)
+	d.namesMu.RLock()
+	c, ok := d.commands[key]
+	d.namesMu.RUnlock()
+	if ok {
 		return c.text, c.ok
 	}
-	c := commandText{text: fmt.Sprintf("ability %d command %d", link, idx)}
+	c = commandText{text: fmt.Sprintf("ability %d command %d", link, idx)}
 	if n, ok := d.names.Command(int(link), int(idx)); ok {
 		c = commandText{text: n.Text(), ok: true}
 	}
-	d.commands.Store(key, c)
+	d.namesMu.Lock()
+	if d.commands == nil {
+		d.commands = map[[2]int64]commandText{}
+	}
+	d.commands[key] = c
+	d.namesMu.Unlock()
 	return c.text, c.ok
 }
 
@@ -467,9 +482,13 @@ func (d *decoder) appendEventSummary(b []byte, name string, v *bitpack.Value) []
 			}
 		}
 		if rm, ok := at(delta, "m_removeMask"); ok {
-			if m := appendMask(nil, rm); len(m) > 0 {
-				sep()
-				b = append(append(b, "remove "...), m...)
+			// written in place, and taken back when the mask says nothing
+			mark, had := len(b), parts
+			sep()
+			b = append(b, "remove "...)
+			n := len(b)
+			if b = appendMask(b, rm); len(b) == n {
+				b, parts = b[:mark], had
 			}
 		}
 		if parts == 0 {
@@ -486,8 +505,11 @@ func (d *decoder) appendEventSummary(b []byte, name string, v *bitpack.Value) []
 		}
 		b = strconv.AppendInt(append(b, " group "...), idx, 10)
 		if m, ok := at(v, "m_mask"); ok {
-			if t := appendMask(nil, m); len(t) > 0 {
-				b = append(append(b, " without "...), t...)
+			mark := len(b)
+			b = append(b, " without "...)
+			n := len(b)
+			if b = appendMask(b, m); len(b) == n {
+				b = b[:mark]
 			}
 		}
 		return b

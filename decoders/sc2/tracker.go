@@ -3,6 +3,7 @@ package sc2
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -150,8 +151,11 @@ type tracker struct {
 
 	titlesOnce sync.Once
 	titles     []string // names.UnitTitle of each of types
-	b          *budget.Budget
-	noCounts   bool // the budget could not pay for the unit-count index
+
+	wordsMu      sync.RWMutex
+	upgradeWords map[string]string
+	b            *budget.Budget
+	noCounts     bool // the budget could not pay for the unit-count index
 }
 
 // typeOf numbers a unit type name; false when the budget cannot pay for
@@ -742,6 +746,25 @@ func (t *tracker) title(typ int32) string {
 	return t.titles[typ]
 }
 
+// words is names.Words of an upgrade's name, worked out once per name
+// (a game has a few dozen; every player owns sprays and skins as upgrades).
+func (t *tracker) words(name []byte) string {
+	t.wordsMu.RLock()
+	w, ok := t.upgradeWords[string(name)]
+	t.wordsMu.RUnlock()
+	if ok {
+		return w
+	}
+	w = names.Words(string(name))
+	t.wordsMu.Lock()
+	if t.upgradeWords == nil {
+		t.upgradeWords = map[string]string{}
+	}
+	t.upgradeWords[string(name)] = w
+	t.wordsMu.Unlock()
+	return w
+}
+
 // titleOf is the title of a unit type name as an event writes it.
 func (t *tracker) titleOf(name []byte) string {
 	if i, ok := t.typeIdx[string(name)]; ok {
@@ -795,58 +818,68 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		}
 		return names.UnitTitle("unknown unit")
 	}
+	// The common events are appended to one buffer (strconv writes %d and
+	// %g as fmt does); the rare ones are formatted.
+	var buf [160]byte
+	b := buf[:0]
+	owner := func() int64 {
+		if e.unit >= 0 && int(e.unit) < t.units.len() {
+			return int64(t.units.at(int(e.unit)).ownerAt(e.loop))
+		}
+		return -1
+	}
+	at := func(b []byte, x, y int64) []byte {
+		b = strconv.AppendInt(append(b, " at ("...), x*t.posScale, 10)
+		b = strconv.AppendInt(append(b, ", "...), y*t.posScale, 10)
+		return append(b, ')')
+	}
 	switch e.id {
 	case tPlayerStats:
 		st, _ := v.Get(1)
 		g := func(i int64) int64 { x, _ := st.IntOf(i); return x }
-		return fmt.Sprintf("%s: %d minerals, %d gas, supply %g/%g, %d workers, army %d", who(geti(0)), g(sMinerals), g(sGas),
-			float64(g(sFoodUsed))/4096, float64(g(sFoodMade))/4096, g(sWorkers), g(sMinArmy)+g(sGasArmy))
+		b = append(append(b, who(geti(0))...), ": "...)
+		b = append(strconv.AppendInt(b, g(sMinerals), 10), " minerals, "...)
+		b = append(strconv.AppendInt(b, g(sGas), 10), " gas, supply "...)
+		b = strconv.AppendFloat(b, float64(g(sFoodUsed))/4096, 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, '/'), float64(g(sFoodMade))/4096, 'g', -1, 64)
+		b = append(strconv.AppendInt(append(b, ", "...), g(sWorkers), 10), " workers, army "...)
+		return string(strconv.AppendInt(b, g(sMinArmy)+g(sGasArmy), 10))
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
-		verb := "born"
+		verb := " born"
 		if e.id == tUnitInit {
-			verb = "started"
+			verb = " started"
 		}
-		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), t.titleOf(name), verb, geti(5)*t.posScale, geti(6)*t.posScale)
+		b = append(append(append(b, who(geti(3))...), ": "...), t.titleOf(name)...)
+		return string(at(append(b, verb...), geti(5), geti(6)))
 	case tUnitDied:
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < t.units.len() {
-			owner = int64(t.units.at(int(e.unit)).ownerAt(e.loop))
-		}
-		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3)*t.posScale, geti(4)*t.posScale)
+		b = append(append(append(b, who(owner())...), ": "...), unit(e.unit, e.loop)...)
+		b = at(append(b, " died"...), geti(3), geti(4))
 		if k, ok := v.IntOf(2); ok {
-			s += ", killed by " + who(k)
+			b = append(append(b, ", killed by "...), who(k)...)
 		}
-		return s
+		return string(b)
 	case tUnitOwnerChange:
-		return fmt.Sprintf("%s: takes %s", who(geti(2)), unit(e.unit, e.loop-1))
+		return who(geti(2)) + ": takes " + unit(e.unit, e.loop-1)
 	case tUnitTypeChange:
 		name, _ := v.BytesOf(2)
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < t.units.len() {
-			owner = int64(t.units.at(int(e.unit)).ownerAt(e.loop))
-		}
-		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), t.titleOf(name))
+		return who(owner()) + ": " + unit(e.unit, e.loop-1) + " becomes " + t.titleOf(name)
 	case tUpgrade:
 		name, _ := v.BytesOf(1)
-		s := fmt.Sprintf("%s: upgrade %s", who(geti(0)), names.Words(string(name)))
+		s := who(geti(0)) + ": upgrade " + t.words(name)
 		if n := geti(2); n != 1 {
 			s += fmt.Sprintf(" (%d)", n)
 		}
 		return s
 	case tUnitDone:
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < t.units.len() {
-			owner = int64(t.units.at(int(e.unit)).ownerAt(e.loop))
-		}
-		return fmt.Sprintf("%s: %s finished", who(owner), unit(e.unit, e.loop))
+		return who(owner()) + ": " + unit(e.unit, e.loop) + " finished"
 	case tUnitPositions:
 		items, _ := v.Get(1)
 		n := 0
 		if items != nil {
 			n = len(items.Items) / 3
 		}
-		return fmt.Sprintf("positions of %d units", n)
+		return string(append(strconv.AppendInt(append(b, "positions of "...), int64(n), 10), " units"...))
 	case tPlayerSetup:
 		s := fmt.Sprintf("setup: player %d (%s)", geti(0), who(geti(0)))
 		if u, ok := v.IntOf(2); ok {
