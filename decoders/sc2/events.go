@@ -177,9 +177,11 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 }
 
 // fit gives the events a slice of their own size when the trials' buffer
-// is much larger: it stayed live as long as the replay.
+// is more than twice as large (a stream of events the 8-byte guess
+// overestimates, or one that needed the whole room): it stays live as
+// long as the replay. A closer fit is not worth a copy.
 func fit(evs []rawEvent) []rawEvent {
-	if cap(evs)-len(evs) <= len(evs)/8 {
+	if cap(evs) <= 2*len(evs) {
 		return evs
 	}
 	return append(make([]rawEvent, 0, len(evs)), evs...)
