@@ -38,7 +38,7 @@ func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
 }
 
 // Decompressors are kept between uses: a bzip2 decoder keeps its block
-// array (bzDecoder; up to keepTT) and a zlib reader its window, and SC2
+// array (bzDecoder, 3.6 MB at most) and a zlib reader its window, and SC2
 // archives hold many streams. Go's compress/bzip2 has no Reset, so each
 // stream cost a fresh block buffer (59% of all bytes an SC2 decode
 // allocated); dsnet's bzip2 reader resets, and decodes about twice as fast
