@@ -100,6 +100,12 @@ func (et eventTable) readEvents(b []byte, out []rawEvent) ([]rawEvent, error) {
 		if loop > 1<<31-1 || user > 1<<15-1 || user < 0 {
 			return out, &bitpack.Error{Off: off, Msg: fmt.Sprintf("game loop %d or user id %d out of range", loop, user)}
 		}
+		if len(out) == cap(out) {
+			// more events than the first guess: room for the most the
+			// stream can hold (an event takes 3 bytes at least), which
+			// pickEvents paid for
+			out = append(make([]rawEvent, 0, len(b)/3+1), out...)
+		}
 		out = append(out, rawEvent{loop: int32(loop), user: int16(user), id: int16(id), off: int32(off), end: int32(r.Pos())})
 	}
 	return out, nil
@@ -129,7 +135,13 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 	if err := bud.Items(stream+": event index", int64(len(b)/3+1), rawEventSize); err != nil {
 		return pickedStream{}, err
 	}
-	buf := make([]rawEvent, 0, len(b)/3+1)
+	// The budget pays for the most events the stream can hold, the buffer
+	// starts at an event every 8 bytes: the corpus's game events take 8.3
+	// bytes or more (11 typically), and a buffer for 3-byte events (809 KB
+	// for 151 KB of events) was most of the decode's garbage after the
+	// tracker's bzip2 block. A stream of smaller events gets the whole
+	// room once.
+	buf := make([]rawEvent, 0, min(len(b)/3+1, len(b)/8+64))
 	var best eventTable
 	bestN := -1
 	tried := map[string]bool{}
@@ -147,8 +159,9 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 		}
 		et := kind(p)
 		evs, err := et.readEvents(b, buf[:0])
+		buf = evs[:0] // the whole room, if a trial needed it
 		if err == nil {
-			return pickedStream{table: et, events: evs, tried: len(tried)}, nil
+			return pickedStream{table: et, events: fit(evs), tried: len(tried)}, nil
 		}
 		if len(evs) > bestN {
 			best, bestN = et, len(evs)
@@ -160,7 +173,18 @@ func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func
 	// None reads the whole stream: the one that read the most events
 	// before failing is read once more (trials share one buffer).
 	evs, err := best.readEvents(b, buf[:0])
-	return pickedStream{table: best, events: evs, err: err, tried: len(tried)}, nil
+	return pickedStream{table: best, events: fit(evs), err: err, tried: len(tried)}, nil
+}
+
+// fit gives the events a slice of their own size when the trials' buffer
+// is more than twice as large (a stream of events the 8-byte guess
+// overestimates, or one that needed the whole room): it stays live as
+// long as the replay. A closer fit is not worth a copy.
+func fit(evs []rawEvent) []rawEvent {
+	if cap(evs) <= 2*len(evs) {
+		return evs
+	}
+	return append(make([]rawEvent, 0, len(evs)), evs...)
 }
 
 // streamError is the diagnostic of a stream whose events stop reading

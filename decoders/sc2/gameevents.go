@@ -3,7 +3,9 @@ package sc2
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"rewind/decoders/sc2/bitpack"
 	"rewind/decoders/sc2/names"
@@ -18,6 +20,9 @@ type gameStream struct {
 	table  eventTable
 	events []rawEvent
 	exact  bool // the table read the whole stream
+
+	wordsOnce  sync.Once
+	eventWords []string // names.Words of each event id's name
 }
 
 // decodeGame reads replay.game.events with the layout that reads it (see
@@ -99,32 +104,75 @@ func (g *gameStream) body(e *rawEvent) bitpack.Value {
 	return dec.Read(r, et.Type)
 }
 
+// summaryScratch is what a summary is written with: a reader, a decoder
+// whose values live in an arena (an event's body is read into ~15 values
+// of 128 bytes; allocated one by one they were most of the cost of the
+// events table of `rewind export`), and the line.
+type summaryScratch struct {
+	r   bitpack.Reader
+	dec bitpack.Decoder
+	buf []byte
+}
+
+var summaryScratches = sync.Pool{New: func() any {
+	s := &summaryScratch{buf: make([]byte, 0, 256)}
+	s.dec.UseArena()
+	return s
+}}
+
 func (g *gameStream) summary(d *decoder, e *rawEvent) string {
 	et, _ := g.table.event(int64(e.id))
-	v := g.body(e)
-	who := fmt.Sprintf("user %d", e.user)
+	s := summaryScratches.Get().(*summaryScratch)
+	defer summaryScratches.Put(s)
+	v := g.bodyIn(s, e)
+	b := s.buf[:0]
 	if p := d.gamePlayer(int(e.user)); p >= 0 && p < len(d.r.Players) {
-		who = d.r.Players[p].Name
+		b = append(b, d.r.Players[p].Name...)
 	} else if e.user == 16 {
-		who = "game" // user 16 is the game itself (loading, triggers)
-	}
-	var sb strings.Builder
-	sb.WriteString(who)
-	sb.WriteString(": ")
-	if body := d.eventSummary(et.Name, &v); body != "" {
-		sb.WriteString(body)
+		b = append(b, "game"...) // user 16 is the game itself (loading, triggers)
 	} else {
-		sb.WriteString(names.Words(et.Name))
+		b = strconv.AppendInt(append(b, "user "...), int64(e.user), 10)
+	}
+	b = append(b, ": "...)
+	head := len(b)
+	if b = d.appendEventSummary(b, et.Name, &v); len(b) == head {
+		b = append(b, g.words(e.id)...)
 		if len(v.Fields) > 0 {
-			sb.WriteString(" ")
-			formatValue(&sb, &v, 0)
+			b = append(b, ' ')
+			b = formatValue(b, &v, 0)
 		}
 	}
-	s := sb.String()
-	if len(s) > 200 {
-		s = s[:200] + "…"
+	s.buf = b
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
 	}
-	return s
+	return string(b)
+}
+
+// bodyIn reads an event's body as body does, into the scratch's arena:
+// the value is good until the scratch reads another.
+func (g *gameStream) bodyIn(s *summaryScratch, e *rawEvent) bitpack.Value {
+	s.r.Reset(g.data[e.off:e.end])
+	g.table.head(&s.r)
+	et, _ := g.table.event(int64(e.id))
+	s.dec.Tab = g.table.p.Types
+	s.dec.ResetArena()
+	return s.dec.Read(&s.r, et.Type)
+}
+
+// words is an event's name in words ("Trigger Portrait Loaded"), worked
+// out once per stream for every event id.
+func (g *gameStream) words(id int16) string {
+	g.wordsOnce.Do(func() {
+		g.eventWords = make([]string, len(g.table.events))
+		for i, et := range g.table.events {
+			g.eventWords[i] = names.Words(et.Name)
+		}
+	})
+	if id < 0 || int(id) >= len(g.eventWords) {
+		return ""
+	}
+	return g.eventWords[id]
 }
 
 // eventKind is the short kind shown in the events pane for an event name.
@@ -242,43 +290,57 @@ func intAt(v *bitpack.Value, names ...string) (int64, bool) {
 	return f.Int, true
 }
 
-// pointText formats a struct with x and y members scaled to map cells.
-func pointText(v *bitpack.Value, scale float64) string {
+// appendPoint writes a struct with x and y members scaled to map cells:
+// "(52.5, 31.0)", as fmt's %.1f writes them.
+func appendPoint(b []byte, v *bitpack.Value, scale float64) []byte {
 	x, ok1 := intAt(v, "x")
 	y, ok2 := intAt(v, "y")
 	if !ok1 || !ok2 {
-		return "?"
+		return append(b, '?')
 	}
-	return fmt.Sprintf("(%.1f, %.1f)", float64(x)/scale, float64(y)/scale)
+	return appendXY(b, float64(x)/scale, float64(y)/scale)
 }
 
-// maskText describes a selection mask choice: which units of the
-// selection a delta removes or a control group update keeps.
-func maskText(m *bitpack.Value) string {
+func appendXY(b []byte, x, y float64) []byte {
+	b = strconv.AppendFloat(append(b, '('), x, 'f', 1, 64)
+	b = strconv.AppendFloat(append(b, ", "...), y, 'f', 1, 64)
+	return append(b, ')')
+}
+
+// appendTag writes a unit tag as index/recycle: "12/1".
+func appendTag(b []byte, tag int64) []byte {
+	b = strconv.AppendInt(b, tag>>18, 10)
+	return strconv.AppendInt(append(b, '/'), tag&0x3ffff, 10)
+}
+
+// appendMask describes a selection mask choice: which units of the
+// selection a delta removes or a control group update keeps; nothing for
+// none.
+func appendMask(b []byte, m *bitpack.Value) []byte {
 	if m == nil || len(m.Items) == 0 {
-		return ""
+		return b
 	}
 	c := &m.Items[0]
 	switch c.Name {
 	case "None":
-		return ""
+		return b
 	case "Mask":
 		if c.OnesCount() == 0 {
-			return ""
+			return b
 		}
-		return "units " + indexList(c.Indices())
+		return appendIndexList(append(b, "units "...), c.Indices())
 	case "OneIndices":
 		if len(c.Items) == 0 {
-			return ""
+			return b
 		}
-		return "units " + indexList(itemInts(c))
+		return appendIndexList(append(b, "units "...), itemInts(c))
 	case "ZeroIndices":
 		if len(c.Items) == 0 {
-			return "all units"
+			return append(b, "all units"...)
 		}
-		return "all units but " + indexList(itemInts(c))
+		return appendIndexList(append(b, "all units but "...), itemInts(c))
 	}
-	return c.Name
+	return append(b, c.Name...)
 }
 
 func itemInts(c *bitpack.Value) []int {
@@ -289,27 +351,44 @@ func itemInts(c *bitpack.Value) []int {
 	return out
 }
 
-func indexList(ix []int) string {
-	var sb strings.Builder
+func indexList(ix []int) string { return string(appendIndexList(nil, ix)) }
+
+// appendIndexList writes up to 12 indices: "0, 3, 5", "… (20)" after.
+func appendIndexList(b []byte, ix []int) []byte {
 	for i, x := range ix {
 		if i > 0 {
-			sb.WriteString(", ")
+			b = append(b, ", "...)
 		}
 		if i == 12 {
-			fmt.Fprintf(&sb, "… (%d)", len(ix))
+			b = strconv.AppendInt(append(b, "… ("...), int64(len(ix)), 10)
+			b = append(b, ')')
 			break
 		}
-		fmt.Fprint(&sb, x)
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return sb.String()
+	return b
 }
 
-// unitName is a unit link's title in the replay's id table.
+// unitName is a unit link's title in the replay's id table, worked out
+// once per link.
 func (d *decoder) unitName(link int64) string {
-	if n, ok := d.names.Unit(int(link)); ok {
+	d.namesMu.RLock()
+	n, ok := d.unitNames[link]
+	d.namesMu.RUnlock()
+	if ok {
 		return n
 	}
-	return fmt.Sprintf("unit type %d", link)
+	n, ok = d.names.Unit(int(link))
+	if !ok {
+		n = fmt.Sprintf("unit type %d", link)
+	}
+	d.namesMu.Lock()
+	if d.unitNames == nil {
+		d.unitNames = map[int64]string{}
+	}
+	d.unitNames[link] = n
+	d.namesMu.Unlock()
+	return n
 }
 
 // command names a command's ability: "Train Marine"; ok false when the
@@ -321,160 +400,206 @@ func (d *decoder) command(v *bitpack.Value) (string, bool) {
 	}
 	link, _ := intAt(a, "m_abilLink")
 	idx, _ := intAt(a, "m_abilCmdIndex")
-	if c, ok := d.names.Command(int(link), int(idx)); ok {
-		return c.Text(), true
+	key := [2]int64{link, idx}
+	d.namesMu.RLock()
+	c, ok := d.commands[key]
+	d.namesMu.RUnlock()
+	if ok {
+		return c.text, c.ok
 	}
-	return fmt.Sprintf("ability %d command %d", link, idx), false
+	c = commandText{text: fmt.Sprintf("ability %d command %d", link, idx)}
+	if n, ok := d.names.Command(int(link), int(idx)); ok {
+		c = commandText{text: n.Text(), ok: true}
+	}
+	d.namesMu.Lock()
+	if d.commands == nil {
+		d.commands = map[[2]int64]commandText{}
+	}
+	d.commands[key] = c
+	d.namesMu.Unlock()
+	return c.text, c.ok
 }
 
-// eventSummary is the readable body of the common game events; "" means
-// the caller writes the generic form.
-func (d *decoder) eventSummary(name string, v *bitpack.Value) string {
+// commandText is a command's name as command gives it, kept per ability
+// link and command index (names.Words, behind it, works rune by rune).
+type commandText struct {
+	text string
+	ok   bool
+}
+
+// appendEventSummary writes the readable body of the common game events;
+// nothing means the caller writes the generic form.
+func (d *decoder) appendEventSummary(b []byte, name string, v *bitpack.Value) []byte {
 	switch name {
 	case "Cmd":
 		text, _ := d.command(v)
-		var sb strings.Builder
-		sb.WriteString(text)
+		b = append(b, text...)
 		if t, ok := at(v, "m_data"); ok && len(t.Items) > 0 {
 			c := &t.Items[0]
 			switch c.Name {
 			case "TargetPoint":
-				sb.WriteString(" at " + pointText(c, pointScale))
+				b = appendPoint(append(b, " at "...), c, pointScale)
 			case "TargetUnit":
 				tag, _ := intAt(c, "m_tag")
 				typ, _ := intAt(c, "m_snapshotUnitLink")
-				fmt.Fprintf(&sb, " on %s (unit %d/%d)", d.unitName(typ), tag>>18, tag&0x3ffff)
+				b = append(append(b, " on "...), d.unitName(typ)...)
+				b = append(appendTag(append(b, " (unit "...), tag), ')')
 				if p, ok := at(c, "m_snapshotPoint"); ok {
-					sb.WriteString(" at " + pointText(p, pointScale))
+					b = appendPoint(append(b, " at "...), p, pointScale)
 				}
 			case "Data":
-				fmt.Fprintf(&sb, " data %d", c.Int)
+				b = strconv.AppendInt(append(b, " data "...), c.Int, 10)
 			}
 		}
-		return sb.String()
+		return b
 	case "SelectionDelta":
 		id, _ := intAt(v, "m_controlGroupId")
-		where := "selection"
 		if id != 10 {
-			where = fmt.Sprintf("group %d", id)
+			b = strconv.AppendInt(append(b, "group "...), id, 10)
+		} else {
+			b = append(b, "selection"...)
 		}
 		delta, ok := at(v, "m_delta")
 		if !ok {
-			return where
+			return b
 		}
-		var parts []string
+		parts := 0
+		sep := func() {
+			if parts == 0 {
+				b = append(b, ' ')
+			} else {
+				b = append(b, ", "...)
+			}
+			parts++
+		}
 		if add, ok := at(delta, "m_addSubgroups"); ok {
 			for i := range add.Items {
 				n, _ := intAt(&add.Items[i], "m_count")
 				link, _ := intAt(&add.Items[i], "m_unitLink")
-				parts = append(parts, fmt.Sprintf("+%d %s", n, d.unitName(link)))
+				sep()
+				b = strconv.AppendInt(append(b, '+'), n, 10)
+				b = append(append(b, ' '), d.unitName(link)...)
 			}
 		}
 		if rm, ok := at(delta, "m_removeMask"); ok {
-			if m := maskText(rm); m != "" {
-				parts = append(parts, "remove "+m)
+			// written in place, and taken back when the mask says nothing
+			mark, had := len(b), parts
+			sep()
+			b = append(b, "remove "...)
+			n := len(b)
+			if b = appendMask(b, rm); len(b) == n {
+				b, parts = b[:mark], had
 			}
 		}
-		if len(parts) == 0 {
-			return where + " unchanged"
+		if parts == 0 {
+			b = append(b, " unchanged"...)
 		}
-		return where + " " + strings.Join(parts, ", ")
+		return b
 	case "ControlGroupUpdate":
 		idx, _ := intAt(v, "m_controlGroupIndex")
 		u, _ := intAt(v, "m_controlGroupUpdate")
-		op := fmt.Sprintf("update %d", u)
 		if u >= 0 && int(u) < len(controlGroupUpdates) {
-			op = controlGroupUpdates[u]
+			b = append(b, controlGroupUpdates[u]...)
+		} else {
+			b = strconv.AppendInt(append(b, "update "...), u, 10)
 		}
-		s := fmt.Sprintf("%s group %d", op, idx)
+		b = strconv.AppendInt(append(b, " group "...), idx, 10)
 		if m, ok := at(v, "m_mask"); ok {
-			if t := maskText(m); t != "" {
-				s += " without " + t
+			mark := len(b)
+			b = append(b, " without "...)
+			n := len(b)
+			if b = appendMask(b, m); len(b) == n {
+				b = b[:mark]
 			}
 		}
-		return s
+		return b
 	case "SelectionSyncCheck":
 		id, _ := intAt(v, "m_controlGroupId")
 		n, _ := intAt(v, "m_selectionSyncData", "m_count")
 		if id == 10 {
-			return fmt.Sprintf("selection holds %d units", n)
+			return fmt.Appendf(b, "selection holds %d units", n)
 		}
-		return fmt.Sprintf("group %d holds %d units", id, n)
+		return fmt.Appendf(b, "group %d holds %d units", id, n)
 	case "CameraUpdate":
 		t, ok := at(v, "m_target")
 		if !ok {
-			return "camera without a target"
+			return append(b, "camera without a target"...)
 		}
-		s := "camera to " + pointText(t, cameraScale)
+		b = appendPoint(append(b, "camera to "...), t, cameraScale)
 		if dist, ok := intAt(v, "m_distance"); ok {
-			s += fmt.Sprintf(" distance %.1f", float64(dist)/cameraScale)
+			b = strconv.AppendFloat(append(b, " distance "...), float64(dist)/cameraScale, 'f', 1, 64)
 		}
-		return s
+		return b
 	case "CameraSave":
 		w, _ := intAt(v, "m_which")
 		if t, ok := at(v, "m_target"); ok {
-			return fmt.Sprintf("save camera %d at %s", w+1, pointText(t, cameraScale))
+			return appendPoint(fmt.Appendf(b, "save camera %d at ", w+1), t, cameraScale)
 		}
-		return fmt.Sprintf("save camera %d", w+1)
+		return fmt.Appendf(b, "save camera %d", w+1)
 	case "UnitClick", "UnitHighlight":
 		tag, _ := intAt(v, "m_unitTag")
-		return fmt.Sprintf("%s unit %d/%d", map[string]string{"UnitClick": "click", "UnitHighlight": "highlight"}[name], tag>>18, tag&0x3ffff)
+		verb := "click"
+		if name == "UnitHighlight" {
+			verb = "highlight"
+		}
+		return appendTag(append(append(b, verb...), " unit "...), tag)
 	case "PlayerLeave", "GameUserLeave":
 		if r, ok := intAt(v, "m_leaveReason"); ok {
-			return fmt.Sprintf("leaves (reason %d)", r)
+			return fmt.Appendf(b, "leaves (reason %d)", r)
 		}
-		return "leaves"
+		return append(b, "leaves"...)
 	case "HijackReplayGame":
 		m, _ := intAt(v, "m_method")
 		n := 0
 		if u, ok := at(v, "m_userInfos"); ok {
 			n = len(u.Items)
 		}
-		return fmt.Sprintf("game resumed from the replay (method %d) by %d users", m, n)
+		return fmt.Appendf(b, "game resumed from the replay (method %d) by %d users", m, n)
 	case "GameUserJoin":
-		if b, ok := at(v, "m_name"); ok {
-			return fmt.Sprintf("%q joins", b.Bytes)
+		if n, ok := at(v, "m_name"); ok {
+			return fmt.Appendf(b, "%q joins", n.Bytes)
 		}
 	case "UserFinishedLoadingSync":
-		return "finished loading"
+		return append(b, "finished loading"...)
 	case "TriggerMouseClicked", "TriggerMouseMoved":
 		s := ""
-		if b, ok := intAt(v, "m_button"); ok {
+		if m, ok := intAt(v, "m_button"); ok {
 			down, _ := intAt(v, "m_down")
-			s = fmt.Sprintf("mouse button %d %s ", b, map[bool]string{true: "down", false: "up"}[down != 0])
+			s = fmt.Sprintf("mouse button %d %s ", m, map[bool]string{true: "down", false: "up"}[down != 0])
 		}
 		if p, ok := at(v, "m_posWorld"); ok {
-			return s + "at " + pointText(p, pointScale)
+			return appendPoint(append(append(b, s...), "at "...), p, pointScale)
 		}
 		if x, ok := intAt(v, "m_posXWorld"); ok {
 			y, _ := intAt(v, "m_posYWorld")
-			return s + fmt.Sprintf("at (%.1f, %.1f)", float64(x)/pointScale, float64(y)/pointScale)
+			return appendXY(append(append(b, s...), "at "...), float64(x)/pointScale, float64(y)/pointScale)
 		}
-		return strings.TrimSpace(s)
+		return append(b, strings.TrimSpace(s)...)
 	case "TriggerChatMessage":
-		if b, ok := at(v, "m_chatMessage"); ok {
-			return fmt.Sprintf("trigger chat %q", b.Bytes)
+		if m, ok := at(v, "m_chatMessage"); ok {
+			return fmt.Appendf(b, "trigger chat %q", m.Bytes)
 		}
 	case "CmdUpdateTargetPoint":
 		if t, ok := at(v, "m_target"); ok {
-			return "command target moved to " + pointText(t, pointScale)
+			return appendPoint(append(b, "command target moved to "...), t, pointScale)
 		}
 	case "CmdUpdateTargetUnit":
 		if tag, ok := intAt(v, "m_target", "m_tag"); ok {
-			return fmt.Sprintf("command target now unit %d/%d", tag>>18, tag&0x3ffff)
+			return appendTag(append(b, "command target now unit "...), tag)
 		}
 	}
-	return ""
+	return b
 }
 
-// formatValue writes a compact one-line form of a value.
-func formatValue(sb *strings.Builder, v *bitpack.Value, depth int) {
-	if sb.Len() > 240 {
-		return
+// formatValue writes a compact one-line form of a value; it stops adding
+// once the line passes 240 bytes.
+func formatValue(b []byte, v *bitpack.Value, depth int) []byte {
+	if len(b) > 240 {
+		return b
 	}
 	switch v.Kind {
 	case bitpack.KStruct:
-		sb.WriteString("{")
+		b = append(b, '{')
 		n := 0
 		for i := range v.Fields {
 			f := &v.Fields[i]
@@ -482,44 +607,50 @@ func formatValue(sb *strings.Builder, v *bitpack.Value, depth int) {
 				continue
 			}
 			if n > 0 {
-				sb.WriteString(" ")
+				b = append(b, ' ')
 			}
 			n++
-			sb.WriteString(strings.TrimPrefix(f.Name, "m_"))
-			sb.WriteString(":")
-			formatValue(sb, f, depth+1)
+			b = append(b, strings.TrimPrefix(f.Name, "m_")...)
+			b = append(b, ':')
+			b = formatValue(b, f, depth+1)
 		}
-		sb.WriteString("}")
+		b = append(b, '}')
 	case bitpack.KOptional:
 		if len(v.Items) > 0 {
-			formatValue(sb, &v.Items[0], depth+1)
+			b = formatValue(b, &v.Items[0], depth+1)
 		} else {
-			sb.WriteString("-")
+			b = append(b, '-')
 		}
 	case bitpack.KChoice:
 		if len(v.Items) > 0 {
-			sb.WriteString(v.Items[0].Name)
+			b = append(b, v.Items[0].Name...)
 			if v.Items[0].Kind != bitpack.KNull {
-				formatValue(sb, &v.Items[0], depth+1)
+				b = formatValue(b, &v.Items[0], depth+1)
 			}
 		}
 	case bitpack.KArray:
-		fmt.Fprintf(sb, "[%d]", len(v.Items))
+		b = strconv.AppendInt(append(b, '['), int64(len(v.Items)), 10)
+		b = append(b, ']')
 	case bitpack.KBlob, bitpack.KFourCC:
-		fmt.Fprintf(sb, "%q", v.Bytes)
+		b = strconv.AppendQuote(b, string(v.Bytes)) // as fmt's %q
 	case bitpack.KBitArray:
-		fmt.Fprintf(sb, "bits(%d: %s)", v.Int, indexList(v.Indices()))
+		b = strconv.AppendInt(append(b, "bits("...), v.Int, 10)
+		b = append(appendIndexList(append(b, ": "...), v.Indices()), ')')
 	case bitpack.KReal32, bitpack.KReal64:
-		fmt.Fprint(sb, v.Real)
+		b = fmt.Append(b, v.Real)
 	case bitpack.KNull:
 	default:
-		fmt.Fprint(sb, v.Int)
+		b = strconv.AppendInt(b, v.Int, 10)
 	}
+	return b
 }
 
 func (g *gameStream) detail(d *decoder, e *rawEvent) []model.Field {
 	et, _ := g.table.event(int64(e.id))
-	v := g.body(e)
+	// the fields copy what they show, so the body can live in an arena
+	s := summaryScratches.Get().(*summaryScratch)
+	defer summaryScratches.Put(s)
+	v := g.bodyIn(s, e)
 	out := []model.Field{
 		{Key: "event", Label: "_event", Value: int64(e.id), Name: et.Name, Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}},
 		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)},

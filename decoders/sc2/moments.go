@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rewind/decoders/sc2/names"
+	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
 
@@ -209,12 +210,14 @@ func (a *analysis) addLine(l line) {
 func (a *analysis) walkTracker() {
 	t := a.d.tr
 	a.tracked = true
-	a.inited = make([]bool, len(t.units))
-	a.done = make([]bool, len(t.units))
+	a.inited = make([]bool, t.units.len())
+	a.done = make([]bool, t.units.len())
 	a.deaths = map[int32]death{}
 	a.histAt = map[int32]int{}
 	a.groups = map[groupKey]int{}
 	a.lossGroups = map[lossKey]int{}
+	a.trDec = summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(a.trDec)
 	for i := range t.events {
 		e := &t.events[i]
 		switch e.id {
@@ -240,7 +243,7 @@ func (a *analysis) walkTracker() {
 func (a *analysis) unitMade(e *tevent) {
 	t := a.d.tr
 	u, p := e.unit, int(e.player)
-	if u < 0 || p < 0 || p >= a.n || t.units[u].born != e.loop {
+	if u < 0 || p < 0 || p >= a.n || t.units.at(int(u)).born != e.loop {
 		return // a neutral unit, or an event about a unit made before
 	}
 	init := e.id == tUnitInit
@@ -249,7 +252,7 @@ func (a *analysis) unitMade(e *tevent) {
 	} else if a.inited[u] || e.loop == 0 {
 		return // the bases and workers every player starts with
 	}
-	name := t.types[t.units[u].hist[0].typ]
+	name := t.types[t.units.at(int(u)).hist[0].typ]
 	info, ok := a.unitInfo(name)
 	if !ok || trivial(info) {
 		return
@@ -288,7 +291,7 @@ func (a *analysis) morph(e *tevent) {
 	// the unit's history has the change at this loop, unless it changed
 	// nothing (or the unit was dead); a unit that changes twice in a loop
 	// has two entries, taken in turn
-	ur := &t.units[e.unit]
+	ur := t.units.at(int(e.unit))
 	k := a.histAt[e.unit] + 1
 	for k < len(ur.hist) && (ur.hist[k].loop < e.loop || ur.hist[k].typ == ur.hist[k-1].typ) {
 		k++
@@ -324,7 +327,7 @@ func (a *analysis) upgrade(e *tevent) {
 	if p < 0 || p >= a.n || e.loop == 0 {
 		return // the skins and sprays every player owns are upgrades at loop 0
 	}
-	v := a.d.tr.body(e)
+	v := a.d.tr.bodyIn(a.trDec, e)
 	b, _ := v.BytesOf(1)
 	name := string(b)
 	if n, ok := v.IntOf(2); (ok && n <= 0) || name == "" || cosmetic(name) {
@@ -340,12 +343,12 @@ func (a *analysis) upgrade(e *tevent) {
 func (a *analysis) unitDied(e *tevent) {
 	t := a.d.tr
 	u := e.unit
-	if u < 0 || t.units[u].died != e.loop {
+	if u < 0 || t.units.at(int(u)).died != e.loop {
 		return
 	}
-	ur := &t.units[u]
+	ur := t.units.at(int(u))
 	owner := int(a.d.playerIndex(int64(ur.ownerAt(e.loop))))
-	v := t.body(e)
+	v := t.bodyIn(a.trDec, e)
 	dth := death{loop: e.loop, killer: -1}
 	var kid int64
 	kid, dth.hasKiller = v.IntOf(2)
@@ -398,9 +401,10 @@ func (a *analysis) unitDied(e *tevent) {
 func (a *analysis) unitByTag(index, recycle int64) int32 {
 	t := a.d.tr
 	if a.byTag == nil {
-		a.byTag = make(map[uint64]int32, len(t.units))
-		for i := range t.units {
-			a.byTag[uint64(t.units[i].index)<<32|uint64(t.units[i].recycle)] = int32(i)
+		a.byTag = make(map[uint64]int32, t.units.len())
+		for i := range t.units.len() {
+			u := t.units.at(i)
+			a.byTag[uint64(u.index)<<32|uint64(u.recycle)] = int32(i)
 		}
 	}
 	if u, ok := a.byTag[uint64(uint32(index))<<32|uint64(uint32(recycle))]; ok {
@@ -482,7 +486,8 @@ func (a *analysis) countAlive() {
 		}
 	}
 	a.alive = make([]alive, a.n)
-	for _, c := range t.changes {
+	for i := range t.changes.len() {
+		c := t.changes.at(i)
 		k := kind[c.typ]
 		if k == none || int(c.player) >= a.n {
 			continue

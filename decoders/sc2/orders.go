@@ -33,6 +33,8 @@ func (a *analysis) walkOrders() {
 	if cmd < 0 {
 		return
 	}
+	s := summaryScratches.Get().(*summaryScratch)
+	defer summaryScratches.Put(s)
 	for i := range g.events {
 		e := &g.events[i]
 		if int(e.id) != cmd {
@@ -42,7 +44,7 @@ func (a *analysis) walkOrders() {
 		if p < 0 || p >= a.n {
 			continue
 		}
-		v := g.body(e)
+		v := g.bodyIn(s, e) // used only in this turn
 		c, ok := a.order(&v)
 		if !ok {
 			continue

@@ -93,6 +93,13 @@ type decoder struct {
 
 	budgetMu    sync.Mutex
 	budgetSpans map[string]model.Span // where each stream ran into the budget
+
+	// what summaries name, worked out once: command texts by ability link
+	// and command index, unit titles by unit link (maps, not sync.Maps,
+	// whose keys are boxed: an allocation a lookup)
+	namesMu   sync.RWMutex
+	commands  map[[2]int64]commandText
+	unitNames map[int64]string
 }
 
 // Decode reads a whole file. It returns nil and an error only when the

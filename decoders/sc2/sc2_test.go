@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -628,11 +629,23 @@ func benchFile(b *testing.B, rel string) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	var r *model.Replay
 	for i := 0; i < b.N; i++ {
-		if _, err := Decode(data, model.DecodeOptions{}); err != nil {
+		if r, err = Decode(data, model.DecodeOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	// live-MB is the heap a decode leaves: the replay, and what the
+	// package keeps for the next decode (decompressors, id tables). B/op
+	// counts what is reused between decodes only once; a one-off decode
+	// (rewind check of one file) pays for it all, and its peak RSS
+	// follows what is live, not what is allocated.
+	b.StopTimer()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "live-MB")
+	runtime.KeepAlive(r)
 }
 
 // BenchmarkDecodeCorpus decodes every file of the corpus, as `rewind
@@ -703,6 +716,57 @@ func TestStreamsReadWhenAsked(t *testing.T) {
 	for i := range got {
 		if len(got[i]) != int(d.arc.Block[bi].FileSize) || &got[i][0] != &got[0][0] {
 			t.Errorf("reader %d got %d bytes, want the one copy of %d", i, len(got[i]), d.arc.Block[bi].FileSize)
+		}
+	}
+}
+
+// BenchmarkSummaries writes the one-line summary of every event of the
+// corpus, as `rewind export` does for its events table (the decode is
+// not timed).
+func BenchmarkSummaries(b *testing.B) {
+	var rs []*model.Replay
+	n := 0
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
+			rs = append(rs, r)
+			n += len(r.Events)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range rs {
+			for i := range r.Events {
+				r.EventSummary(i)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+}
+
+// BenchmarkStatsRows turns the PlayerStats events of the corpus into rows
+// of export's frames_sc2 table, through their fields (the decode is not
+// timed).
+func BenchmarkStatsRows(b *testing.B) {
+	var rs []*model.Replay
+	for _, p := range corpusFiles(b) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range rs {
+			StatsRows(r, func([]StatsRow) error { return nil })
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
 
@@ -45,6 +46,8 @@ type analysis struct {
 	r    *model.Replay
 	n    int // players
 	last int // the last frame
+
+	trDec *versioned.Decoder // reads tracker event bodies while walkTracker runs
 
 	acts    actionCounts
 	players []playerStats

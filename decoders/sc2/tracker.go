@@ -3,7 +3,9 @@ package sc2
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 
 	"rewind/decoders/internal/budget"
 	"rewind/decoders/sc2/names"
@@ -129,13 +131,13 @@ type tracker struct {
 	posScale int64
 	data     []byte
 	events   []tevent
-	units    []unitRec
+	units    chunked[unitRec]
 	byIndex  map[uint32]int32 // current unit for a tag index
 	types    []string
 	typeIdx  map[string]int32
 
 	stats   [][]statRec // per player index
-	changes []change
+	changes chunked[change]
 
 	nplayers int
 	maxX     int32
@@ -146,8 +148,14 @@ type tracker struct {
 	preplaced    int
 
 	setupUsers map[int]int // lobby user id -> player index, from PlayerSetup
-	b          *budget.Budget
-	noCounts   bool // the budget could not pay for the unit-count index
+
+	titlesOnce sync.Once
+	titles     []string // names.UnitTitle of each of types
+
+	wordsMu      sync.RWMutex
+	upgradeWords map[string]string
+	b            *budget.Budget
+	noCounts     bool // the budget could not pay for the unit-count index
 }
 
 // typeOf numbers a unit type name; false when the budget cannot pay for
@@ -270,9 +278,13 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 	}
 }
 
-// grow makes room for more events, paying the budget for them.
+// grow makes room for more events, paying the budget for them. The first
+// room is for an event every 36 bytes: the corpus's streams take 39 to 74
+// bytes an event (53 typically), so they never grow, and the guess wastes
+// a fifth of the room where the old one of 24 bytes wasted half (a
+// megabyte for the 1.7 MB stream of a 240 KB replay).
 func (t *tracker) grow(at int) error {
-	n := max(2*cap(t.events), len(t.data)/24+16)
+	n := max(2*cap(t.events), len(t.data)/36+16)
 	if err := t.b.Items(fTracker+": events", int64(n-len(t.events)), teventSize); err != nil {
 		return err
 	}
@@ -308,7 +320,7 @@ func (t *tracker) unitByTag(index, recycle int64) int32 {
 	if !ok {
 		return -1
 	}
-	if t.units[u].recycle != uint32(recycle) {
+	if t.units.at(int(u)).recycle != uint32(recycle) {
 		return -1
 	}
 	return u
@@ -322,7 +334,7 @@ func (t *tracker) count(loop int32, pid int16, typ int32, delta int8, d *decoder
 	if !t.pay(changeSize) {
 		return
 	}
-	t.changes = append(t.changes, change{loop: loop, player: int16(pi), typ: typ, delta: delta})
+	t.changes.add(change{loop: loop, player: int16(pi), typ: typ, delta: delta})
 }
 
 func (t *tracker) see(x, y int64) {
@@ -367,7 +379,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			hist: []unitHist{{loop: e.loop, owner: owner, typ: typ}}, pos: []unitPos{{loop: e.loop, x: int32(x), y: int32(y)}}}
 		// A UnitDone after a UnitInit is the same unit; a born unit with a
 		// tag still alive replaces it.
-		if old, ok := t.byIndex[u.index]; ok && t.units[old].died < 0 && t.units[old].recycle == u.recycle {
+		if old, ok := t.byIndex[u.index]; ok && t.units.at(int(old)).died < 0 && t.units.at(int(old)).recycle == u.recycle {
 			e.unit = old
 			e.player = d.playerIndex(int64(owner))
 			return
@@ -375,8 +387,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if !t.pay(unitRecSize) {
 			return
 		}
-		t.units = append(t.units, u)
-		e.unit = int32(len(t.units) - 1)
+		e.unit = int32(t.units.add(u))
 		t.byIndex[u.index] = e.unit
 		e.player = d.playerIndex(int64(owner))
 		t.count(e.loop, owner, typ, 1, d)
@@ -388,7 +399,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			return
 		}
 		e.unit = u
-		ur := &t.units[u]
+		ur := t.units.at(int(u))
 		if ur.died >= 0 {
 			return
 		}
@@ -410,7 +421,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			return
 		}
 		e.unit = u
-		ur := &t.units[u]
+		ur := t.units.at(int(u))
 		h := ur.hist[len(ur.hist)-1]
 		owner := int16(geti(2))
 		e.player = d.playerIndex(int64(owner))
@@ -430,7 +441,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			return
 		}
 		e.unit = u
-		ur := &t.units[u]
+		ur := t.units.at(int(u))
 		h := ur.hist[len(ur.hist)-1]
 		name, _ := v.BytesOf(2)
 		typ, ok := t.typeOf(name)
@@ -456,7 +467,8 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			return
 		}
 		e.unit = u
-		e.player = d.playerIndex(int64(t.units[u].hist[len(t.units[u].hist)-1].owner))
+		hist := t.units.at(int(u)).hist
+		e.player = d.playerIndex(int64(hist[len(hist)-1].owner))
 	case tUnitPositions:
 		idx := geti(0)
 		items, ok := v.Get(1)
@@ -471,7 +483,8 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 				if !t.pay(posSize) {
 					return
 				}
-				t.units[u].pos = append(t.units[u].pos, unitPos{loop: e.loop, x: int32(x), y: int32(y)})
+				ur := t.units.at(int(u))
+				ur.pos = append(ur.pos, unitPos{loop: e.loop, x: int32(x), y: int32(y)})
 			}
 		}
 	case tPlayerSetup:
@@ -518,22 +531,26 @@ func (t *tracker) install(d *decoder) {
 		statIdx[p] = idx
 	}
 	// checkpoints of unit counts every 256 loops: counts after all changes
-	// with loop < k*256, and where in t.changes that is.
+	// with loop < k*256, and where in t.changes that is. The budget pays
+	// for them now; they are made when State is first asked (check and
+	// export never ask, and they came after the merge, at the peak).
 	ncp := n/checkpointGap + 1
 	ntypes := len(t.types)
 	var cps [][]int32 // cps[k] = nplayers*ntypes counts
 	var cpAt []int32
+	var cpOnce sync.Once
 	if d.b.Items(fTracker+": unit counts by player and type", int64(ncp)*(int64(t.nplayers)*int64(ntypes)+2), 4) != nil {
 		d.budgetHit(model.Span{Stream: fTracker})
 		t.noCounts = true
-	} else {
+	}
+	checkpoints := func() {
 		cps = make([][]int32, ncp)
 		cpAt = make([]int32, ncp)
 		cur := make([]int32, t.nplayers*ntypes)
 		ci := 0
 		for k := 0; k < ncp; k++ {
-			for ci < len(t.changes) && int(t.changes[ci].loop) < k*checkpointGap {
-				c := t.changes[ci]
+			for ci < t.changes.len() && int(t.changes.at(ci).loop) < k*checkpointGap {
+				c := *t.changes.at(ci)
 				cur[int(c.player)*ntypes+int(c.typ)] += int32(c.delta)
 				ci++
 			}
@@ -569,14 +586,15 @@ func (t *tracker) install(d *decoder) {
 		}
 		var counts []int32
 		if !t.noCounts {
+			cpOnce.Do(checkpoints)
 			k := frame / checkpointGap
 			if k >= ncp {
 				k = ncp - 1
 			}
 			counts = make([]int32, ntypes)
 			copy(counts, cps[k][p*ntypes:(p+1)*ntypes])
-			for i := int(cpAt[k]); i < len(t.changes) && int(t.changes[i].loop) <= frame; i++ {
-				if c := t.changes[i]; int(c.player) == p {
+			for i := int(cpAt[k]); i < t.changes.len() && int(t.changes.at(i).loop) <= frame; i++ {
+				if c := *t.changes.at(i); int(c.player) == p {
 					counts[c.typ] += int32(c.delta)
 				}
 			}
@@ -625,8 +643,8 @@ func (t *tracker) install(d *decoder) {
 			Lines: []model.Line{{X1: 0, Y1: 0, X2: bounds.MaxX, Y2: 0}, {X1: bounds.MaxX, Y1: 0, X2: bounds.MaxX, Y2: bounds.MaxY},
 				{X1: bounds.MaxX, Y1: bounds.MaxY, X2: 0, Y2: bounds.MaxY}, {X1: 0, Y1: bounds.MaxY, X2: 0, Y2: 0}}}
 		f := int32(frame)
-		for i := range t.units {
-			u := &t.units[i]
+		for i := range t.units.len() {
+			u := t.units.at(i)
 			if u.born > f || (u.died >= 0 && u.died <= f) {
 				continue
 			}
@@ -700,25 +718,90 @@ func (t *tracker) body(e *tevent) versioned.Value {
 	return v
 }
 
-func (t *tracker) unitName(u int32, f int32) string {
-	if u < 0 || int(u) >= len(t.units) {
-		return "unknown unit"
+// bodyIn reads an event's body as body does, with a decoder that uses an
+// arena: the value is good until the decoder reads another.
+func (t *tracker) bodyIn(dec *versioned.Decoder, e *tevent) versioned.Value {
+	dec.Reset(t.data[e.structOff:e.end])
+	v, _ := dec.Value()
+	return v
+}
+
+// summaryDecoders read events for summaries, their values in an arena
+// that each summary reuses (the body is done with when the line is).
+var summaryDecoders = sync.Pool{New: func() any {
+	d := versioned.NewDecoder(nil)
+	d.UseArena()
+	return d
+}}
+
+// title is a unit type's title (names.UnitTitle), worked out once per
+// type name of the stream.
+func (t *tracker) title(typ int32) string {
+	t.titlesOnce.Do(func() {
+		t.titles = make([]string, len(t.types))
+		for i, n := range t.types {
+			t.titles[i] = names.UnitTitle(n)
+		}
+	})
+	return t.titles[typ]
+}
+
+// words is names.Words of an upgrade's name, worked out once per name
+// (a game has a few dozen; every player owns sprays and skins as upgrades).
+func (t *tracker) words(name []byte) string {
+	t.wordsMu.RLock()
+	w, ok := t.upgradeWords[string(name)]
+	t.wordsMu.RUnlock()
+	if ok {
+		return w
 	}
-	ur := &t.units[u]
+	w = names.Words(string(name))
+	t.wordsMu.Lock()
+	if t.upgradeWords == nil {
+		t.upgradeWords = map[string]string{}
+	}
+	t.upgradeWords[string(name)] = w
+	t.wordsMu.Unlock()
+	return w
+}
+
+// titleOf is the title of a unit type name as an event writes it.
+func (t *tracker) titleOf(name []byte) string {
+	if i, ok := t.typeIdx[string(name)]; ok {
+		return t.title(i)
+	}
+	return names.UnitTitle(string(name))
+}
+
+func (t *tracker) unitName(u int32, f int32) string {
+	if typ, ok := t.unitType(u, f); ok {
+		return t.types[typ]
+	}
+	return "unknown unit"
+}
+
+// unitType is the type a unit has at a loop.
+func (t *tracker) unitType(u int32, f int32) (int32, bool) {
+	if u < 0 || int(u) >= t.units.len() {
+		return 0, false
+	}
+	ur := t.units.at(int(u))
 	h := ur.hist[0]
 	for _, x := range ur.hist {
 		if x.loop <= f {
 			h = x
 		}
 	}
-	return t.types[h.typ]
+	return h.typ, true
 }
 
 // summary reads as a player would: "firebat: Supply Depot born at (52, 31)".
 // Unit names are the game's titles (names.UnitTitle); the raw names, tags
 // and player ids are in the event's fields.
 func (t *tracker) summary(d *decoder, e *tevent) string {
-	v := t.body(e)
+	dec := summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(dec)
+	v := t.bodyIn(dec, e)
 	geti := func(tag int64) int64 { x, _ := v.IntOf(tag); return x }
 	who := func(pid int64) string {
 		if pi := d.playerIndex(pid); pi >= 0 && int(pi) < len(d.r.Players) {
@@ -729,59 +812,74 @@ func (t *tracker) summary(d *decoder, e *tevent) string {
 		}
 		return fmt.Sprintf("player %d", pid)
 	}
-	unit := func(u int32, loop int32) string { return names.UnitTitle(t.unitName(u, loop)) }
+	unit := func(u int32, loop int32) string {
+		if typ, ok := t.unitType(u, loop); ok {
+			return t.title(typ)
+		}
+		return names.UnitTitle("unknown unit")
+	}
+	// The common events are appended to one buffer (strconv writes %d and
+	// %g as fmt does); the rare ones are formatted.
+	var buf [160]byte
+	b := buf[:0]
+	owner := func() int64 {
+		if e.unit >= 0 && int(e.unit) < t.units.len() {
+			return int64(t.units.at(int(e.unit)).ownerAt(e.loop))
+		}
+		return -1
+	}
+	at := func(b []byte, x, y int64) []byte {
+		b = strconv.AppendInt(append(b, " at ("...), x*t.posScale, 10)
+		b = strconv.AppendInt(append(b, ", "...), y*t.posScale, 10)
+		return append(b, ')')
+	}
 	switch e.id {
 	case tPlayerStats:
 		st, _ := v.Get(1)
 		g := func(i int64) int64 { x, _ := st.IntOf(i); return x }
-		return fmt.Sprintf("%s: %d minerals, %d gas, supply %g/%g, %d workers, army %d", who(geti(0)), g(sMinerals), g(sGas),
-			float64(g(sFoodUsed))/4096, float64(g(sFoodMade))/4096, g(sWorkers), g(sMinArmy)+g(sGasArmy))
+		b = append(append(b, who(geti(0))...), ": "...)
+		b = append(strconv.AppendInt(b, g(sMinerals), 10), " minerals, "...)
+		b = append(strconv.AppendInt(b, g(sGas), 10), " gas, supply "...)
+		b = strconv.AppendFloat(b, float64(g(sFoodUsed))/4096, 'g', -1, 64)
+		b = strconv.AppendFloat(append(b, '/'), float64(g(sFoodMade))/4096, 'g', -1, 64)
+		b = append(strconv.AppendInt(append(b, ", "...), g(sWorkers), 10), " workers, army "...)
+		return string(strconv.AppendInt(b, g(sMinArmy)+g(sGasArmy), 10))
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
-		verb := "born"
+		verb := " born"
 		if e.id == tUnitInit {
-			verb = "started"
+			verb = " started"
 		}
-		return fmt.Sprintf("%s: %s %s at (%d, %d)", who(geti(3)), names.UnitTitle(string(name)), verb, geti(5)*t.posScale, geti(6)*t.posScale)
+		b = append(append(append(b, who(geti(3))...), ": "...), t.titleOf(name)...)
+		return string(at(append(b, verb...), geti(5), geti(6)))
 	case tUnitDied:
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < len(t.units) {
-			owner = int64(t.units[e.unit].ownerAt(e.loop))
-		}
-		s := fmt.Sprintf("%s: %s died at (%d, %d)", who(owner), unit(e.unit, e.loop), geti(3)*t.posScale, geti(4)*t.posScale)
+		b = append(append(append(b, who(owner())...), ": "...), unit(e.unit, e.loop)...)
+		b = at(append(b, " died"...), geti(3), geti(4))
 		if k, ok := v.IntOf(2); ok {
-			s += ", killed by " + who(k)
+			b = append(append(b, ", killed by "...), who(k)...)
 		}
-		return s
+		return string(b)
 	case tUnitOwnerChange:
-		return fmt.Sprintf("%s: takes %s", who(geti(2)), unit(e.unit, e.loop-1))
+		return who(geti(2)) + ": takes " + unit(e.unit, e.loop-1)
 	case tUnitTypeChange:
 		name, _ := v.BytesOf(2)
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < len(t.units) {
-			owner = int64(t.units[e.unit].ownerAt(e.loop))
-		}
-		return fmt.Sprintf("%s: %s becomes %s", who(owner), unit(e.unit, e.loop-1), names.UnitTitle(string(name)))
+		return who(owner()) + ": " + unit(e.unit, e.loop-1) + " becomes " + t.titleOf(name)
 	case tUpgrade:
 		name, _ := v.BytesOf(1)
-		s := fmt.Sprintf("%s: upgrade %s", who(geti(0)), names.Words(string(name)))
+		s := who(geti(0)) + ": upgrade " + t.words(name)
 		if n := geti(2); n != 1 {
 			s += fmt.Sprintf(" (%d)", n)
 		}
 		return s
 	case tUnitDone:
-		owner := int64(-1)
-		if e.unit >= 0 && int(e.unit) < len(t.units) {
-			owner = int64(t.units[e.unit].ownerAt(e.loop))
-		}
-		return fmt.Sprintf("%s: %s finished", who(owner), unit(e.unit, e.loop))
+		return who(owner()) + ": " + unit(e.unit, e.loop) + " finished"
 	case tUnitPositions:
 		items, _ := v.Get(1)
 		n := 0
 		if items != nil {
 			n = len(items.Items) / 3
 		}
-		return fmt.Sprintf("positions of %d units", n)
+		return string(append(strconv.AppendInt(append(b, "positions of "...), int64(n), 10), " units"...))
 	case tPlayerSetup:
 		s := fmt.Sprintf("setup: player %d (%s)", geti(0), who(geti(0)))
 		if u, ok := v.IntOf(2); ok {
@@ -807,16 +905,21 @@ func (u *unitRec) ownerAt(loop int32) int16 {
 }
 
 func (t *tracker) detail(e *tevent) []model.Field {
-	v := t.body(e)
+	// the fields copy what they show, so the body can live in an arena
+	dec := summaryDecoders.Get().(*versioned.Decoder)
+	defer summaryDecoders.Put(dec)
+	v := t.bodyIn(dec, e)
 	base := int64(e.structOff)
 	names := trackerFields[e.id]
 	out := []model.Field{{Key: "event", Label: "event", Value: int64(e.id), Name: trackerNames[e.id],
 		Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}},
 		{Key: "gameloop", Label: "_gameloop", Value: int64(e.loop)}}
 	for _, f := range v.Fields {
-		label := fmt.Sprintf("field %d", f.Tag)
+		var label string
 		if f.Tag >= 0 && int(f.Tag) < len(names) {
 			label = names[f.Tag]
+		} else {
+			label = fmt.Sprintf("field %d", f.Tag)
 		}
 		out = append(out, fieldOf(f, label, base, e.id))
 	}
@@ -842,10 +945,15 @@ func fieldOf(f versioned.Field, label string, base int64, id int32) model.Field 
 	case versioned.Blob:
 		mf.Value = string(x.Bytes)
 	case versioned.Struct:
+		if len(x.Fields) > 0 {
+			mf.Fields = make([]model.Field, 0, len(x.Fields))
+		}
 		for _, s := range x.Fields {
-			l := fmt.Sprintf("field %d", s.Tag)
+			var l string
 			if id == tPlayerStats && s.Tag >= 0 && int(s.Tag) < nStats {
 				l = statNames[s.Tag]
+			} else {
+				l = fmt.Sprintf("field %d", s.Tag)
 			}
 			sub := fieldOf(s, l, base, id)
 			if id == tPlayerStats && (s.Tag == sFoodUsed || s.Tag == sFoodMade) {

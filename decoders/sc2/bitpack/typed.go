@@ -235,6 +235,36 @@ type Decoder struct {
 	Tab    Table
 	Budget *budget.Budget // nil: values are bounded by the stream only
 	What   string         // what the budget is told is paying ("replay.initData")
+
+	// With an arena, the members of structs, arrays, optionals and
+	// choices are carved from reused chunks: values stay valid until the
+	// next ResetArena. A reader that is done with each value before it
+	// reads the next (an event's summary) allocates nothing per value.
+	arena bool
+	vals  []Value
+}
+
+// UseArena makes the decoder reuse memory between ResetArena calls.
+func (d *Decoder) UseArena() { d.arena = true }
+
+// ResetArena lets the next values reuse the memory of the previous ones,
+// which must no longer be used.
+func (d *Decoder) ResetArena() { d.vals = d.vals[:0] }
+
+// members is room for n values, to be appended to.
+func (d *Decoder) members(n int) []Value {
+	if !d.arena {
+		return make([]Value, 0, n)
+	}
+	if cap(d.vals)-len(d.vals) < n {
+		// a new chunk; values in the old one stay valid (the chunks
+		// grow with use, to 256 values, so that a short read does not pay
+		// for a long one's)
+		d.vals = make([]Value, 0, max(n, min(256, 2*cap(d.vals)), 16))
+	}
+	l := len(d.vals)
+	d.vals = d.vals[:l+n]
+	return d.vals[l : l : l+n]
 }
 
 // Read decodes a value of type t from the reader.
@@ -243,14 +273,23 @@ func (d *Decoder) Read(r *Reader, t int) Value {
 }
 
 func (d *Decoder) read(r *Reader, t int, depth int) Value {
-	v := Value{Off: r.Pos()}
+	var v Value
+	d.readInto(r, t, depth, &v)
+	return v
+}
+
+// readInto decodes into *v, overwriting all of it. Members are decoded in
+// their place in the parent's slice, not returned and copied (a Value is
+// 128 bytes, and copies at every level were a third of the work).
+func (d *Decoder) readInto(r *Reader, t int, depth int, v *Value) {
+	*v = Value{Off: r.Pos()}
 	if t < 0 || t >= len(d.Tab) {
 		r.Fail("type %d not in the table", t)
-		return v
+		return
 	}
 	if depth > maxDepth {
 		r.Fail("types nested deeper than %d", maxDepth)
-		return v
+		return
 	}
 	ty := &d.Tab[t]
 	v.Kind = ty.Kind
@@ -307,13 +346,15 @@ func (d *Decoder) read(r *Reader, t int, depth int) Value {
 		if !d.payItems(r, "arrays", n) {
 			break
 		}
-		v.Items = make([]Value, 0, n)
+		v.Items = d.members(int(n))
 		for i := int64(0); i < n && r.err == nil; i++ {
-			v.Items = append(v.Items, d.read(r, ty.Elem, depth+1))
+			v.Items = v.Items[:i+1]
+			d.readInto(r, ty.Elem, depth+1, &v.Items[i])
 		}
 	case KOptional:
 		if r.Bits(1) != 0 {
-			v.Items = []Value{d.read(r, ty.Elem, depth+1)}
+			v.Items = d.members(1)[:1]
+			d.readInto(r, ty.Elem, depth+1, &v.Items[0])
 		} else {
 			v.Absent = true
 		}
@@ -321,14 +362,15 @@ func (d *Decoder) read(r *Reader, t int, depth int) Value {
 		if !d.payItems(r, "structs", int64(len(ty.Fields))) {
 			break
 		}
-		v.Fields = make([]Value, 0, len(ty.Fields))
-		for _, f := range ty.Fields {
+		v.Fields = d.members(len(ty.Fields))
+		for i := range ty.Fields {
 			if r.err != nil {
 				break
 			}
-			fv := d.read(r, f.Type, depth+1)
-			fv.Name = f.Name
-			v.Fields = append(v.Fields, fv)
+			v.Fields = v.Fields[:i+1]
+			fv := &v.Fields[i]
+			d.readInto(r, ty.Fields[i].Type, depth+1, fv)
+			fv.Name = ty.Fields[i].Name
 		}
 	case KChoice:
 		tag := r.Int(ty.Offset, ty.Bits)
@@ -341,15 +383,14 @@ func (d *Decoder) read(r *Reader, t int, depth int) Value {
 		}
 		f := &ty.Fields[tag]
 		v.Int = tag
-		c := d.read(r, f.Type, depth+1)
-		c.Name = f.Name
-		v.Items = []Value{c}
+		v.Items = d.members(1)[:1]
+		d.readInto(r, f.Type, depth+1, &v.Items[0])
+		v.Items[0].Name = f.Name
 	case KNull:
 	default:
 		r.Fail("unknown type kind %d", ty.Kind)
 	}
 	v.End = r.Pos()
-	return v
 }
 
 func (d *Decoder) pay(r *Reader, what string, n int64) bool {

@@ -37,20 +37,22 @@ func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
 	return out, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
 }
 
-// Decompressors are kept between uses: a bzip2 reader keeps its block
-// buffers (up to about 6 MB for a 900k block) and a zlib reader its
-// window, and SC2 archives hold many streams. Go's compress/bzip2 has no
-// Reset, so each stream cost a fresh block buffer (59% of all bytes an SC2
-// decode allocated); dsnet's bzip2 reader resets, and decodes about twice
-// as fast (table-driven prefix codes), which is why it is used here.
+// Decompressors are kept between uses: a bzip2 decoder keeps its block
+// array (bzDecoder, 3.6 MB at most) and a zlib reader its window, and SC2
+// archives hold many streams. Go's compress/bzip2 has no Reset, so each
+// stream cost a fresh block buffer (59% of all bytes an SC2 decode
+// allocated); dsnet's bzip2 reader resets, and decodes about twice as fast
+// as Go's (table-driven prefix codes). It now decodes only the sectors
+// bzDecoder refuses (damaged ones), so that their errors stay its own.
 //
 // A free list, not a sync.Pool: the garbage collector empties a pool, and
 // an SC2 decode runs the collector several times, so a pool lost its
 // readers between decodes and the buffers were made again (9 MB a decode
 // of a 240 KB replay). The list keeps one reader a core at most.
 var (
-	bzFree = newFreeList[bzReader]()
-	zFree  = newFreeList[zReader]()
+	bzFree     = newFreeList[bzReader]()
+	bzFastFree = newFreeList[bzFast]()
+	zFree      = newFreeList[zReader]()
 )
 
 type freeList[T any] struct{ c chan *T }
@@ -74,9 +76,16 @@ func (f freeList[T]) put(x *T) {
 }
 
 type bzReader struct {
-	src     bytes.Reader
-	r       *bzip2.Reader
-	scratch []byte // a stream whose block-size digit was lowered
+	src bytes.Reader
+	r   *bzip2.Reader
+}
+
+// bzFast is a decoder of the streams every well-formed member holds (see
+// bzDecoder), with the copy of a stream whose block-size digit was
+// lowered.
+type bzFast struct {
+	dec     bzDecoder
+	scratch []byte
 }
 
 // blockLevel is the bzip2 block-size digit (100k bytes a step) a stream of
@@ -89,7 +98,29 @@ type zReader struct {
 	r   io.ReadCloser // implements zlib.Resetter
 }
 
-func unbzip2(out []byte, size, limit int, src []byte) (_ []byte, err error) {
+// unbzip2 decodes a bzip2 sector: with bzDecoder, and when that does not
+// take it whole, with dsnet's reader, whose outcome (the bytes and the
+// error) is then the sector's.
+func unbzip2(out []byte, size, limit int, src []byte) ([]byte, error) {
+	f := bzFastFree.get()
+	defer bzFastFree.put(f)
+	// The decoders size their buffers (bzDecoder 4 bytes a byte of
+	// block, dsnet 7) by the stream's block-size digit, which the
+	// checksums do not cover: lowered to what the declared size needs, a
+	// damaged stream of a small member fails within a small block instead
+	// of filling 900k.
+	if lvl := '0' + blockLevel(size); len(src) >= 4 && string(src[:3]) == "BZh" && src[3] > lvl && src[3] <= '9' {
+		f.scratch = append(f.scratch[:0], src...)
+		f.scratch[3] = lvl
+		src = f.scratch
+	}
+	if res, ok := f.dec.decode(out, size, limit, src); ok {
+		return res, nil
+	}
+	return unbzip2Dsnet(out, size, limit, src)
+}
+
+func unbzip2Dsnet(out []byte, size, limit int, src []byte) (_ []byte, err error) {
 	z := bzFree.get()
 	defer bzFree.put(z)
 	// The library reports corrupt input by panics that it recovers
@@ -101,15 +132,6 @@ func unbzip2(out []byte, size, limit int, src []byte) (_ []byte, err error) {
 			err = fmt.Errorf("bzip2 decoder failed: %v", p)
 		}
 	}()
-	// The decoder sizes its buffers (7 bytes a byte of block) by the
-	// stream's block-size digit, which the checksums do not cover: lowered
-	// to what the declared size needs, a damaged stream of a small member
-	// fails within a small block instead of filling 900k.
-	if lvl := '0' + blockLevel(size); len(src) >= 4 && string(src[:3]) == "BZh" && src[3] > lvl && src[3] <= '9' {
-		z.scratch = append(z.scratch[:0], src...)
-		z.scratch[3] = lvl
-		src = z.scratch
-	}
 	z.src.Reset(src)
 	if z.r == nil {
 		z.r, err = bzip2.NewReader(&z.src, nil)

@@ -40,9 +40,33 @@ var namesText string
 
 // Table is one expansion and build range's ids.
 type Table struct {
-	Expansion, Build string      // "LotV", "89720" or "base"
-	abilities        map[int]int // ability link -> ability pool index
-	units            map[int]int // unit link -> unit pool index
+	Expansion, Build string // "LotV", "89720" or "base"
+	// The A and U lines of names.txt are checked when it is parsed and
+	// turned into maps when the table is first used: a replay uses one of
+	// the 21 tables, and the maps of all of them were 1.4 MB that every
+	// process reading one replay held.
+	abilLines, unitLines []string
+	once                 sync.Once
+	abilities            map[int]int // ability link -> ability pool index
+	units                map[int]int // unit link -> unit pool index
+}
+
+// build makes the table's maps from its lines (checked by parse); Pick
+// builds the table it picks.
+func (t *Table) build() {
+	t.once.Do(func() {
+		t.abilities, t.units = map[int]int{}, map[int]int{}
+		for _, l := range t.abilLines {
+			for _, r := range strings.Fields(l)[3:] {
+				run(r, t.abilities, len(abilNames))
+			}
+		}
+		for _, l := range t.unitLines {
+			for _, r := range strings.Fields(l)[3:] {
+				run(r, t.units, len(unitNames))
+			}
+		}
+	})
 }
 
 var (
@@ -64,7 +88,10 @@ func parse(src string) error {
 	kinds, sameAs = map[string]UnitInfo{}, map[string]string{}
 	tables = map[string]*Table{}
 	unitIndex = map[string]int{}
-	for n, line := range strings.Split(src, "\n") {
+	for n, rest := 0, src; rest != ""; n++ {
+		// line by line without a slice of all of them (270 KB)
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
 		if line == "" || line[0] == '#' {
 			continue
 		}
@@ -108,15 +135,18 @@ func parse(src string) error {
 			key := w[1] + "/" + w[2]
 			t := tables[key]
 			if t == nil {
-				t = &Table{Expansion: w[1], Build: w[2], abilities: map[int]int{}, units: map[int]int{}}
+				t = &Table{Expansion: w[1], Build: w[2]}
 				tables[key] = t
 			}
-			into, size := t.abilities, len(abilNames)
+			size := len(abilNames)
 			if w[0] == "U" {
-				into, size = t.units, len(unitNames)
+				size = len(unitNames)
+				t.unitLines = append(t.unitLines, line)
+			} else {
+				t.abilLines = append(t.abilLines, line)
 			}
 			for _, r := range w[3:] {
-				if err := run(r, into, size); err != nil {
+				if err := run(r, nil, size); err != nil {
 					return fmt.Errorf("names.txt line %d: %v", n+1, err)
 				}
 			}
@@ -127,6 +157,8 @@ func parse(src string) error {
 	return nil
 }
 
+// run reads one run of a table line into the map; with no map it only
+// checks the run.
 func run(r string, into map[int]int, size int) error {
 	idText, rest, ok := strings.Cut(r, ":")
 	if !ok {
@@ -142,6 +174,9 @@ func run(r string, into map[int]int, size int) error {
 	}
 	if err1 != nil || err2 != nil || err3 != nil || id < 0 || name < 0 || more < 0 || name+more >= size {
 		return fmt.Errorf("run %q", r)
+	}
+	if into == nil {
+		return nil
 	}
 	for i := 0; i <= more; i++ {
 		into[id+i] = name + i
@@ -200,7 +235,11 @@ func Pick(expansion string, base int) *Table {
 			key = s.key
 		}
 	}
-	return tables[key]
+	t := tables[key]
+	if t != nil {
+		t.build()
+	}
+	return t
 }
 
 // Command is what a command event's ability id names.

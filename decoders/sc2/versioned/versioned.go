@@ -218,6 +218,13 @@ func (d *Decoder) newFields(n int) []Field {
 // NewDecoder starts at the beginning of data.
 func NewDecoder(data []byte) *Decoder { return &Decoder{data: data} }
 
+// Reset starts the decoder over at the beginning of data, keeping its
+// arena (which the values read before must no longer use) and budget.
+func (d *Decoder) Reset(data []byte) {
+	d.data, d.pos, d.err = data, 0, nil
+	d.ResetArena()
+}
+
 // Pos is the offset of the next value.
 func (d *Decoder) Pos() int { return d.pos }
 

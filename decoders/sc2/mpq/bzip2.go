@@ -1,0 +1,499 @@
+package mpq
+
+import (
+	"encoding/binary"
+)
+
+// bzDecoder decodes well-formed bzip2 streams with one array of 4 bytes a
+// byte of block, where dsnet's reader holds about 8 (its symbols, its
+// move-to-front output, the BWT permutation and a copy of the block) and
+// grows some of them by appending: a fresh dsnet reader allocated 11 MB to
+// decode the 1.7 MB tracker stream of a 240 KB replay, this one 3.6 MB.
+// That stream was the peak of an SC2 decode's memory.
+//
+// It only ever says "ok" or "not ok": a stream it does not take whole (a
+// checksum that fails, a tree that is not complete, bytes after the end,
+// a size other than the one declared, anything odd) is decoded again by
+// dsnet's reader (unbzip2), whose errors are the ones the diagnostics
+// quote. Checksums guard what it accepts: a block's CRC covers its output,
+// so an accepted stream yields the bytes dsnet yields. It is at least as
+// strict as dsnet everywhere else (it refuses degenerate trees, which dsnet
+// decodes), so nothing dsnet refuses is accepted here.
+type bzDecoder struct {
+	src  []byte
+	pos  int    // next byte of src to load into bits
+	bits uint64 // unread bits, most significant first
+	n    uint   // how many bits of bits are valid
+
+	blockMax int // the most bytes a block of this member can hold
+
+	// tt holds the block: the move-to-front output in the low byte of
+	// each entry, then the inverse BWT's links in the upper 24 bits. It
+	// is kept for the next stream, at most 3.6 MB (a 900k block). Giving
+	// back the arrays of more than 64k or 256k entries after each stream
+	// was tried: the peak RSS of a one-file check stayed the same or rose
+	// (test10: medians 33.0 and 33.5 MB of 13 runs against 32.1 kept;
+	// tGKorlith_vs_iPStylin 27.1 and 27.1 against 25.9), and a decode
+	// that allocates its array again pays for it (BenchmarkOpen1v1 11.5-13
+	// against 8.8-10 ms with arrays of up to 256k entries kept).
+	tt []uint32
+
+	trees [maxTrees]huffTree
+	sels  []byte
+}
+
+const (
+	bzBlockMagic = 0x314159265359
+	bzEndMagic   = 0x177245385090
+	maxTrees     = 6
+	maxCodeLen   = 20
+	huffBits     = 10 // bits looked up at once; longer codes are walked
+)
+
+// huffTree decodes one of a block's prefix codes: a table for codes of up
+// to huffBits bits, canonical ranges for the longer ones.
+type huffTree struct {
+	table [1 << huffBits]uint16 // symbol<<5 | length; length 0: a longer code
+	// limit[l] is one past the largest left-aligned code of length l
+	// (codes as 20-bit numbers); base[l] turns a code of length l into
+	// its index in syms.
+	limit  [maxCodeLen + 2]uint32
+	base   [maxCodeLen + 1]int32
+	syms   [258]uint16
+	minLen uint
+}
+
+// build makes the tree of the code lengths; false when the lengths do not
+// make a complete prefix code (dsnet decodes those too; they go to it).
+func (h *huffTree) build(lens []uint8) bool {
+	var count [maxCodeLen + 1]int
+	for _, l := range lens {
+		count[l]++
+	}
+	// complete: the codes fill the 2^20 space exactly
+	sum := 0
+	for l := 1; l <= maxCodeLen; l++ {
+		sum += count[l] << (maxCodeLen - l)
+	}
+	if sum != 1<<maxCodeLen {
+		return false
+	}
+	// canonical codes: by length, then by symbol (as bzip2 assigns them)
+	var first [maxCodeLen + 2]int // index in syms of the first code of a length
+	idx := 0
+	h.minLen = 0
+	for l := 1; l <= maxCodeLen; l++ {
+		first[l] = idx
+		idx += count[l]
+		if count[l] > 0 && h.minLen == 0 {
+			h.minLen = uint(l)
+		}
+	}
+	next := first
+	for s, l := range lens {
+		h.syms[next[l]] = uint16(s)
+		next[l]++
+	}
+	code := uint32(0) // left-aligned in 20 bits
+	for i := range h.table {
+		h.table[i] = 0
+	}
+	for l := 1; l <= maxCodeLen; l++ {
+		h.base[l] = int32(first[l]) - int32(code>>(maxCodeLen-l))
+		for k := 0; k < count[l]; k++ {
+			if l <= huffBits {
+				sym := h.syms[first[l]+k]
+				lo := code >> (maxCodeLen - huffBits)
+				hi := lo + 1<<(huffBits-l)
+				for j := lo; j < hi; j++ {
+					h.table[j] = sym<<5 | uint16(l)
+				}
+			}
+			code += 1 << (maxCodeLen - l)
+		}
+		h.limit[l] = code
+	}
+	return true
+}
+
+// refill loads bits until at least 57 are held or the input ends.
+func (z *bzDecoder) refill() {
+	if z.pos+8 <= len(z.src) {
+		v := binary.BigEndian.Uint64(z.src[z.pos:])
+		z.bits |= v >> z.n
+		take := (63 - z.n) >> 3
+		z.pos += int(take)
+		z.n += take << 3
+		return
+	}
+	for z.n <= 56 && z.pos < len(z.src) {
+		z.bits |= uint64(z.src[z.pos]) << (56 - z.n)
+		z.pos++
+		z.n += 8
+	}
+}
+
+// take reads k (at most 32) bits; ok false when the input ends first.
+func (z *bzDecoder) take(k uint) (uint32, bool) {
+	if z.n < k {
+		z.refill()
+		if z.n < k {
+			return 0, false
+		}
+	}
+	v := uint32(z.bits >> (64 - k))
+	z.bits <<= k
+	z.n -= k
+	return v, true
+}
+
+// sym decodes one symbol of the tree; ok false at the end of the input.
+func (z *bzDecoder) sym(h *huffTree) (int, bool) {
+	if z.n < maxCodeLen {
+		z.refill()
+	}
+	e := h.table[z.bits>>(64-huffBits)]
+	if l := uint(e & 31); l != 0 && l <= z.n {
+		z.bits <<= l
+		z.n -= l
+		return int(e >> 5), true
+	}
+	// a longer code, or too few bits left for the table's guess
+	code := uint32(z.bits >> (64 - maxCodeLen))
+	for l := h.minLen; l <= maxCodeLen; l++ {
+		if code < h.limit[l] {
+			if l > z.n {
+				return 0, false
+			}
+			z.bits <<= l
+			z.n -= l
+			return int(h.syms[h.base[l]+int32(code>>(maxCodeLen-l))]), true
+		}
+	}
+	return 0, false
+}
+
+// decode appends to out the size bytes the bzip2 streams of src hold;
+// false when it does not take the input whole (what it returns then is
+// of no use; the caller's out still holds what it held, bytes past its
+// length may be overwritten).
+func (z *bzDecoder) decode(out []byte, size, limit int, src []byte) (_ []byte, ok bool) {
+	start := len(out)
+	defer func() {
+		// an index out of range on input nobody foresaw is a refusal
+		// like any other: dsnet decodes it again
+		if recover() != nil {
+			ok = false
+		}
+		z.src = nil
+	}()
+	z.src, z.pos, z.bits, z.n = src, 0, 0, 0
+	// A block holds the output of the first run-length stage, at most 5/4
+	// of the bytes it yields (four equal bytes and a count of 0): a block
+	// array of that size suffices for any stream that yields size bytes,
+	// however large its block-size digit.
+	z.blockMax = size + size/4 + 16
+	streams := 0
+	for z.pos < len(z.src) || z.n >= 8 {
+		var stop bool
+		if out, stop = z.stream(out, start+size, limit); stop {
+			return out, false
+		}
+		streams++
+	}
+	return out, streams > 0 && len(out) == start+size
+}
+
+// stream decodes one stream: header, blocks, end marker; stop when it
+// does not take it.
+func (z *bzDecoder) stream(out []byte, end, limit int) (_ []byte, stop bool) {
+	h, ok := z.take(32)
+	if !ok || h>>8 != 'B'<<16|'Z'<<8|'h' {
+		return out, true
+	}
+	level := int(h&0xff) - '0'
+	if level < 1 || level > 9 {
+		return out, true
+	}
+	var combined uint32
+	for {
+		hi, ok1 := z.take(24)
+		lo, ok2 := z.take(24)
+		if !ok1 || !ok2 {
+			return out, true
+		}
+		crc, ok := z.take(32)
+		if !ok {
+			return out, true
+		}
+		switch uint64(hi)<<24 | uint64(lo) {
+		case bzBlockMagic:
+		case bzEndMagic:
+			if crc != combined {
+				return out, true
+			}
+			// the rest of the last byte is padding, as dsnet reads it
+			z.bits <<= z.n % 8
+			z.n -= z.n % 8
+			return out, false
+		default:
+			return out, true
+		}
+		blockStart := len(out)
+		if out, ok = z.block(out, level, end, limit); !ok {
+			return out, true
+		}
+		if bzCRC(out[blockStart:]) != crc {
+			return out, true
+		}
+		combined = (combined<<1 | combined>>31) ^ crc
+	}
+}
+
+// block decodes one block (after its magic and CRC) and appends its
+// bytes to out, to at most end.
+func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
+	rnd, ok1 := z.take(1)
+	origPtr, ok2 := z.take(24)
+	used, ok3 := z.take(16)
+	if !ok1 || !ok2 || !ok3 || rnd != 0 {
+		return out, false
+	}
+	var dict [256]byte
+	nDict := 0
+	for i := 0; i < 16; i++ {
+		if used&(0x8000>>i) == 0 {
+			continue
+		}
+		m, ok := z.take(16)
+		if !ok {
+			return out, false
+		}
+		for j := 0; j < 16; j++ {
+			if m&(0x8000>>j) != 0 {
+				dict[nDict] = byte(i*16 + j)
+				nDict++
+			}
+		}
+	}
+	if nDict == 0 {
+		return out, false
+	}
+	alpha := nDict + 2
+	nt, ok1 := z.take(3)
+	ns, ok2 := z.take(15)
+	if !ok1 || !ok2 || nt < 2 || nt > maxTrees || ns == 0 {
+		return out, false
+	}
+	// selectors: unary indices into a move-to-front list of the trees
+	if cap(z.sels) < int(ns) {
+		z.sels = make([]byte, ns)
+	}
+	sels := z.sels[:ns]
+	order := [maxTrees]byte{0, 1, 2, 3, 4, 5}
+	for i := range sels {
+		j := 0
+		for {
+			b, ok := z.take(1)
+			if !ok {
+				return out, false
+			}
+			if b == 0 {
+				break
+			}
+			if j++; j >= int(nt) {
+				return out, false
+			}
+		}
+		t := order[j]
+		copy(order[1:j+1], order[:j])
+		order[0] = t
+		sels[i] = t
+	}
+	// code lengths, delta coded
+	var lens [258]uint8
+	for t := 0; t < int(nt); t++ {
+		l, ok := z.take(5)
+		if !ok {
+			return out, false
+		}
+		for s := 0; s < alpha; s++ {
+			for {
+				if l < 1 || l > maxCodeLen {
+					return out, false
+				}
+				b, ok := z.take(1)
+				if !ok {
+					return out, false
+				}
+				if b == 0 {
+					break
+				}
+				b, ok = z.take(1)
+				if !ok {
+					return out, false
+				}
+				if b == 0 {
+					l++
+				} else {
+					l--
+				}
+			}
+			lens[s] = uint8(l)
+		}
+		if !z.trees[t].build(lens[:alpha]) {
+			return out, false
+		}
+	}
+
+	// symbols: run lengths of the front byte (RUNA, RUNB), move-to-front
+	// indices, end of block
+	max := level * 100000 // dsnet's limit, by the stream's digit
+	room := min(max, z.blockMax)
+	if cap(z.tt) < room {
+		z.tt = make([]uint32, room)
+	}
+	tt := z.tt[:room]
+	var counts [256]int
+	mtf := dict
+	eob := alpha - 1
+	n, nsyms, sel := 0, 0, 0
+	run, runBit := 0, 0
+	var tree *huffTree
+	left := 0
+	for {
+		if left == 0 {
+			if sel >= len(sels) {
+				return out, false
+			}
+			tree = &z.trees[sels[sel]]
+			sel++
+			left = 50
+		}
+		left--
+		s, ok := z.sym(tree)
+		if !ok {
+			return out, false
+		}
+		if s <= 1 { // RUNA, RUNB: bijective base 2, least significant first
+			if runBit >= 24 {
+				return out, false
+			}
+			run += (s + 1) << runBit
+			runBit++
+			if nsyms++; nsyms > max {
+				return out, false
+			}
+			continue
+		}
+		if run > 0 {
+			if n+run > room {
+				return out, false
+			}
+			b := mtf[0]
+			counts[b] += run
+			for k := n; k < n+run; k++ {
+				tt[k] = uint32(b)
+			}
+			n += run
+			run, runBit = 0, 0
+		}
+		if s == eob {
+			break
+		}
+		if s > eob || n >= room {
+			return out, false
+		}
+		if nsyms++; nsyms > max {
+			return out, false
+		}
+		i := s - 1
+		b := mtf[i]
+		copy(mtf[1:i+1], mtf[:i])
+		mtf[0] = b
+		counts[b]++
+		tt[n] = uint32(b)
+		n++
+	}
+	if n == 0 || int(origPtr) >= n {
+		return out, false
+	}
+	tt = tt[:n]
+
+	// inverse BWT: each entry gets the index of the byte that follows it
+	sum := 0
+	for b := range counts {
+		c := counts[b]
+		counts[b] = sum
+		sum += c
+	}
+	for i := range tt {
+		b := byte(tt[i])
+		tt[counts[b]] |= uint32(i) << 8
+		counts[b]++
+	}
+
+	// undo the first run-length stage while following the links: four
+	// equal bytes are followed by a count of more
+	pos := tt[origPtr] >> 8
+	last, same := byte(0), 0
+	for k := 0; k < n; k++ {
+		t := tt[pos]
+		pos = t >> 8
+		b := byte(t)
+		if same == 4 {
+			if len(out)+int(b) > end {
+				return out, false
+			}
+			for c := 0; c < int(b); c++ {
+				if len(out) == cap(out) {
+					out = grow(out, 1, limit)
+				}
+				out = append(out, last)
+			}
+			same = 0
+			continue
+		}
+		if same > 0 && b == last {
+			same++
+		} else {
+			last, same = b, 1
+		}
+		if len(out) >= end {
+			return out, false
+		}
+		if len(out) == cap(out) {
+			out = grow(out, 1, limit)
+		}
+		out = append(out, b)
+	}
+	if same == 4 { // four equal bytes and no count: dsnet refuses it
+		return out, false
+	}
+	return out, true
+}
+
+// bzCRCTable is bzip2's CRC-32: polynomial 0x04c11db7, most significant
+// bit first.
+var bzCRCTable = func() (t [256]uint32) {
+	for i := range t {
+		c := uint32(i) << 24
+		for k := 0; k < 8; k++ {
+			if c&0x80000000 != 0 {
+				c = c<<1 ^ 0x04c11db7
+			} else {
+				c <<= 1
+			}
+		}
+		t[i] = c
+	}
+	return
+}()
+
+func bzCRC(b []byte) uint32 {
+	c := ^uint32(0)
+	for _, x := range b {
+		c = c<<8 ^ bzCRCTable[byte(c>>24)^x]
+	}
+	return ^c
+}

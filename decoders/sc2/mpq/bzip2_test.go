@@ -1,0 +1,184 @@
+package mpq
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/dsnet/compress/bzip2"
+
+	"rewind/decoders/internal/budget"
+	"rewind/model"
+)
+
+// bzipped compresses data with dsnet's writer at a level.
+func bzipped(t testing.TB, data []byte, level int) []byte {
+	var b bytes.Buffer
+	w, err := bzip2.NewWriter(&b, &bzip2.WriterConfig{Level: level})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(data)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestBzip2LikeDsnet: whatever a sector holds, unbzip2 (bzDecoder, then
+// dsnet when it refuses) gives the bytes and the error dsnet alone gives,
+// and bzDecoder takes the well-formed streams itself.
+func TestBzip2LikeDsnet(t *testing.T) {
+	text := bytes.Repeat([]byte("SC2 tracker events\x00\x00\x00\x00\x00\x01\x02"), 3000)
+	runs := append(bytes.Repeat([]byte{7}, 1000), bytes.Repeat([]byte{1, 1, 1, 1, 2}, 200)...)
+	two := make([]byte, 250_000) // two blocks at level 1
+	for i := range two {
+		two[i] = byte(i * i >> 7)
+	}
+	good := bzipped(t, text, 9)
+	crc := append([]byte(nil), good...)
+	crc[len(crc)/2] ^= 0x10
+	tests := []struct {
+		name string
+		src  []byte
+		size int
+		fast bool // bzDecoder takes it
+	}{
+		{"text", good, len(text), true},
+		{"runs of four and more", bzipped(t, runs, 1), len(runs), true},
+		{"two blocks", bzipped(t, two, 1), len(two), true},
+		{"two streams", append(bzipped(t, text[:100], 1), bzipped(t, text[100:300], 1)...), 300, true},
+		{"empty", bzipped(t, nil, 1), 0, true},
+		{"declared size too small", good, len(text) - 1, false},
+		{"declared size too large", good, len(text) + 1, false},
+		{"damaged", crc, len(text), false},
+		{"cut", good[:len(good)-3], len(text), false},
+		{"trailing bytes", append(append([]byte(nil), good...), 0, 0), len(text), false},
+		{"not bzip2", []byte("BZx9 nothing"), 10, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, werr := unbzip2Dsnet([]byte("head"), tt.size, tt.size+4, tt.src)
+			got, gerr := unbzip2([]byte("head"), tt.size, tt.size+4, tt.src)
+			if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+				t.Errorf("got %d bytes, %v; dsnet %d bytes, %v", len(got), gerr, len(want), werr)
+			}
+			var z bzDecoder
+			if _, ok := z.decode([]byte("head"), tt.size, tt.size+4, tt.src); ok != tt.fast {
+				t.Errorf("bzDecoder took it: %v, want %v", ok, tt.fast)
+			}
+		})
+	}
+}
+
+// TestBzip2CorpusFast: every bzip2 sector of the corpus is taken by
+// bzDecoder, with the bytes dsnet gives.
+func TestBzip2CorpusFast(t *testing.T) {
+	var z bzDecoder
+	n := 0
+	for _, p := range corpusFiles(t) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Open(data, budget.New(int64(len(data)), model.Limits{}))
+		if a == nil || err != nil {
+			continue
+		}
+		names, _ := members(a)
+		for _, name := range names {
+			bi := a.FindBlock(name)
+			if bi < 0 || a.Block[bi].Flags&FlagEncrypted != 0 {
+				continue
+			}
+			secs, err := a.sectors(name, bi, a.key(name, bi))
+			if err != nil {
+				continue
+			}
+			for _, s := range secs {
+				if !s.Compressed() || data[s.Off] != CompBzip2 {
+					continue
+				}
+				src := data[s.Off+1 : s.Off+s.Len]
+				want, err := unbzip2Dsnet(nil, s.Size, s.Size, src)
+				if err != nil {
+					continue // damaged in the corpus on purpose
+				}
+				got, ok := z.decode(nil, s.Size, s.Size, src)
+				if !ok || !bytes.Equal(got, want) {
+					t.Errorf("%s %s sector at %#x: taken %v, %d bytes, dsnet %d", p, name, s.Off, ok, len(got), len(want))
+				}
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no bzip2 sectors in the corpus")
+	}
+}
+
+// BenchmarkBzip2Corpus decodes every bzip2 sector of the corpus: with
+// bzDecoder (as unbzip2 does) and with dsnet's reader alone.
+func BenchmarkBzip2Corpus(b *testing.B) {
+	type sec struct {
+		src  []byte
+		size int
+	}
+	var secs []sec
+	for _, p := range corpusFiles(b) {
+		data, _ := os.ReadFile(p)
+		a, err := Open(data, budget.New(int64(len(data)), model.Limits{}))
+		if a == nil || err != nil {
+			continue
+		}
+		names, _ := members(a)
+		for _, name := range names {
+			bi := a.FindBlock(name)
+			if bi < 0 || a.Block[bi].Flags&FlagEncrypted != 0 {
+				continue
+			}
+			ss, _ := a.sectors(name, bi, a.key(name, bi))
+			for _, s := range ss {
+				if s.Compressed() && data[s.Off] == CompBzip2 {
+					secs = append(secs, sec{data[s.Off+1 : s.Off+s.Len], s.Size})
+				}
+			}
+		}
+	}
+	for _, bm := range []struct {
+		name string
+		f    func(out []byte, size, limit int, src []byte) ([]byte, error)
+	}{{"unbzip2", unbzip2}, {"dsnet", unbzip2Dsnet}} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var out []byte
+			for range b.N {
+				for _, s := range secs {
+					out, _ = bm.f(out[:0], s.size, s.size, s.src)
+				}
+			}
+		})
+	}
+}
+
+// FuzzBzip2LikeDsnet: on any bytes, unbzip2 gives what dsnet alone gives
+// (bytes and error), and bzDecoder takes only what dsnet decodes without
+// an error, to the same bytes.
+func FuzzBzip2LikeDsnet(f *testing.F) {
+	text := []byte("SC2 replay.tracker.events \x00\x00\x00\x00\x00\x07\x07\x07\x07\x07\x07 units")
+	f.Add(bzipped(f, text, 1), uint16(len(text)))
+	f.Add(bzipped(f, bytes.Repeat(text, 40), 1), uint16(40*len(text)))
+	f.Add(append(bzipped(f, text[:9], 1), bzipped(f, text[9:], 1)...), uint16(len(text)))
+	f.Fuzz(func(t *testing.T, src []byte, size uint16) {
+		n := int(size)
+		want, werr := unbzip2Dsnet([]byte("x"), n, n+1, src)
+		got, gerr := unbzip2([]byte("x"), n, n+1, src)
+		if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Fatalf("unbzip2 %d bytes, %v; dsnet %d bytes, %v", len(got), gerr, len(want), werr)
+		}
+		var z bzDecoder
+		if fast, ok := z.decode(nil, n, n, src); ok && (werr != nil || !bytes.Equal(fast, want[1:])) {
+			t.Fatalf("bzDecoder took a stream dsnet gives %d bytes and %v for", len(want)-1, werr)
+		}
+	})
+}
