@@ -82,13 +82,15 @@ func parseAttributes(b []byte) ([]attribute, int, error) {
 		return nil, 0, fmt.Errorf("at %#x: header cut short (%d bytes)", 0, len(b))
 	}
 	count := binary.LittleEndian.Uint32(b[hdr-4:])
-	var out []attribute
+	// the records the bytes hold, however many the count claims
+	out := make([]attribute, 0, min(int64(count), int64((len(b)-hdr)/13)))
 	off := hdr
 	for i := uint32(0); i < count; i++ {
 		if off+13 > len(b) {
 			return out, hdr, fmt.Errorf("at %#x: record %d of %d cut short", off, i, count)
 		}
-		v := make([]byte, 0, 4)
+		var buf [4]byte
+		v := buf[:0]
 		for j := 12; j >= 9; j-- {
 			if c := b[off+j]; c != 0 {
 				v = append(v, c)

@@ -399,6 +399,9 @@ func (d *decoder) readArchive() {
 	}
 	files := model.Field{Key: "files", Label: "Files", Span: model.Span{Off: a.BlockTableAt, Len: int64(len(a.Block)) * 16}}
 	for _, n := range all {
+		if d.opt.HeaderOnly {
+			break // a listing shows no member table
+		}
 		bi := a.FindBlock(n)
 		b := a.Block[bi]
 		at := a.BlockAt(bi)
