@@ -25,13 +25,8 @@ import (
 // free. Where mapping is unavailable (another OS, a file that shrinks while
 // it is read) the file is read whole instead.
 func ReadHeader(e Entry) Header {
-	h := Header{Path: e.Path, Kind: e.Kind, Size: e.Size, ModTime: e.ModTime}
+	h := entryHeader(e)
 	if e.Kind != File {
-		if e.Err != nil {
-			h.Err = e.Err.Error()
-		} else {
-			h.Err = e.Path + ": not a regular file"
-		}
 		return h
 	}
 	if e.FS != nil {
@@ -56,6 +51,20 @@ func ReadHeader(e Entry) Header {
 	}
 	got.Size, got.ModTime = size, mtime
 	return got
+}
+
+// entryHeader is what the walk already knows of an entry; for one that is
+// no file to read, why.
+func entryHeader(e Entry) Header {
+	h := Header{Path: e.Path, Kind: e.Kind, Size: e.Size, ModTime: e.ModTime}
+	switch {
+	case e.Kind == File:
+	case e.Err != nil:
+		h.Err = e.Err.Error()
+	default:
+		h.Err = e.Path + ": not a regular file"
+	}
+	return h
 }
 
 // smallFile is the size up to which a file is read rather than mapped.
@@ -132,13 +141,8 @@ func notReplay(err error) string {
 // header read cannot know) and the check. It reads the whole file (a full
 // decode keeps its bytes for spans).
 func ReadFull(e Entry) Header {
-	h := Header{Path: e.Path, Kind: e.Kind, Size: e.Size, ModTime: e.ModTime}
+	h := entryHeader(e)
 	if e.Kind != File {
-		if e.Err != nil {
-			h.Err = e.Err.Error()
-		} else {
-			h.Err = e.Path + ": not a regular file"
-		}
 		return h
 	}
 	var data []byte
