@@ -292,6 +292,9 @@ func (d *decoder) headerOnly() {
 		d.stop = from
 		d.scan()
 	}
+	if d.why == stopCut {
+		d.cutOff() // the walk met the record the end cuts off: the error a listing shows
+	}
 	d.framePorts()
 	d.assignPorts()
 	if d.verKnown {
