@@ -90,3 +90,46 @@ func TestSummariesGolden(t *testing.T) {
 	}
 	t.Logf("%d summaries of %d files", total, len(files))
 }
+
+// TestSummariesConcurrent: a replay is shared once decoded (the TUI, an
+// export's workers), and the summaries and fields read event bodies into
+// pooled arenas: goroutines asking at once must each get what one alone
+// gets (run under -race by .ci/run).
+func TestSummariesConcurrent(t *testing.T) {
+	data, err := os.ReadFile(samples(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range samples(t) {
+		if strings.Contains(p, "winter-madness") {
+			if data, err = os.ReadFile(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r, err := Decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, len(r.Events))
+	for i := range r.Events {
+		want[i] = r.EventSummary(i) + fmt.Sprintf("%v", r.EventFields(i))
+	}
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			for i := g; i < len(r.Events); i += 3 {
+				if got := r.EventSummary(i) + fmt.Sprintf("%v", r.EventFields(i)); got != want[i] {
+					errs <- fmt.Sprintf("event %d: %q, alone %q", i, got, want[i])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
