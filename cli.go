@@ -4,6 +4,7 @@ package main
 // on stdout, the version, terminal detection and how dates are printed.
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -38,6 +39,25 @@ func newCommand(name, synopsis string, stdout, stderr io.Writer) *command {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // mistakes are worded by parse, help by help
 	return &command{name: name, synopsis: synopsis, flags: fs, stdout: stdout, stderr: stderr}
+}
+
+// output buffers what a command writes for each of many files: a write a
+// line cost find 48,000 system calls on a 50,000-file folder. On a
+// terminal each file's text still shows as soon as it is ready.
+type output struct {
+	*bufio.Writer
+	live bool
+}
+
+func (c *command) output() *output {
+	return &output{bufio.NewWriterSize(c.stdout, 64<<10), isTerminal(c.stdout)}
+}
+
+// item ends one file's text.
+func (o *output) item() {
+	if o.live {
+		o.Flush()
+	}
 }
 
 // prog is how the command is called: "rewind check".

@@ -35,7 +35,7 @@ func cmdFind(c *command, args []string) int {
 	if len(rest) < 2 {
 		return c.errorf("needs at least one PATH and a QUERY (quote a query of several terms)")
 	}
-	stdout, stderr := c.stdout, c.stderr
+	stderr := c.stderr
 	paths, text := rest[:len(rest)-1], rest[len(rest)-1]
 	q, err := library.ParseQuery(text)
 	if err != nil {
@@ -52,7 +52,9 @@ func cmdFind(c *command, args []string) int {
 		defer done()
 		opt.Index = idx
 	}
-	enc := json.NewEncoder(stdout)
+	out := c.output()
+	defer out.Flush()
+	enc := json.NewEncoder(out)
 	matched, unreadable := false, false
 	library.Scan(context.Background(), library.Paths(paths), opt, func(h library.Header) bool {
 		if h.Kind == library.Skipped {
@@ -60,6 +62,7 @@ func cmdFind(c *command, args []string) int {
 		}
 		if h.Kind == library.Unreadable {
 			unreadable = true
+			out.Flush() // what came before it first
 			fmt.Fprintln(stderr, "rewind: find:", h.Err)
 		}
 		if !q.Match(library.NewDoc(&h)) {
@@ -69,8 +72,9 @@ func cmdFind(c *command, args []string) int {
 		if *asJSON {
 			enc.Encode(h)
 		} else {
-			fmt.Fprintln(stdout, h.Path)
+			fmt.Fprintln(out, h.Path)
 		}
+		out.item()
 		return true
 	})
 	switch {

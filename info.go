@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -94,7 +93,8 @@ func cmdInfo(c *command, args []string) int {
 		opt.Index = idx
 	}
 	exit, files, first := 0, 0, true
-	var b bytes.Buffer
+	out := c.output()
+	defer out.Flush()
 	library.Scan(context.Background(), walk, opt, func(h library.Header) bool {
 		h.Path = prefix + h.Path
 		if h.Kind == library.File {
@@ -103,17 +103,16 @@ func cmdInfo(c *command, args []string) int {
 		if h.Err != "" && h.Kind != library.Skipped {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
-		b.Reset()
 		if *asJSON {
-			json.NewEncoder(&b).Encode(summarize(&h))
+			json.NewEncoder(out).Encode(summarize(&h))
 		} else {
 			if !first {
-				b.WriteByte('\n')
+				out.WriteByte('\n')
 			}
-			writeInfo(&b, &h)
+			writeInfo(out, &h)
 		}
 		first = false
-		c.stdout.Write(b.Bytes())
+		out.item()
 		return true
 	})
 	if files == 0 {
