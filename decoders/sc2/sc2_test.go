@@ -720,12 +720,10 @@ func TestStreamsReadWhenAsked(t *testing.T) {
 	}
 }
 
-// BenchmarkSummaries writes the one-line summary of every event of the
-// corpus, as `rewind export` does for its events table (the decode is
-// not timed).
-func BenchmarkSummaries(b *testing.B) {
+// decodedCorpus decodes every corpus file that gives a replay, for the
+// benchmarks that time what comes after the decode.
+func decodedCorpus(b *testing.B) []*model.Replay {
 	var rs []*model.Replay
-	n := 0
 	for _, p := range corpusFiles(b) {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -733,8 +731,19 @@ func BenchmarkSummaries(b *testing.B) {
 		}
 		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
 			rs = append(rs, r)
-			n += len(r.Events)
 		}
+	}
+	return rs
+}
+
+// BenchmarkSummaries writes the one-line summary of every event of the
+// corpus, as `rewind export` does for its events table (the decode is
+// not timed).
+func BenchmarkSummaries(b *testing.B) {
+	rs := decodedCorpus(b)
+	n := 0
+	for _, r := range rs {
+		n += len(r.Events)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -752,16 +761,7 @@ func BenchmarkSummaries(b *testing.B) {
 // of export's frames_sc2 table, through their fields (the decode is not
 // timed).
 func BenchmarkStatsRows(b *testing.B) {
-	var rs []*model.Replay
-	for _, p := range corpusFiles(b) {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if r, _ := Decode(data, model.DecodeOptions{}); r != nil {
-			rs = append(rs, r)
-		}
-	}
+	rs := decodedCorpus(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

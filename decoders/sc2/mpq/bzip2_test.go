@@ -2,6 +2,7 @@ package mpq
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"testing"
 
@@ -71,15 +72,21 @@ func TestBzip2LikeDsnet(t *testing.T) {
 	}
 }
 
-// TestBzip2CorpusFast: every bzip2 sector of the corpus is taken by
-// bzDecoder, with the bytes dsnet gives.
-func TestBzip2CorpusFast(t *testing.T) {
-	var z bzDecoder
-	n := 0
-	for _, p := range corpusFiles(t) {
+// bzSector is one bzip2-compressed sector of a corpus file.
+type bzSector struct {
+	where string // file, member and offset, for a failure
+	src   []byte // after the compression byte
+	size  int
+}
+
+// corpusBzip2Sectors lists every bzip2 sector of the corpus's readable,
+// unencrypted members.
+func corpusBzip2Sectors(tb testing.TB) []bzSector {
+	var out []bzSector
+	for _, p := range corpusFiles(tb) {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		a, err := Open(data, budget.New(int64(len(data)), model.Limits{}))
 		if a == nil || err != nil {
@@ -96,21 +103,30 @@ func TestBzip2CorpusFast(t *testing.T) {
 				continue
 			}
 			for _, s := range secs {
-				if !s.Compressed() || data[s.Off] != CompBzip2 {
-					continue
+				if s.Compressed() && data[s.Off] == CompBzip2 {
+					out = append(out, bzSector{fmt.Sprintf("%s %s sector at %#x", p, name, s.Off), data[s.Off+1 : s.Off+s.Len], s.Size})
 				}
-				src := data[s.Off+1 : s.Off+s.Len]
-				want, err := unbzip2Dsnet(nil, s.Size, s.Size, src)
-				if err != nil {
-					continue // damaged in the corpus on purpose
-				}
-				got, ok := z.decode(nil, s.Size, s.Size, src)
-				if !ok || !bytes.Equal(got, want) {
-					t.Errorf("%s %s sector at %#x: taken %v, %d bytes, dsnet %d", p, name, s.Off, ok, len(got), len(want))
-				}
-				n++
 			}
 		}
+	}
+	return out
+}
+
+// TestBzip2CorpusFast: every bzip2 sector of the corpus is taken by
+// bzDecoder, with the bytes dsnet gives.
+func TestBzip2CorpusFast(t *testing.T) {
+	var z bzDecoder
+	n := 0
+	for _, s := range corpusBzip2Sectors(t) {
+		want, err := unbzip2Dsnet(nil, s.size, s.size, s.src)
+		if err != nil {
+			continue // damaged in the corpus on purpose
+		}
+		got, ok := z.decode(nil, s.size, s.size, s.src)
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("%s: taken %v, %d bytes, dsnet %d", s.where, ok, len(got), len(want))
+		}
+		n++
 	}
 	if n == 0 {
 		t.Fatal("no bzip2 sectors in the corpus")
@@ -120,31 +136,7 @@ func TestBzip2CorpusFast(t *testing.T) {
 // BenchmarkBzip2Corpus decodes every bzip2 sector of the corpus: with
 // bzDecoder (as unbzip2 does) and with dsnet's reader alone.
 func BenchmarkBzip2Corpus(b *testing.B) {
-	type sec struct {
-		src  []byte
-		size int
-	}
-	var secs []sec
-	for _, p := range corpusFiles(b) {
-		data, _ := os.ReadFile(p)
-		a, err := Open(data, budget.New(int64(len(data)), model.Limits{}))
-		if a == nil || err != nil {
-			continue
-		}
-		names, _ := members(a)
-		for _, name := range names {
-			bi := a.FindBlock(name)
-			if bi < 0 || a.Block[bi].Flags&FlagEncrypted != 0 {
-				continue
-			}
-			ss, _ := a.sectors(name, bi, a.key(name, bi))
-			for _, s := range ss {
-				if s.Compressed() && data[s.Off] == CompBzip2 {
-					secs = append(secs, sec{data[s.Off+1 : s.Off+s.Len], s.Size})
-				}
-			}
-		}
-	}
+	secs := corpusBzip2Sectors(b)
 	for _, bm := range []struct {
 		name string
 		f    func(out []byte, size, limit int, src []byte) ([]byte, error)
