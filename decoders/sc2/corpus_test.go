@@ -10,6 +10,8 @@ import (
 
 	"rewind/decoders/internal/corpus"
 	"rewind/decoders/sc2/bitpack"
+	"rewind/decoders/sc2/mpq"
+	"rewind/decoders/sc2/protocol"
 	"rewind/model"
 )
 
@@ -37,18 +39,6 @@ var expectedOutcomes = map[string]string{
 		"(s2protocol.NET's CurruptedErrorTests; EXPECTED.md)",
 	"test_replays__2.0.3.24764__resume_from_replay.SC2Replay": "partial: the game was resumed from this replay; " +
 		"what the clients wrote after the HijackReplayGame event reads with no table (sc2reader asserts the resume, EXPECTED.md)",
-	"test_replays__2.0.0.23925__Akilon Wastes (2).SC2Replay": "partial: the HotS beta's base build 23925 has no table, " +
-		"and no table reads its game events (its lobby reads with 24247's derived table)",
-}
-
-// expectedNoLobby are files whose replay.initData no table reads: builds
-// without a Blizzard table of their own, between 32283 and 51702, whose
-// lobbies no neighbour's table (nor the derived 39576 one) reads to the end.
-var expectedNoLobby = map[string]bool{
-	"test_replays__3.0.0.38215__second.SC2Replay": true, // base build 38215
-	"test_replays__3.0.0.38996__1.SC2Replay":      true, // 38996
-	"test_replays__3.3.0__4.SC2Replay":            true, // 42932
-	"test_replays__lotv__lotv2.SC2Replay":         true, // 37164, the LotV beta
 }
 
 // unnamedCommands are the command ids of the corpus that the id tables
@@ -139,7 +129,7 @@ func family(base int) string {
 	case base < 34784:
 		return "Heart of the Swarm (23925-32283)"
 	case base < 51702:
-		return "Legacy of the Void 3.x (34784-47185, no Blizzard tables)"
+		return "Legacy of the Void 3.x (34784-47185, derived tables)"
 	default:
 		return "Legacy of the Void 3.12+ (51702-)"
 	}
@@ -202,9 +192,8 @@ func TestCorpusAll(t *testing.T) {
 			}
 			t.Errorf("%s: %v", name, dg)
 		}
-		hasInit := d.init != nil
-		if hasInit == expectedNoLobby[name] && d.st.has(fInit) {
-			t.Errorf("%s (base %d): lobby decoded %v, expected %v", name, d.baseBuild, hasInit, !expectedNoLobby[name])
+		if d.init == nil && d.st.has(fInit) {
+			t.Errorf("%s (base %d): lobby not decoded", name, d.baseBuild)
 		}
 		if d.game == nil {
 			t.Errorf("%s (base %d): no game events", name, d.baseBuild)
@@ -330,6 +319,85 @@ func checkPings(t *testing.T, name string, d *decoder) {
 		x, y := float64(e.x)/pointScale, float64(e.y)/pointScale
 		if x < 0 || y < 0 || x > float64(d.mapW) || y > float64(d.mapH) {
 			t.Errorf("%s: ping at (%.1f, %.1f) outside the %dx%d map", name, x, y, d.mapW, d.mapH)
+		}
+	}
+}
+
+// TestDerivedTablesRead holds the derived tables of gen/patches.txt to the
+// corpus files they were made from: each file's stream reads to its last
+// byte with its build's derived table, with no table of another layout,
+// and the decoder picks it.
+func TestDerivedTablesRead(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	for _, c := range []struct {
+		file   string
+		stream string
+		base   int
+	}{
+		{"ggtracker__sc2reader/test_replays__2.0.0.23925__Akilon Wastes (2).SC2Replay", fGame, 23925},
+		{"ggtracker__sc2reader/test_replays__2.0.0.23925__Akilon Wastes (2).SC2Replay", fInit, 24247},
+		{"ggtracker__sc2reader/test_replays__2.0.0.24247__Hunting Ground (2).SC2Replay", fInit, 24247},
+		{"ggtracker__sc2reader/test_replays__lotv__lotv2.SC2Replay", fInit, 37164},
+		{"ggtracker__sc2reader/test_replays__lotv__lotv2.SC2Replay", fGame, 37164},
+		{"ggtracker__sc2reader/test_replays__3.0.0.38215__second.SC2Replay", fInit, 38215},
+		{"ggtracker__sc2reader/test_replays__3.0.0.38996__1.SC2Replay", fInit, 38996},
+		{"ggtracker__sc2reader/test_replays__3.1.0__3.SC2Replay", fInit, 39576},
+		{"icza__mpq/reps__lotv.SC2Replay", fInit, 39576},
+		{"ggtracker__sc2reader/test_replays__3.3.0__4.SC2Replay", fInit, 42932},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		arc, err := mpq.Open(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := arc.ReadFile(c.stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := protocol.Get(c.base)
+		if own.Derived == 0 {
+			t.Fatalf("%d has a table of Blizzard's", c.base)
+		}
+		layout := func(p *protocol.Protocol) string { return p.InitLayout() }
+		if c.stream == fGame {
+			layout = func(p *protocol.Protocol) string { return p.GameLayout() }
+		}
+		var readers []int
+		for _, base := range protocol.Bases() {
+			p := protocol.Get(base)
+			var ok bool
+			if c.stream == fGame {
+				_, err := gameTable(p).readEvents(b, nil)
+				ok = err == nil
+			} else {
+				r := bitpack.New(b)
+				r.Skip(p.Types, p.Init)
+				r.ByteAlign()
+				ok = !r.Failed() && r.Done()
+			}
+			if ok && layout(p) != layout(own) {
+				readers = append(readers, base)
+			}
+			if !ok && p == own {
+				t.Errorf("%s: %s does not read with %d's derived table", c.file, c.stream, c.base)
+			}
+		}
+		if len(readers) > 0 {
+			t.Errorf("%s: %s also reads to its end with the tables of %v", c.file, c.stream, readers)
+		}
+		d, err := decode(data, model.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.initBase()
+		if c.stream == fGame {
+			got = d.tableBase(d.game)
+		}
+		if got != c.base {
+			t.Errorf("%s: %s read with %d's table, want %d's", c.file, c.stream, got, c.base)
 		}
 	}
 }

@@ -66,7 +66,12 @@ func (d *decoder) tableNote() {
 		if s.base == 0 {
 			continue
 		}
-		used = append(used, model.Field{Key: fileKey(s.name), Label: s.name, Value: int64(s.base), Name: fmt.Sprintf("table of base build %d", s.base)})
+		what := fmt.Sprintf("table of base build %d", s.base)
+		if p := protocol.Get(s.base); p != nil && p.Derived != 0 {
+			// not Blizzard's: gen/patches.txt says how it was made
+			what = fmt.Sprintf("table derived for base build %d from %d's", s.base, p.Derived)
+		}
+		used = append(used, model.Field{Key: fileKey(s.name), Label: s.name, Value: int64(s.base), Name: what})
 		if s.base != d.baseBuild && s.exact {
 			if borrowed[s.base] == nil {
 				bases = append(bases, s.base)

@@ -34,7 +34,7 @@
 // each game and message event; "-" where the build writes 5 bits), gameid,
 // messageid, trackerid (the event id types), header, details and init; a
 // table derived from a neighbour's (for a build Blizzard published none
-// for, see gen/derived.txt) names it with derived=BASE.
+// for, see gen/patches.txt) names it with derived=BASE.
 package protocol
 
 import (
@@ -64,7 +64,7 @@ type Event struct {
 type Protocol struct {
 	Base int
 	// Derived is the neighbour a table for a build without a Blizzard table
-	// comes from (gen/derived.txt); 0 for Blizzard's own tables.
+	// comes from (gen/patches.txt); 0 for Blizzard's own tables.
 	Derived int
 	Types   bitpack.Table
 	// Game, Message and Tracker are indexed by event id.

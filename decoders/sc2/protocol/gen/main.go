@@ -49,20 +49,27 @@ func run(in, derivedFile, out string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %v", derivedFile, err)
 	}
-	for _, p := range ps {
-		if err := p.apply(tabs); err != nil {
-			return err
+	// The steps apply in the file's order, so a borrow may patch a table
+	// derived above it.
+	for i := 0; i <= len(ds); i++ {
+		for _, p := range ps {
+			if p.after != i {
+				continue
+			}
+			if err := p.apply(tabs); err != nil {
+				return err
+			}
 		}
-	}
-	var derived []derivation
-	for _, d := range ds {
+		if i == len(ds) {
+			break
+		}
+		d := ds[i]
 		t, err := d.apply(tabs)
 		if err != nil {
 			return fmt.Errorf("%s: %v", derivedFile, err)
 		}
 		if d.from != 0 {
 			tabs = append(tabs, t)
-			derived = append(derived, d)
 		}
 	}
 	sort.Slice(tabs, func(i, j int) bool { return tabs[i].base < tabs[j].base })
@@ -376,8 +383,10 @@ func (t typ) line() string {
 type patch struct {
 	into, from int
 	stream     string // "game"
-	id         int
+	id         int    // the event id in into
+	fromID     int    // the event id in from (an event can move between builds)
 	why        string
+	after      int // how many derivations the file lists before it
 }
 
 func find(tabs []*table, base int) *table {
@@ -403,7 +412,7 @@ func (p patch) apply(tabs []*table) error {
 	into.game = kept
 	var src *event
 	for i := range from.game {
-		if from.game[i].id == p.id {
+		if from.game[i].id == p.fromID {
 			src = &from.game[i]
 		}
 	}
@@ -514,7 +523,11 @@ func write(path string, tabs []*table, patches []patch, derived []derivation) er
 	fmt.Fprintln(w, "# tables (specs/sc2-protocols, MIT licence); do not edit. The format is described in")
 	fmt.Fprintln(w, "# decoders/sc2/protocol/protocol.go.")
 	for _, p := range patches {
-		fmt.Fprintf(w, "# Patch: build %d %s event %d from build %d (gen/patches.txt): %s.\n", p.into, p.stream, p.id, p.from, p.why)
+		from := fmt.Sprintf("build %d", p.from)
+		if p.fromID != p.id {
+			from += fmt.Sprintf("'s event %d", p.fromID)
+		}
+		fmt.Fprintf(w, "# Patch: build %d %s event %d from %s (gen/patches.txt): %s.\n", p.into, p.stream, p.id, from, p.why)
 	}
 	for _, d := range derived {
 		if d.from == 0 {
@@ -547,6 +560,14 @@ type derivation struct {
 	drops      map[int][]string
 	types      map[int]typ
 	retypes    []retype
+	adds       []addition
+}
+
+// addition gives a struct a member its neighbour lacks.
+type addition struct {
+	typ           int
+	after, member string
+	to            typ
 }
 
 // retype gives a struct member a new type, added to the table.
@@ -568,19 +589,23 @@ func parseDerived(src string) ([]patch, []derivation, error) {
 		bad := fmt.Errorf("line %d: %q", n+1, line)
 		switch w[0] {
 		case "borrow":
-			// borrow BASE game ID from BUILD: WHY
+			// borrow BASE game ID from BUILD [game ID2]: WHY
 			head, why, _ := strings.Cut(line, ":")
 			hw := strings.Fields(head)
-			if len(hw) != 6 || hw[2] != "game" || hw[4] != "from" {
+			if (len(hw) != 6 && len(hw) != 8) || hw[2] != "game" || hw[4] != "from" || (len(hw) == 8 && hw[6] != "game") {
 				return nil, nil, bad
 			}
 			into, err1 := strconv.Atoi(hw[1])
 			id, err2 := strconv.Atoi(hw[3])
 			from, err3 := strconv.Atoi(hw[5])
-			if err1 != nil || err2 != nil || err3 != nil {
+			fromID, err4 := id, error(nil)
+			if len(hw) == 8 {
+				fromID, err4 = strconv.Atoi(hw[7])
+			}
+			if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 				return nil, nil, bad
 			}
-			ps = append(ps, patch{into: into, from: from, stream: "game", id: id, why: strings.TrimSpace(why)})
+			ps = append(ps, patch{into: into, from: from, stream: "game", id: id, fromID: fromID, why: strings.TrimSpace(why), after: len(out)})
 		case "derive":
 			head, why, _ := strings.Cut(line, ":")
 			hw := strings.Fields(head)
@@ -604,6 +629,21 @@ func parseDerived(src string) ([]patch, []derivation, error) {
 				return nil, nil, bad
 			}
 			out = append(out, derivation{base: base, why: strings.TrimSpace(why), drops: map[int][]string{}, types: map[int]typ{}})
+		case "add":
+			// add TYPE AFTER NEW LINE: a member NEW of type LINE after AFTER
+			if len(out) == 0 || len(w) < 5 {
+				return nil, nil, bad
+			}
+			t, err := strconv.Atoi(w[1])
+			if err != nil {
+				return nil, nil, bad
+			}
+			ty, err := parseLine(w[4:])
+			if err != nil {
+				return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
+			}
+			d := &out[len(out)-1]
+			d.adds = append(d.adds, addition{typ: t, after: w[2], member: w[3], to: ty})
 		case "retype":
 			if len(out) == 0 || len(w) < 4 {
 				return nil, nil, bad
@@ -650,7 +690,7 @@ func parseLine(w []string) (typ, error) {
 	for _, s := range w[1:] {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return t, fmt.Errorf("type %q: only integers, arrays, optionals, blobs and bit arrays can be written here", strings.Join(w, " "))
+			return t, fmt.Errorf("type %q: only integers, bools, arrays, optionals, blobs and bit arrays can be written here", strings.Join(w, " "))
 		}
 		nums = append(nums, n)
 	}
@@ -662,6 +702,7 @@ func parseLine(w []string) (typ, error) {
 		t.off, t.bits, t.elem = nums[0], nums[1], int(nums[2])
 	case t.kind == "o" && len(nums) == 1:
 		t.elem = int(nums[0])
+	case t.kind == "B" && len(nums) == 0:
 	default:
 		return t, fmt.Errorf("type %q", strings.Join(w, " "))
 	}
@@ -738,6 +779,28 @@ func (d derivation) apply(tabs []*table) (*table, error) {
 		t.types = append(t.types, r.to)
 		t.types[r.typ].fields = append([]field(nil), t.types[r.typ].fields...)
 		t.types[r.typ].fields[k].typ = len(t.types) - 1
+	}
+	for _, a := range d.adds {
+		if a.typ < 0 || a.typ >= len(t.types) || t.types[a.typ].kind != "s" {
+			return nil, fmt.Errorf("build %d: type %d is not a struct", d.base, a.typ)
+		}
+		if (a.to.kind == "o" || a.to.kind == "a") && (a.to.elem < 0 || a.to.elem >= len(t.types)) {
+			return nil, fmt.Errorf("build %d: add refers to type %d", d.base, a.to.elem)
+		}
+		fs := t.types[a.typ].fields
+		k := -1
+		for j, f := range fs {
+			if f.name == a.after {
+				k = j
+			}
+		}
+		if k < 0 {
+			return nil, fmt.Errorf("build %d: type %d has no member %s", d.base, a.typ, a.after)
+		}
+		t.types = append(t.types, a.to)
+		// bit-packed streams ignore the tag; the versioned ones are not derived
+		nf := field{name: a.member, typ: len(t.types) - 1, tag: -1}
+		t.types[a.typ].fields = append(append(append([]field(nil), fs[:k+1]...), nf), fs[k+1:]...)
 	}
 	return t, nil
 }
