@@ -190,9 +190,13 @@ func Err() error {
 	return loadErr
 }
 
-// Pick is the table sc2reader uses for a replay of the expansion ("WoL",
-// "HotS", "LotV") and base build: each table serves from its build to the
-// next one's; HotS games from build 38215 on use LotV's base table.
+// Pick is the table for a replay of the expansion ("WoL", "HotS", "LotV")
+// and base build, by sc2reader's rule: each table serves from its build to
+// the next one's; HotS games from build 38215 on use LotV's base table.
+// One change: 53644's table serves from 51702 on. 3.12 games (base 51702)
+// number their abilities as 53644's table does: the corpus's 3.12 ladder
+// game has every command named by it, and 169 unnamed by 48258's, whose
+// numbering is 3.7's (47185).
 func Pick(expansion string, base int) *Table {
 	load()
 	if loadErr != nil {
@@ -223,7 +227,11 @@ func Pick(expansion string, base int) *Table {
 	case "LotV":
 		add(0, "LotV/base")
 		for _, b := range []int{44401, 47185, 48258, 53644, 54724, 59587, 70154, 76114, 77379, 80949} {
-			add(b, "LotV/"+strconv.Itoa(b))
+			from := b
+			if b == 53644 {
+				from = 51702
+			}
+			add(from, "LotV/"+strconv.Itoa(b))
 		}
 		add(89634, "LotV/89720")
 	default:

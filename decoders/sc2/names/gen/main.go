@@ -103,6 +103,11 @@ func run(in, out, extra string) error {
 			tables = append(tables, t)
 		}
 	}
+	for _, r := range repairs {
+		if err := r.apply(tables); err != nil {
+			return err
+		}
+	}
 	// ability name -> command names by index
 	lookup, err := readCSV(filepath.Join(in, "ability_lookup.csv"))
 	if err != nil {
@@ -276,4 +281,99 @@ func unitKinds(info, extra string) ([]string, error) {
 		return lines[i] < lines[j]
 	})
 	return lines, nil
+}
+
+// repair mends an ability table of specs/ids/sc2 that does not name what
+// real games of its builds command.
+type repair struct {
+	expansion, build string
+	from             string // the neighbour whose names fill the gaps
+	why              string
+}
+
+// repairs: the LotV 47185 table lacks most train, build and research
+// abilities (a 3.7 ladder game's SCVs, Marines, buildings and upgrades
+// have no name), and the 48258 table lists the commands of an ability
+// under its id instead of the ability's name (id 128, TerranBuild, has 13
+// rows: Armory, Barracks, ...). Both number abilities alike where they
+// have names, and as 53644 does give or take an inserted id: each gap
+// takes 53644's name at the offset both of its nearest named neighbours
+// agree on. The corpus's 3.7 ladder game then names every command, and
+// 259 of its 260 train and build commands name a unit its tracker events
+// show being made (before: 274 commands without a name).
+var repairs = []repair{
+	{"LotV", "47185", "53644", "gaps filled from 53644 by alignment"},
+	{"LotV", "48258", "53644", "ids with several rows dropped, gaps filled from 53644 by alignment"},
+}
+
+func (r repair) apply(tables []table) error {
+	var t, n *table
+	for i := range tables {
+		tb := &tables[i]
+		if tb.expansion != r.expansion || tb.kind != "abilities" {
+			continue
+		}
+		switch tb.build {
+		case r.build:
+			t = tb
+		case r.from:
+			n = tb
+		}
+	}
+	if t == nil || n == nil {
+		return fmt.Errorf("repair %s/%s from %s: no such table", r.expansion, r.build, r.from)
+	}
+	// an id with several rows names an ability's commands, not the ability
+	rows := map[int]int{}
+	for _, e := range t.entries {
+		rows[e.id]++
+	}
+	kept := t.entries[:0]
+	for _, e := range t.entries {
+		if rows[e.id] == 1 {
+			kept = append(kept, e)
+		}
+	}
+	t.entries = kept
+	// anchors: names both tables give once, with the offset between them
+	nID := map[int]int{}   // name -> id in n, for names n gives once
+	nName := map[int]int{} // id -> name in n
+	seen := map[int]int{}
+	for _, e := range n.entries {
+		seen[e.name]++
+		nID[e.name] = e.id
+		nName[e.id] = e.name
+	}
+	type anchor struct{ id, off int }
+	var anchors []anchor
+	have := map[int]bool{}
+	for _, e := range t.entries {
+		have[e.name] = true
+		if seen[e.name] == 1 {
+			anchors = append(anchors, anchor{e.id, nID[e.name] - e.id})
+		}
+	}
+	if len(anchors) == 0 {
+		return fmt.Errorf("repair %s/%s from %s: no names in common", r.expansion, r.build, r.from)
+	}
+	byID := map[int]bool{}
+	for _, e := range t.entries {
+		byID[e.id] = true
+	}
+	for k := 0; k+1 < len(anchors); k++ {
+		lo, hi := anchors[k], anchors[k+1]
+		if lo.off != hi.off {
+			continue // something was inserted or removed between them: no guess
+		}
+		for id := lo.id + 1; id < hi.id; id++ {
+			name, ok := nName[id+lo.off]
+			if byID[id] || !ok || have[name] {
+				continue
+			}
+			t.entries = append(t.entries, entry{id, name})
+			have[name] = true
+		}
+	}
+	sort.Slice(t.entries, func(i, j int) bool { return t.entries[i].id < t.entries[j].id })
+	return nil
 }
