@@ -629,35 +629,30 @@ func parseDerived(src string) ([]patch, []derivation, error) {
 				return nil, nil, bad
 			}
 			out = append(out, derivation{base: base, why: strings.TrimSpace(why), drops: map[int][]string{}, types: map[int]typ{}})
-		case "add":
+		case "add", "retype":
 			// add TYPE AFTER NEW LINE: a member NEW of type LINE after AFTER
-			if len(out) == 0 || len(w) < 5 {
+			// retype TYPE MEMBER LINE: MEMBER gets type LINE
+			names := 1
+			if w[0] == "add" {
+				names = 2
+			}
+			if len(out) == 0 || len(w) < 3+names {
 				return nil, nil, bad
 			}
 			t, err := strconv.Atoi(w[1])
 			if err != nil {
 				return nil, nil, bad
 			}
-			ty, err := parseLine(w[4:])
+			ty, err := parseLine(w[2+names:])
 			if err != nil {
 				return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
 			}
 			d := &out[len(out)-1]
-			d.adds = append(d.adds, addition{typ: t, after: w[2], member: w[3], to: ty})
-		case "retype":
-			if len(out) == 0 || len(w) < 4 {
-				return nil, nil, bad
+			if w[0] == "add" {
+				d.adds = append(d.adds, addition{typ: t, after: w[2], member: w[3], to: ty})
+			} else {
+				d.retypes = append(d.retypes, retype{typ: t, member: w[2], to: ty})
 			}
-			t, err := strconv.Atoi(w[1])
-			if err != nil {
-				return nil, nil, bad
-			}
-			ty, err := parseLine(w[3:])
-			if err != nil {
-				return nil, nil, fmt.Errorf("line %d: %v", n+1, err)
-			}
-			d := &out[len(out)-1]
-			d.retypes = append(d.retypes, retype{typ: t, member: w[2], to: ty})
 		case "drop", "type":
 			if len(out) == 0 || len(w) < 3 {
 				return nil, nil, bad
