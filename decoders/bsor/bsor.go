@@ -152,6 +152,8 @@ type replay struct {
 	over        bool           // the budget refused (recorded once)
 	budget      int            // steps spent searching for sections (see probe)
 	peekLast    float32        // header-only: the last frame's time, read without the frames
+	peekCount   int            // header-only: the frame count, when the frames section is whole
+	peekRate    float64        // header-only: the frames' median FPS
 }
 
 func (d *replay) diag(sev model.Severity, off int64, subject, msg, expected, found string) {
@@ -229,11 +231,18 @@ func (d *replay) parse(opt model.DecodeOptions) {
 	}
 	d.lastSection = 0
 	if opt.HeaderOnly {
-		// the last frame's time gives the duration without reading the frames
+		// the last frame's time gives the duration, the count and each
+		// frame's FPS the timeline, without reading the poses
 		if pos+5 <= len(data) && data[pos] == 1 {
 			c := int(int32(le32(data[pos+1:])))
 			if c > 0 && c <= (len(data)-pos-5)/frameSize {
-				d.peekLast = f32(data[pos+5+(c-1)*frameSize:])
+				first := pos + 5
+				d.peekLast = f32(data[first+(c-1)*frameSize:])
+				d.peekCount = c
+				d.peekRate = medianFPS(c, func(i int) int32 { return int32(le32(data[first+i*frameSize+4:])) })
+				if t0 := f32(data[first:]); d.peekRate == 0 && c > 1 && d.peekLast > t0 {
+					d.peekRate = float64(c-1) / float64(d.peekLast-t0) // as the full decode does
+				}
 			}
 		}
 		return

@@ -174,8 +174,6 @@ func (v *view) timeline(r *model.Replay) {
 	v.times = make([]float32, len(fr))
 	v.flags = make([]uint8, len(fr))
 	var prev float32
-	var hist [1024]int
-	nfps := 0
 	for i := range fr {
 		t := fr[i].Time
 		switch {
@@ -196,26 +194,16 @@ func (v *view) timeline(r *model.Replay) {
 		}
 		v.times[i] = t
 		prev = t
-		if f := fr[i].FPS; f > 0 {
-			hist[min(int(f), len(hist)-1)]++
-			nfps++
-		}
 	}
-	rate := 0.0
-	if nfps > 0 {
-		half, acc := (nfps+1)/2, 0
-		for f, c := range hist {
-			acc += c
-			if acc >= half {
-				rate = float64(f)
-				break
-			}
-		}
-	} else if len(fr) > 1 && v.times[len(fr)-1] > v.times[0] {
+	rate := medianFPS(len(fr), func(i int) int32 { return fr[i].FPS })
+	if rate == 0 && len(fr) > 1 && v.times[len(fr)-1] > v.times[0] {
 		rate = float64(len(fr)-1) / float64(v.times[len(fr)-1]-v.times[0])
 	}
 	count := len(fr)
-	if count == 0 && (len(v.d.notes)+len(v.d.walls)+len(v.d.heights)+len(v.d.pauses)) > 0 {
+	if count == 0 && v.d.peekCount > 0 {
+		// a header-only read: the count and rate without the frames
+		count, rate = v.d.peekCount, v.d.peekRate
+	} else if count == 0 && (len(v.d.notes)+len(v.d.walls)+len(v.d.heights)+len(v.d.pauses)) > 0 {
 		// no frames, but events: one frame at 0 to hang them on
 		count = 1
 		v.times = []float32{0}
@@ -721,4 +709,28 @@ func userValue(b []byte) (any, string) {
 func (d *replay) clip(off, n int64) model.Span {
 	end := min(off+n, int64(len(d.data)))
 	return model.Span{Off: min(off, end), Len: max(end-off, 0)}
+}
+
+// medianFPS is the timeline's rate: the median of the frames' FPS values
+// that are set (a few frames at odd rates, a hitch or a loading screen,
+// move a mean but not it); 0 when no frame has one.
+func medianFPS(n int, fps func(i int) int32) float64 {
+	var hist [1024]int
+	set := 0
+	for i := 0; i < n; i++ {
+		if f := fps(i); f > 0 {
+			hist[min(int(f), len(hist)-1)]++
+			set++
+		}
+	}
+	if set == 0 {
+		return 0
+	}
+	half, acc := (set+1)/2, 0
+	for f, c := range hist {
+		if acc += c; acc >= half {
+			return float64(f)
+		}
+	}
+	return 0
 }
