@@ -88,7 +88,7 @@ func TestAllSections(t *testing.T) {
 		t.Errorf("timeline %d %v %q", r.Timeline.Count, r.Timeline.Rate, r.Timeline.Label(3))
 	}
 	p := r.Players[0]
-	if id, _ := model.Find(p.Fields, "playerID"); p.Name != "Tester" || id.Value != "76561198000000000" || p.Code != "Valve Index / Knuckles" || p.Character != "" {
+	if id, _ := model.Find(p.Fields, "playerID"); p.Name != "Tester" || id.Value != "76561198000000000" || p.Code != "76561198000000000" || p.Character != "" {
 		t.Errorf("player %+v", p)
 	}
 	// controller offsets and user data

@@ -272,20 +272,18 @@ func (v *view) frameDiag() {
 
 func (v *view) player() model.Player {
 	in := &v.d.info
-	// Beat Saber has no characters: the player is named first and the
-	// hardware played on follows in the code's place; the platform's player
-	// id (a BeatLeader or Steam number) stays in the fields.
-	p := model.Player{Slot: "P1", Name: in.PlayerName}
-	switch {
-	case in.HMD != "" && in.Controller != "":
-		p.Code = in.HMD + " / " + shortController(in.Controller)
-	case in.HMD != "":
-		p.Code = in.HMD
-	default:
-		p.Code = in.Platform
-	}
+	// The platform's player id (a Steam or Oculus number, what BeatLeader
+	// knows the player by) is the code, as a toon handle or a connect code
+	// is elsewhere, so `code:` finds a player's replays. Beat Saber has no
+	// characters; the headset and controllers are in the fields.
+	p := model.Player{Slot: "P1", Name: in.PlayerName, Code: in.PlayerID}
 	for _, k := range []string{"playerID", "playerName", "platform", "trackingSytem", "hmd", "controller", "leftHanded", "height"} {
 		if f, ok := model.Find(in.fields, k); ok {
+			if k == "controller" {
+				if short := shortController(in.Controller); short != in.Controller {
+					f.Name = short
+				}
+			}
 			p.Fields = append(p.Fields, f)
 		}
 	}
