@@ -132,16 +132,21 @@ type pickedStream struct {
 // before failing. Each trial pays the budget a step per byte.
 func pickEvents(b []byte, base int, stream string, bud *budget.Budget, kind func(*protocol.Protocol) eventTable, key func(*protocol.Protocol) string) (pickedStream, error) {
 	// An event takes 3 bytes at least (20 bits of head, then aligned).
-	if err := bud.Items(stream+": event index", int64(len(b)/3+1), rawEventSize); err != nil {
+	// The budget pays twice for the most events the stream can hold: the
+	// buffer grows to that room when its first guess (an 8th of it at
+	// most) is full, and fit may copy up to half of it to a slice of its
+	// own, all three live at once.
+	most := len(b)/3 + 1
+	first := min(most, len(b)/8+64)
+	if err := bud.Items(stream+": event index", int64(2*most), rawEventSize); err != nil {
 		return pickedStream{}, err
 	}
-	// The budget pays for the most events the stream can hold, the buffer
-	// starts at an event every 8 bytes: the corpus's game events take 8.3
-	// bytes or more (11 typically), and a buffer for 3-byte events (809 KB
-	// for 151 KB of events) was most of the decode's garbage after the
-	// tracker's bzip2 block. A stream of smaller events gets the whole
-	// room once.
-	buf := make([]rawEvent, 0, min(len(b)/3+1, len(b)/8+64))
+	// The buffer starts at an event every 8 bytes: the corpus's game
+	// events take 8.3 bytes or more (11 typically), and a buffer for
+	// 3-byte events (809 KB for 151 KB of events) was most of the decode's
+	// garbage after the tracker's bzip2 block. A stream of smaller events
+	// gets the whole room once.
+	buf := make([]rawEvent, 0, first)
 	var best eventTable
 	bestN := -1
 	tried := map[string]bool{}
