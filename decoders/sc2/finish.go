@@ -130,7 +130,7 @@ func (d *decoder) finish() {
 	if d.msgs != nil {
 		evs := d.msgs.appendEvents(d, nil)
 		srcs = append(srcs, eventSource{n: len(evs), frame: func(i int) int { return evs[i].Frame },
-			event: func(i int) model.Event { return evs[i] }})
+			event: func(i int, ev *model.Event) { *ev = evs[i] }})
 	}
 	if d.tr != nil {
 		srcs = append(srcs, d.tr.source())
@@ -196,11 +196,13 @@ func (d *decoder) finish() {
 	r.Finish()
 }
 
-// eventSource is one stream's events in frame order, made one at a time.
+// eventSource is one stream's events in frame order, made one at a time
+// into their place in the merged list (a model.Event is 136 bytes; made
+// and then copied there, the corpus's 1.7 million cost 3% more).
 type eventSource struct {
 	n     int
 	frame func(i int) int
-	event func(i int) model.Event
+	event func(i int, ev *model.Event) // ev is zero
 }
 
 // mergeByFrame merges the sources into one slice (with room for the end
@@ -229,7 +231,8 @@ func mergeByFrame(srcs []eventSource) []model.Event {
 			return out
 		}
 		s := srcs[best]
-		out = append(out, s.event(pos[best]))
+		out = out[:len(out)+1]
+		s.event(pos[best], &out[len(out)-1])
 		pos[best]++
 		if pos[best] < s.n {
 			next[best] = s.frame(pos[best])

@@ -83,14 +83,11 @@ func (g *gameStream) source(d *decoder) eventSource {
 	}
 	return eventSource{n: len(g.events),
 		frame: func(i int) int { return int(g.events[i].loop) },
-		event: func(i int) model.Event {
+		event: func(i int, ev *model.Event) {
 			e := &g.events[i]
-			ev := model.Event{Frame: int(e.loop), Player: d.gamePlayer(int(e.user)), Kind: kinds[e.id], Ref: i,
-				Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
-			if ev.Kind == "leave" {
-				ev.Notable = true
-			}
-			return ev
+			ev.Frame, ev.Player, ev.Kind, ev.Ref = int(e.loop), d.gamePlayer(int(e.user)), kinds[e.id], i
+			ev.Span = model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}
+			ev.Notable = ev.Kind == "leave"
 		}}
 }
 

@@ -296,15 +296,12 @@ func (t *tracker) grow(at int) error {
 func (t *tracker) source() eventSource {
 	return eventSource{n: len(t.events),
 		frame: func(i int) int { return int(t.events[i].loop) },
-		event: func(i int) model.Event {
+		event: func(i int, ev *model.Event) {
 			e := &t.events[i]
-			ev := model.Event{Frame: int(e.loop), Player: int(e.player), Kind: trackerKinds[e.id],
-				Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}, Ref: i}
+			ev.Frame, ev.Player, ev.Kind, ev.Ref = int(e.loop), int(e.player), trackerKinds[e.id], i
+			ev.Span = model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}
 			// A lost town hall is a turning point worth a tick on the timeline.
-			if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
-				ev.Notable = true
-			}
-			return ev
+			ev.Notable = e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)]
 		}}
 }
 
