@@ -42,7 +42,16 @@ type sample struct {
 
 func samples(t *testing.T) []sample {
 	t.Helper()
-	root := filepath.Join(corpus.Root(t), "testdata", "samples")
+	out := replaysUnder(filepath.Join(corpus.Root(t), "testdata", "samples"))
+	if len(out) == 0 {
+		t.Skip("no samples in testdata/samples")
+	}
+	return out
+}
+
+// replaysUnder reads the files below root that a format claims (not the
+// manifests and readmes beside them), named by their path from root.
+func replaysUnder(root string) []sample {
 	var out []sample
 	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -53,15 +62,12 @@ func samples(t *testing.T) []sample {
 			return err
 		}
 		if f, err := Detect(data, path); err != nil || f == nil {
-			return nil // manifests and readmes
+			return nil
 		}
 		rel, _ := filepath.Rel(root, path)
 		out = append(out, sample{rel, data})
 		return nil
 	})
-	if len(out) == 0 {
-		t.Skip("no samples in testdata/samples")
-	}
 	return out
 }
 

@@ -8,8 +8,6 @@ package decoders
 // poses).
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -45,20 +43,9 @@ func TestHeaderOnlyAgreesWithFullDecode(t *testing.T) {
 		files = append(files, file{"samples/" + s.name, s.data})
 	}
 	if root, ok := corpus.Shared(t); ok {
-		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if f, err := Detect(data, p); err == nil && f != nil {
-				rel, _ := filepath.Rel(root, p)
-				files = append(files, file{"corpus/" + rel, data})
-			}
-			return nil
-		})
+		for _, s := range replaysUnder(root) {
+			files = append(files, file{"corpus/" + s.name, s.data})
+		}
 	} else {
 		t.Logf("%s: header-only reads compared on the samples only", corpus.NotFound)
 	}
