@@ -364,8 +364,8 @@ func writeMoment(j *jsonWriter, r *model.Replay, m model.Moment) {
 	if m.End > m.Frame {
 		j.position(&r.Timeline, "end", m.End)
 	}
-	j.player("player", m.Player)
-	j.player("other", m.Other)
+	j.player("by", m.By)
+	j.player("on", m.On)
 	j.key("summary")
 	j.str(m.Summary)
 	if m.Span != (model.Span{}) {

@@ -39,8 +39,10 @@ func TestMain(m *testing.M) {
 	// readable by everyone: some tests run the binary as an unprivileged user
 	os.Chmod(dir, 0o755)
 	bin = filepath.Join(dir, "rewind")
-	// the binary's index goes to a cache of this run, never the user's
-	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	// the binary's index goes to a cache of this run, never the user's;
+	// REWIND_CACHE, not XDG_CACHE_HOME, which would also move Go's build
+	// cache and make the go build below rebuild every dependency
+	os.Setenv("REWIND_CACHE", filepath.Join(dir, "cache"))
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(goTool); err != nil {
 		goTool = "go"
@@ -530,7 +532,7 @@ func TestInfoRemembersCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(file, data, 0o644)
-	o := runOpts{env: []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache")}}
+	o := runOpts{env: []string{"REWIND_CACHE=" + filepath.Join(dir, "cache")}}
 	problems := func(args ...string) string {
 		t.Helper()
 		r := rewindWith(t, o, append([]string{"info"}, args...)...)
@@ -994,11 +996,11 @@ func TestDumpMoments(t *testing.T) {
 	}
 	r.Analyze = func() *model.Analysis {
 		return &model.Analysis{Moments: []model.Moment{
-			{Kind: model.MomentStock, Frame: 3, End: 3, Player: 1, Other: 0,
+			{Kind: model.MomentStock, Frame: 3, End: 3, By: 0, On: 1,
 				Summary: "lost a stock to P1's forward smash (3 left)", Span: model.Span{Off: 0x1a2c, Len: 52},
 				Fields: []model.Field{{Key: "stocksRemaining", Value: int64(3)}, {Key: "moveId", Value: int64(14), Name: "forward smash"}}},
-			{Kind: model.MomentCombo, Frame: 5, End: 8, Player: 0, Other: 1, Summary: "combo: 4 hits, 38%"},
-			{Kind: model.MomentChat, Frame: 9, End: 9, Player: -1, Other: -1, Summary: "gg", Span: model.Span{Stream: "replay.message.events", Off: 7, Len: 5}},
+			{Kind: model.MomentCombo, Frame: 5, End: 8, By: 0, On: 1, Summary: "combo: 4 hits, 38%"},
+			{Kind: model.MomentChat, Frame: 9, End: 9, By: -1, On: -1, Summary: "gg", Span: model.Span{Stream: "replay.message.events", Off: 7, Len: 5}},
 		}}
 	}
 	r.Finish()
@@ -1015,8 +1017,8 @@ func TestDumpMoments(t *testing.T) {
 		}
 		return moments
 	}
-	stock := `{"type":"moment","kind":"stock","index":3,"frame":1,"time":0.1,"player":1,"other":0,"summary":"lost a stock to P1's forward smash (3 left)","offset":6700,"length":52,"fields":{"stocksRemaining":3,"moveId":14,"moveIdName":"forward smash"}}`
-	combo := `{"type":"moment","kind":"combo","index":5,"frame":3,"time":0.3,"endIndex":8,"endFrame":6,"endTime":0.6,"player":0,"other":1,"summary":"combo: 4 hits, 38%"}`
+	stock := `{"type":"moment","kind":"stock","index":3,"frame":1,"time":0.1,"by":0,"on":1,"summary":"lost a stock to P1's forward smash (3 left)","offset":6700,"length":52,"fields":{"stocksRemaining":3,"moveId":14,"moveIdName":"forward smash"}}`
+	combo := `{"type":"moment","kind":"combo","index":5,"frame":3,"time":0.3,"endIndex":8,"endFrame":6,"endTime":0.6,"by":0,"on":1,"summary":"combo: 4 hits, 38%"}`
 	chat := `{"type":"moment","kind":"chat","index":9,"frame":7,"time":0.7,"summary":"gg","stream":"replay.message.events","offset":7,"length":5}`
 	for _, tt := range []struct {
 		lo, hi int

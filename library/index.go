@@ -65,9 +65,18 @@ const flushAt = 1 << 20
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// DefaultIndexPath is where the index lives: $XDG_CACHE_HOME/rewind/index
-// on Linux, the platform's cache directory elsewhere.
+// CacheEnv names the variable that moves rewind's cache (the index) to a
+// folder of its own: tests point it at a temporary folder without touching
+// XDG_CACHE_HOME, which Go's own build cache follows.
+const CacheEnv = "REWIND_CACHE"
+
+// DefaultIndexPath is where the index lives: $REWIND_CACHE/index when that
+// is set, else $XDG_CACHE_HOME/rewind/index on Linux and the platform's
+// cache directory elsewhere.
 func DefaultIndexPath() (string, error) {
+	if dir := os.Getenv(CacheEnv); dir != "" {
+		return filepath.Join(dir, "index"), nil
+	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("no cache directory for the index: %w (use --no-cache)", err)

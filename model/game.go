@@ -14,10 +14,10 @@ type MomentKind string
 // mean something in its game; a new kind is added here, not invented in a
 // decoder, so the TUI can mark and filter it.
 const (
-	MomentStock      MomentKind = "stock"      // a stock lost (Slippi): Player lost it, Other took it
-	MomentKill       MomentKind = "kill"       // a kill (teehistorian, SC2 unit died): Player died, Other killed
-	MomentConversion MomentKind = "conversion" // a punish: Player converted an opening on Other (a range)
-	MomentCombo      MomentKind = "combo"      // a combo: Player comboed Other (a range)
+	MomentStock      MomentKind = "stock"      // a stock lost (Slippi): By took it (-1: self-destruct), On lost it
+	MomentKill       MomentKind = "kill"       // a kill (teehistorian, SC2 unit died): By killed, On died
+	MomentConversion MomentKind = "conversion" // a punish: By converted an opening on On (a range)
+	MomentCombo      MomentKind = "combo"      // a combo: By comboed On (a range)
 	MomentBuild      MomentKind = "build"      // a structure started (SC2)
 	MomentTrain      MomentKind = "train"      // a unit trained or born (SC2)
 	MomentResearch   MomentKind = "research"   // an upgrade researched (SC2)
@@ -44,10 +44,14 @@ type Moment struct {
 	// combo), starts; End is the last index of the range, Frame for an
 	// instant.
 	Frame, End int
-	// Player is whose moment it is (who lost the stock, trained the unit,
-	// missed the note); Other is the other side (who took the stock, who
-	// killed). Indices into Replay.Players, -1 when none.
-	Player, Other int
+	// By is who did it: the attacker of a punish, who took a stock or made
+	// a kill, who trained the unit, missed the note, finished the race, won
+	// the game. On is who it was done to: the victim of a punish, who lost
+	// the stock or died. The same meaning in every format and kind, so a
+	// list shows "By → On" and a query says by:fox on:marth. Indices into
+	// Replay.Players, -1 when none (a self-destruct has no By; a unit
+	// trained has no On).
+	By, On int
 	// Summary is one line for people, in the game's words: "lost a stock
 	// to Marth's forward smash (2 left)", "Train Marine (supply 23/31)".
 	Summary string
@@ -56,6 +60,25 @@ type Moment struct {
 	Fields []Field
 	// Span is the bytes that record the moment, when one record does.
 	Span Span
+	// Facts are the typed values an archive searches and adds up (moment
+	// queries, the export's columns), zero where they do not apply.
+	Facts MomentFacts
+}
+
+// MomentFacts are a moment's numbers, typed so that a query (damage:>=40,
+// hits:>=5, kill, move:upsmash, start:>90) and a Parquet column read them
+// without parsing a summary.
+type MomentFacts struct {
+	Damage float64 // damage dealt over the range: percent in Melee
+	Hits   int     // moves that hit (a punish), notes, units: what the kind counts
+	Kill   bool    // the punish ended in a kill, the unit died
+	// Move is the thing the moment names: the last or killing move of a
+	// punish ("up smash"), the unit, structure or upgrade of a build
+	// ("Barracks"), the note of a miss.
+	Move string
+	// StartPercent and EndPercent are the victim's percent at the start and
+	// end of a punish (Melee); zero elsewhere.
+	StartPercent, EndPercent float64
 }
 
 // Stats are per-player tables of what happened, for the stats overlay and

@@ -126,7 +126,7 @@ func TestAnalysisRunsOnceAndIsNeverNil(t *testing.T) {
 	calls := 0
 	r := &Replay{Analyze: func() *Analysis {
 		calls++
-		return &Analysis{Moments: []Moment{{Kind: MomentStock, Frame: 3, End: 3, Player: 1, Other: 0}}}
+		return &Analysis{Moments: []Moment{{Kind: MomentStock, Frame: 3, End: 3, By: 0, On: 1}}}
 	}}
 	for i := 0; i < 3; i++ {
 		if got := r.Analysis(); len(got.Moments) != 1 || got.Moments[0].Kind != MomentStock {

@@ -562,7 +562,7 @@ func TestScanDir(t *testing.T) {
 // TestBrowserIndex: the first run fills the index in the cache directory;
 // the second lists the same rows from it, checks included.
 func TestBrowserIndex(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("REWIND_CACHE", t.TempDir())
 	src, _ := filepath.Abs("../testdata/samples/slippi")
 	run := func() *app {
 		a := newApp(Config{Paths: []string{src}}, theme.New(false))
@@ -615,7 +615,7 @@ func BenchmarkBrowserScan(b *testing.B) {
 	if _, err := os.Stat(dir); err != nil {
 		b.Skip(err)
 	}
-	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	b.Setenv("REWIND_CACHE", b.TempDir())
 	for _, pass := range []string{"cold", "warm"} {
 		b.Run(pass, func(b *testing.B) {
 			var first, whole, cpu time.Duration

@@ -131,6 +131,30 @@ func (v *replayView) eventsPane(w, h int) []string {
 	return v.pane(title, focused, w, h, lines)
 }
 
+// momentPlayer is the player a moment's row is coloured for: who did it,
+// else who it was done to (a self-destruct).
+func momentPlayer(m *model.Moment) int {
+	if m.By >= 0 {
+		return m.By
+	}
+	return m.On
+}
+
+// momentSlot is a moment's player column: "P1", or "P1→P2" when it was
+// done to another player, "→P2" when no one did it (a self-destruct).
+func (v *replayView) momentSlot(m *model.Moment) string {
+	slot := func(p int) string {
+		if p >= 0 && p < len(v.r.Players) {
+			return clean(v.r.Players[p].Slot)
+		}
+		return ""
+	}
+	if m.On < 0 || m.On == m.By {
+		return slot(m.By)
+	}
+	return slot(m.By) + "→" + slot(m.On)
+}
+
 // slotWidth is the width of the player column: the widest slot, at most 9.
 func (v *replayView) slotWidth() int {
 	w := 2
@@ -196,7 +220,7 @@ func (v *replayView) momentsPane(w, h int) []string {
 		v.momTop = min(v.momTop, max(v.moms.len()-rows, 0))
 		v.momTop = max(v.momTop, 0)
 	}
-	slotW := v.slotWidth()
+	slotW := 2*v.slotWidth() + 1 // "P1→P2"
 	timeW := 0
 	if len(ms) > 0 {
 		timeW = max(width(v.timeText(ms[0].Frame)), width(v.timeText(ms[len(ms)-1].Frame)))
@@ -213,15 +237,9 @@ func (v *replayView) momentsPane(w, h int) []string {
 			mark = mark[:1] + "▾"
 		}
 		lead := fmt.Sprintf("%s%*s  ", mark, timeW, v.timeText(m.Frame))
-		slot := ""
-		if m.Player >= 0 && m.Player < len(v.r.Players) {
-			slot = clean(v.r.Players[m.Player].Slot)
-		}
+		slot := v.momentSlot(m)
 		kind := fmt.Sprintf("  %-10s ", cut(clean(string(m.Kind)), 10))
 		sum := clean(m.Summary)
-		if m.Other >= 0 && m.Other < len(v.r.Players) && sum == "" {
-			sum = "vs " + clean(v.r.Players[m.Other].Label())
-		}
 		until := ""
 		if m.End > m.Frame {
 			until = "  until " + v.timeText(m.End)
@@ -232,11 +250,11 @@ func (v *replayView) momentsPane(w, h int) []string {
 			b.WriteString(p.cursor.wrap(fit(lead+fmt.Sprintf("%-*s", slotW, slot)+kind+sum+until, w-1)))
 		case m.Frame > v.frame:
 			b.WriteString(p.dim.wrap(lead))
-			p.player(m.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
+			p.player(momentPlayer(m)).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(p.dim.wrap(kind + sum + until))
 		default:
 			b.WriteString(lead)
-			p.player(m.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
+			p.player(momentPlayer(m)).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(kind)
 			b.WriteString(sum)
 			b.WriteString(p.dim.wrap(until))

@@ -165,7 +165,7 @@ func (v *replayView) applyMoments() {
 	vis := []int32{}
 	for i := range v.p.moments {
 		m := &v.p.moments[i]
-		if (f.kinds == nil || f.kinds[string(m.Kind)]) && f.keepPlayer(m.Player) {
+		if (f.kinds == nil || f.kinds[string(m.Kind)]) && (f.keepPlayer(m.By) || (m.On >= 0 && f.keepPlayer(m.On))) {
 			vis = append(vis, int32(i))
 		}
 	}
@@ -278,7 +278,7 @@ func (v *replayView) openChooser() {
 		kinds = momentKinds(v.p.moments)
 		perPlayer = map[int]int{}
 		for _, m := range v.p.moments {
-			perPlayer[max(m.Player, -1)]++
+			perPlayer[max(momentPlayer(&m), -1)]++
 		}
 	} else {
 		perPlayer = v.p.evPlayers

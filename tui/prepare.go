@@ -152,7 +152,7 @@ func prepare(r *model.Replay) *prepared {
 	p.stats = a.Stats.Tables
 	for _, m := range p.moments {
 		end := max(m.End, m.Frame)
-		p.momMark = append(p.momMark, momentMark{at: pos(m.Frame), end: pos(end), kind: m.Kind, player: m.Player, ranged: end > m.Frame})
+		p.momMark = append(p.momMark, momentMark{at: pos(m.Frame), end: pos(end), kind: m.Kind, player: momentPlayer(&m), ranged: end > m.Frame})
 	}
 	return p
 }

@@ -269,7 +269,7 @@ func TestMoments(t *testing.T) {
 		t.Fatal("not on the moments")
 	}
 	out := ansi.Strip(v.View())
-	for _, want := range []string{"moments 1/11", "P2  combo", "Marth combos Fox: 4 hits, 38%", "until 0:02.93", "×", "▴", "tab → inspector"} {
+	for _, want := range []string{"moments 1/11", "P2→P1  combo", "Marth combos Fox: 4 hits, 38%", "until 0:02.93", "×", "▴", "tab → inspector"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q not shown:\n%s", want, out)
 		}

@@ -92,12 +92,15 @@ func searchMoments(r *model.Replay, p *prepared, q string) []int {
 	texts := make([]string, len(p.moments))
 	for i, m := range p.moments {
 		s := string(m.Kind) + " " + clean(m.Summary)
-		if m.Player >= 0 && m.Player < len(labels) {
-			s = labels[m.Player] + " " + s
+		if m.By >= 0 && m.By < len(labels) {
+			s = labels[m.By] + " " + s
+		}
+		if m.On >= 0 && m.On < len(labels) && m.On != m.By {
+			s += " " + labels[m.On]
 		}
 		texts[i] = s
 	}
-	return searchRows(texts, players, func(i int) int { return p.moments[i].Player }, q)
+	return searchRows(texts, players, func(i int) int { return momentPlayer(&p.moments[i]) }, q)
 }
 
 // searchRows matches q against the rows' texts and the players'. Letters

@@ -121,12 +121,12 @@ func synthGame(frames int) *model.Replay {
 		a := &model.Analysis{}
 		for f := 300; f < frames; f += 600 {
 			a.Moments = append(a.Moments,
-				model.Moment{Kind: model.MomentCombo, Frame: f - 60, End: f - 1, Player: 1, Other: 0, Summary: "Marth combos Fox: 4 hits, 38%"},
-				model.Moment{Kind: model.MomentStock, Frame: f, End: f, Player: 0, Other: 1, Summary: "Fox lost a stock to Marth's forward smash",
+				model.Moment{Kind: model.MomentCombo, Frame: f - 60, End: f - 1, By: 1, On: 0, Summary: "Marth combos Fox: 4 hits, 38%"},
+				model.Moment{Kind: model.MomentStock, Frame: f, End: f, By: 1, On: 0, Summary: "Fox lost a stock to Marth's forward smash",
 					Span:   model.Span{Off: r.Events[2*f].Span.Off, Len: 8},
 					Fields: []model.Field{{Key: "move", Label: "Move", Value: int64(10), Name: "forward smash"}}})
 			if f == 900 {
-				a.Moments = append(a.Moments, model.Moment{Kind: model.MomentBuild, Frame: 723, End: 723, Player: -1, Other: -1, Summary: "Barracks"})
+				a.Moments = append(a.Moments, model.Moment{Kind: model.MomentBuild, Frame: 723, End: 723, By: -1, On: -1, Summary: "Barracks"})
 			}
 		}
 		// the build sits between the combo and the stock at 900: keep frame order

@@ -85,7 +85,7 @@ func (v *view) moments(g *gameStats) []model.Moment {
 		if n.HasCut {
 			l += cutSize
 		}
-		m := model.Moment{Frame: int(v.noteFrm[i]), Player: 0, Other: -1, Span: model.Span{Off: n.Off, Len: l}}
+		m := model.Moment{Frame: int(v.noteFrm[i]), By: 0, On: -1, Span: model.Span{Off: n.Off, Len: l}}
 		m.End = m.Frame
 		combo := before(noteEv[i])
 		fs := []model.Field{timeField(n.EventTime)}
@@ -136,7 +136,7 @@ func (v *view) moments(g *gameStats) []model.Moment {
 		line, typ, width := wallParams(w.ID)
 		combo := before(wallEv[i])
 		f := int(v.wallFrm[i])
-		m := model.Moment{Kind: model.MomentWall, Frame: f, End: f, Player: 0, Other: -1,
+		m := model.Moment{Kind: model.MomentWall, Frame: f, End: f, By: 0, On: -1,
 			Span:    model.Span{Off: w.Off, Len: wallSize},
 			Summary: fmt.Sprintf("hit a %s wall (line %d, width %d)%s", obstacleName(typ), line, width, comboWords(combo)),
 			Fields: []model.Field{timeField(w.Time),
@@ -154,7 +154,7 @@ func (v *view) moments(g *gameStats) []model.Moment {
 	for i := range d.pauses {
 		p := &d.pauses[i]
 		f := v.frameAt(p.Time)
-		out = append(out, model.Moment{Kind: model.MomentPause, Frame: f, End: f, Player: 0, Other: -1,
+		out = append(out, model.Moment{Kind: model.MomentPause, Frame: f, End: f, By: 0, On: -1,
 			Span:    model.Span{Off: p.Off, Len: pauseSize},
 			Summary: fmt.Sprintf("paused for %d s", p.Duration),
 			Fields: []model.Field{timeField(p.Time),

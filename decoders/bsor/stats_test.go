@@ -36,7 +36,7 @@ func checkMoments(t *testing.T, r *model.Replay, a *model.Analysis) {
 	t.Helper()
 	at.Check(t, r, a)
 	for _, m := range a.Moments {
-		if m.Player != 0 || m.Other != -1 || m.End != m.Frame || m.Span.Len <= 0 {
+		if m.By != 0 || m.On != -1 || m.End != m.Frame || m.Span.Len <= 0 {
 			t.Errorf("moment %+v", m)
 		}
 	}

@@ -127,7 +127,7 @@ func (b *build) moments() []model.Moment {
 			sum += fmt.Sprintf(", %s s after checkpoint %d", seconds(cp.frame1-s.checkpoints[i-1].frame1), i)
 		}
 		f := clamp(cp.frame1)
-		ms = append(ms, at{model.Moment{Kind: model.MomentCheckpoint, Frame: f, End: f, Player: b.human, Other: -1,
+		ms = append(ms, at{model.Moment{Kind: model.MomentCheckpoint, Frame: f, End: f, By: b.human, On: -1,
 			Summary: sum, Span: cp.span, Fields: []model.Field{
 				{Key: "checkpoint", Label: "Checkpoint", Value: int64(i + 1)},
 				{Key: "frame", Label: "Frame", Value: cp.frame1},
@@ -137,7 +137,7 @@ func (b *build) moments() []model.Moment {
 	}
 	if s.hasTotal {
 		race := s.totalFrames - raceStartFrame
-		ms = append(ms, at{model.Moment{Kind: model.MomentFinish, Frame: count - 1, End: count - 1, Player: b.human, Other: -1,
+		ms = append(ms, at{model.Moment{Kind: model.MomentFinish, Frame: count - 1, End: count - 1, By: b.human, On: -1,
 			Summary: "crosses the finish line: " + raceTime(race), Span: s.totalSpan, Fields: []model.Field{
 				{Key: "totalFrames", Label: "Total frames", Value: s.totalFrames},
 				{Key: "raceTime", Label: "Race time", Value: frameDur(race), Name: raceTime(race)},

@@ -23,7 +23,7 @@ func checkMomentOrder(t *testing.T, r *model.Replay, a *model.Analysis) {
 	t.Helper()
 	at.Check(t, r, a)
 	for _, m := range a.Moments {
-		if m.End != m.Frame || m.Player < 0 || m.Span.Len <= 0 {
+		if m.End != m.Frame || m.By < 0 || m.Span.Len <= 0 {
 			t.Errorf("moment %+v", m)
 		}
 	}
@@ -62,7 +62,7 @@ func checkTimeAttack(t *testing.T, data []byte) {
 		{2401, "replay checkpoint 3 (position check) at 0:36.983, 14.950 s after checkpoint 2"}, // (2401-182)/60, 897/60
 		{3313, "replay checkpoint 4 (position check) at 0:52.216, after the finish line: never checked"},
 	} {
-		if cps[i].Frame != want.frame || cps[i].Summary != want.says || cps[i].Player != 0 {
+		if cps[i].Frame != want.frame || cps[i].Summary != want.says || cps[i].By != 0 {
 			t.Errorf("checkpoint %d: %d %q, want %d %q", i+1, cps[i].Frame, cps[i].Summary, want.frame, want.says)
 		}
 	}

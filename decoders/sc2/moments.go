@@ -578,13 +578,13 @@ func (a *analysis) lineMoments() {
 			s += "; " + l.note
 			fs = append(fs, model.Field{Key: "note", Label: "note", Value: l.note})
 		}
-		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, Player: l.player, Other: -1,
+		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, By: l.player, On: -1,
 			Summary: s, Fields: fs, Span: l.span})
 	}
 	for i := range a.losses {
 		l := &a.losses[i]
-		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, Player: l.player,
-			Other: l.killer, Summary: a.lossText(l), Span: l.span, Fields: []model.Field{
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
+			On: l.player, Summary: a.lossText(l), Span: l.span, Fields: []model.Field{
 				{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
 				{Key: "count", Label: "count", Value: int64(l.count)},
 				{Key: "killer", Label: "killer", Value: a.name(l.killer)},
@@ -651,7 +651,7 @@ func (a *analysis) chatAndLeaves() {
 			}
 			f := a.frame(e.raw.loop)
 			a.chat = append(a.chat, chatLine{frame: f, player: p, who: who, to: to, text: e.text})
-			a.moments = append(a.moments, model.Moment{Kind: model.MomentChat, Frame: f, End: f, Player: p, Other: -1, Summary: s,
+			a.moments = append(a.moments, model.Moment{Kind: model.MomentChat, Frame: f, End: f, By: p, On: -1, Summary: s,
 				Span:   model.Span{Stream: fMessages, Off: int64(e.raw.off), Len: int64(e.raw.end - e.raw.off)},
 				Fields: []model.Field{{Key: "recipient", Label: "to", Value: to}, {Key: "text", Label: "text", Value: e.text}}})
 		}
@@ -674,7 +674,7 @@ func (a *analysis) chatAndLeaves() {
 			p = -1
 		}
 		f := a.frame(e.loop)
-		a.moments = append(a.moments, model.Moment{Kind: model.MomentDrop, Frame: f, End: f, Player: p, Other: -1,
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentDrop, Frame: f, End: f, By: p, On: -1,
 			Summary: who + " leaves the game", Span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}})
 	}
 }

@@ -96,7 +96,7 @@ func (d *decoder) analyze() *model.Analysis {
 	a.lineMoments()
 	a.chatAndLeaves()
 	if a.r.Timeline.Count > 0 {
-		a.moments = append(a.moments, model.Moment{Kind: model.MomentEnd, Frame: a.last, End: a.last, Player: -1, Other: -1,
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentEnd, Frame: a.last, End: a.last, By: -1, On: -1,
 			Summary: "game ends: " + nonEmpty(a.r.Result, "result unknown")})
 	}
 	sortMoments(a.moments)

@@ -187,11 +187,11 @@ func TestBuildOrderGolden(t *testing.T) {
 	// morte real às 03:10 (loop 4261)" (golden_bunker_at_0244_is_destroyed_in_progress)
 	var bunker *model.Moment
 	for _, m := range analysistest.Moments(a, model.MomentKill) {
-		if m.Frame == 4261 && m.Player == 1 && strings.Contains(m.Summary, "Bunker") {
+		if m.Frame == 4261 && m.On == 1 && strings.Contains(m.Summary, "Bunker") {
 			bunker = &m
 		}
 	}
-	if bunker == nil || bunker.Other != 0 || !strings.Contains(bunker.Summary, "destroyed while building by Terror") {
+	if bunker == nil || bunker.By != 0 || !strings.Contains(bunker.Summary, "destroyed while building by Terror") {
 		t.Errorf("no kill of firebat's Bunker by Terror at loop 4261: %+v", bunker)
 	}
 }
@@ -204,8 +204,8 @@ func TestLeaves(t *testing.T) {
 	analysistest.Check(t, r, a)
 	var left []string
 	for _, m := range analysistest.Moments(a, model.MomentDrop) {
-		if m.Player >= 0 {
-			left = append(left, r.Players[m.Player].Name)
+		if m.By >= 0 {
+			left = append(left, r.Players[m.By].Name)
 		}
 	}
 	if len(left) < 2 || left[1] != "Boom" {
@@ -311,7 +311,7 @@ func TestAPMHandBuilt(t *testing.T) {
 			t.Errorf("minute %d: APM %v, want %v", m, v, want)
 		}
 	}
-	if drops := analysistest.Moments(a, model.MomentDrop); len(drops) != 1 || drops[0].Frame != 1920 || drops[0].Player != 0 {
+	if drops := analysistest.Moments(a, model.MomentDrop); len(drops) != 1 || drops[0].Frame != 1920 || drops[0].By != 0 {
 		t.Errorf("leaves %+v", drops)
 	}
 }
@@ -331,7 +331,7 @@ func TestOrdersHandBuilt(t *testing.T) {
 	a := d.analyze()
 	analysistest.Check(t, d.r, a)
 	builds := analysistest.Moments(a, model.MomentBuild)
-	if len(builds) != 1 || builds[0].Player != 1 || builds[0].Frame != 16 || builds[0].Summary != "Build Supply Depot ordered" {
+	if len(builds) != 1 || builds[0].By != 1 || builds[0].Frame != 16 || builds[0].Summary != "Build Supply Depot ordered" {
 		t.Fatalf("builds %+v", builds)
 	}
 	bo := analysistest.Table(t, a, "buildOrder", 1)

@@ -25,7 +25,7 @@ func checkAnalysis(t testing.TB, r *model.Replay) {
 		if i > 0 && m.Frame < a.Moments[i-1].Frame {
 			t.Fatalf("moment %d at %d after %d", i, m.Frame, a.Moments[i-1].Frame)
 		}
-		if m.Player < -1 || m.Player >= len(r.Players) || m.Other < -1 || m.Other >= len(r.Players) || m.Summary == "" {
+		if m.By < -1 || m.By >= len(r.Players) || m.On < -1 || m.On >= len(r.Players) || m.Summary == "" {
 			t.Fatalf("moment %d: %+v", i, m)
 		}
 	}

@@ -45,7 +45,7 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 			continue
 		}
 		if have && lostStock(&cur, &prev) {
-			m := model.Moment{Kind: model.MomentStock, Frame: fi, End: fi, Player: victim, Other: -1,
+			m := model.Moment{Kind: model.MomentStock, Frame: fi, End: fi, By: -1, On: victim,
 				Span: model.Span{Off: int64(d.post[fi*4+port]), Len: int64(1 + d.size[cmdPost])}}
 			left := int64(cur.stocks)
 			pct := float64(prev.percent)
@@ -55,10 +55,10 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 				model.Field{Key: "percent", Label: "Percent", Value: pct, Name: fmt.Sprintf("%.0f%%", pct)})
 			how := "by self-destruct"
 			if k := int(prev.hitBy); k >= 0 && k < 4 && k != port && d.playerOf[k] >= 0 && lastDamage >= 0 {
-				m.Other = d.playerOf[k]
+				m.By = d.playerOf[k]
 				who := d.who(k, fi)
 				how = "to " + who
-				m.Fields = append(m.Fields, model.Field{Key: "lastHitBy", Label: "Taken by", Value: int64(m.Other), Name: d.r.Players[m.Other].Label()})
+				m.Fields = append(m.Fields, model.Field{Key: "lastHitBy", Label: "Taken by", Value: int64(m.By), Name: d.r.Players[m.By].Label()})
 				if atk, ok := d.postAt(lastDamage, k); ok && atk.attack > 0 {
 					if name := moveText(int(atk.attack)); name != "" {
 						how = fmt.Sprintf("to %s's %s", who, name)
@@ -128,7 +128,7 @@ func (d *decoder) punishMoments(ms []model.Moment, st *Stats, index func(int64) 
 		if victim < 0 || victim >= 4 || by < 0 || by >= 4 || d.playerOf[victim] < 0 || d.playerOf[by] < 0 {
 			return
 		}
-		m := model.Moment{Kind: kind, Frame: max(index(p.StartFrame), 0), End: last, Player: d.playerOf[by], Other: d.playerOf[victim]}
+		m := model.Moment{Kind: kind, Frame: max(index(p.StartFrame), 0), End: last, By: d.playerOf[by], On: d.playerOf[victim]}
 		if p.EndFrame != nil {
 			m.End = index(int64(*p.EndFrame))
 		}
@@ -215,14 +215,14 @@ func (d *decoder) endMoment() (model.Moment, bool) {
 		if ev.Kind != kEnd || ev.Span.Off != int64(d.endOff) {
 			continue
 		}
-		m := model.Moment{Kind: model.MomentEnd, Frame: ev.Frame, End: ev.Frame, Player: -1, Other: -1, Span: ev.Span}
+		m := model.Moment{Kind: model.MomentEnd, Frame: ev.Frame, End: ev.Frame, By: -1, On: -1, Span: ev.Span}
 		m.Summary = "game ended: " + d.r.Result
 		var won []string
 		for pl, p := range d.r.Players {
 			if p.Result == "1st" {
 				won = append(won, p.Label())
-				if m.Player < 0 {
-					m.Player = pl
+				if m.By < 0 {
+					m.By = pl
 				}
 			}
 		}
@@ -237,8 +237,8 @@ func (d *decoder) endMoment() (model.Moment, bool) {
 					if p, ok := d.postAt(fi, port); ok {
 						if p.stocks > 0 {
 							won = append(won, d.r.Players[pl].Label())
-							if m.Player < 0 {
-								m.Player = pl
+							if m.By < 0 {
+								m.By = pl
 							}
 						}
 						break
@@ -246,7 +246,7 @@ func (d *decoder) endMoment() (model.Moment, bool) {
 				}
 			}
 			if len(won) == len(d.r.Players) {
-				won, m.Player = nil, -1
+				won, m.By = nil, -1
 			}
 		}
 		if len(won) > 0 {

@@ -47,7 +47,7 @@ func TestMomentsAgreeWithSlippiJS(t *testing.T) {
 				}
 				ended++
 				m, ok := stockAt[int64(*s.EndFrame)]
-				if !ok || m.Player != playerOf(s.PlayerIndex) {
+				if !ok || m.On != playerOf(s.PlayerIndex) {
 					t.Errorf("P%d's stock ending at frame %d: no moment (%+v)", s.PlayerIndex+1, *s.EndFrame, m)
 				}
 			}
@@ -69,8 +69,8 @@ func TestMomentsAgreeWithSlippiJS(t *testing.T) {
 				}
 				m := stockAt[int64(*c.EndFrame)]
 				last := c.Moves[len(c.Moves)-1]
-				if m.Other != playerOf(c.LastHitBy) || field(m, "moveId") != int64(*last.MoveID) {
-					t.Errorf("stock at %d: taken by %d with move %v, slippi-js's killing conversion: P%d, move %d", *c.EndFrame, m.Other, field(m, "moveId"), c.LastHitBy+1, *last.MoveID)
+				if m.By != playerOf(c.LastHitBy) || field(m, "moveId") != int64(*last.MoveID) {
+					t.Errorf("stock at %d: taken by %d with move %v, slippi-js's killing conversion: P%d, move %d", *c.EndFrame, m.By, field(m, "moveId"), c.LastHitBy+1, *last.MoveID)
 				}
 				kills++
 			}
@@ -116,12 +116,12 @@ func TestMomentSummaries(t *testing.T) {
 	if s := conv.Summary; !strings.HasPrefix(s, "neutral win: 4 hits, ") || !strings.Contains(s, "% on Captain Falcon (back air, ") || !strings.Contains(s, "down air)") {
 		t.Errorf("first conversion: %q", s)
 	}
-	if conv.Player != 0 || conv.Other != 1 || conv.End <= conv.Frame {
-		t.Errorf("first conversion: player %d on %d, frames %d..%d", conv.Player, conv.Other, conv.Frame, conv.End)
+	if conv.By != 0 || conv.On != 1 || conv.End <= conv.Frame {
+		t.Errorf("first conversion: player %d on %d, frames %d..%d", conv.By, conv.On, conv.Frame, conv.End)
 	}
 	last := d[model.MomentStock][len(d[model.MomentStock])-1]
-	if r.Timeline.Number(last.Frame) != 3694 || last.Player != 1 || last.Other != 0 || !strings.HasPrefix(last.Summary, "lost the last stock to Falco's ") {
-		t.Errorf("last stock: frame %d, P%d by %d: %q", r.Timeline.Number(last.Frame), last.Player, last.Other, last.Summary)
+	if r.Timeline.Number(last.Frame) != 3694 || last.On != 1 || last.By != 0 || !strings.HasPrefix(last.Summary, "lost the last stock to Falco's ") {
+		t.Errorf("last stock: frame %d, P%d by %d: %q", r.Timeline.Number(last.Frame), last.On, last.By, last.Summary)
 	}
 	first := d[model.MomentStock][0]
 	if !strings.HasSuffix(first.Summary, "(3 left)") || !strings.HasPrefix(first.Summary, "lost a stock to Falco's ") {

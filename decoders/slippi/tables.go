@@ -33,12 +33,12 @@ func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 		}
 		for i, port := range ports {
 			switch d.playerOf[port] {
-			case m.Player:
+			case m.On:
 				lost[i]++
-				if m.Other < 0 {
+				if m.By < 0 {
 					sds[i]++
 				}
-			case m.Other:
+			case m.By:
 				taken[i]++
 			}
 		}

@@ -180,12 +180,14 @@ func recordID(fs []model.Field) int32 {
 	return 0
 }
 
-func (a *analysis) moment(ev *model.Event, kind model.MomentKind, player, other int, summary string, fs []model.Field) {
+// moment adds one: by did it (joined, finished, said), on had it done to
+// them (the one killed); -1 when none.
+func (a *analysis) moment(ev *model.Event, kind model.MomentKind, by, on int, summary string, fs []model.Field) {
 	// the record's own fields, without its message id
 	if len(fs) > 0 && fs[0].Key == "id" {
 		fs = fs[1:]
 	}
-	a.moments = append(a.moments, model.Moment{Kind: kind, Frame: ev.Frame, End: ev.Frame, Player: player, Other: other,
+	a.moments = append(a.moments, model.Moment{Kind: kind, Frame: ev.Frame, End: ev.Frame, By: by, On: on,
 		Summary: summary, Fields: fs, Span: ev.Span})
 }
 

@@ -50,7 +50,7 @@ func TestAnalysisTwoPlayers(t *testing.T) {
 		t.Fatalf("players %+v", r.Players)
 	}
 	joins := at.Moments(a, model.MomentJoin)
-	if len(joins) != 3 || joins[0].Frame != 150 || joins[0].Player != 0 || joins[1].Player != 1 || joins[2].Player != 2 {
+	if len(joins) != 3 || joins[0].Frame != 150 || joins[0].By != 0 || joins[1].By != 1 || joins[2].By != 2 {
 		t.Fatalf("joins %+v", joins)
 	}
 	near(t, "bob joins", joins[1].Frame, 600)
@@ -60,7 +60,7 @@ func TestAnalysisTwoPlayers(t *testing.T) {
 	}
 
 	drops := at.Moments(a, model.MomentDrop)
-	if len(drops) != 3 || drops[0].Player != 2 || drops[1].Player != 1 || drops[2].Player != 0 {
+	if len(drops) != 3 || drops[0].By != 2 || drops[1].By != 1 || drops[2].By != 0 {
 		t.Fatalf("drops %+v", drops)
 	}
 	near(t, "kick", drops[0].Frame, 2760)
@@ -71,7 +71,7 @@ func TestAnalysisTwoPlayers(t *testing.T) {
 	}
 
 	kills := at.Moments(a, model.MomentKill)
-	if len(kills) != 1 || kills[0].Player != 0 || kills[0].Other != 0 {
+	if len(kills) != 1 || kills[0].By != 0 || kills[0].On != 0 {
 		t.Fatalf("kills %+v", kills)
 	}
 	near(t, "Cl_Kill", kills[0].Frame, 1237)
@@ -85,14 +85,14 @@ func TestAnalysisTwoPlayers(t *testing.T) {
 		says         string
 	}{{1, 1337, "spectators"}, {1, 1550, "game"}, {0, 1650, "team 5"}, {0, 1900, "leaves team 5"}} {
 		near(t, "team change", teams[i].Frame, w.tick)
-		if teams[i].Player != w.player || !strings.Contains(teams[i].Summary, w.says) {
+		if teams[i].By != w.player || !strings.Contains(teams[i].Summary, w.says) {
 			t.Errorf("team moment %d: %+v, want player %d %q", i, teams[i], w.player, w.says)
 		}
 	}
 
 	// chat text is not recorded; the one chat line is alice's rcon say
 	chat := at.Moments(a, model.MomentChat)
-	if len(chat) != 1 || chat[0].Player != 0 || !strings.Contains(chat[0].Summary, `"rcon hello from alice"`) {
+	if len(chat) != 1 || chat[0].By != 0 || !strings.Contains(chat[0].Summary, `"rcon hello from alice"`) {
 		t.Fatalf("chat %+v", chat)
 	}
 	near(t, "rcon say", chat[0].Frame, 2100)
@@ -197,7 +197,7 @@ func TestAnalysisServerConsole(t *testing.T) {
 				t.Fatalf("chat %+v, want %q", chat, tt.chat)
 			}
 			for i, c := range chat {
-				if c.Player != -1 || c.Summary != `the server says "`+tt.chat[i]+`"` {
+				if c.By != -1 || c.Summary != `the server says "`+tt.chat[i]+`"` {
 					t.Errorf("chat %d: %+v", i, c)
 				}
 			}
@@ -231,10 +231,10 @@ func TestAnalysisFinishes(t *testing.T) {
 		t.Fatalf("finishes %+v", fin)
 	}
 	// 1000000 ticks at 50 per second is 20000 s; 1000 ticks 20 s
-	if fin[0].Summary != "client 1 finishes in 5:33:20.00" || fin[0].Player != 0 {
+	if fin[0].Summary != "client 1 finishes in 5:33:20.00" || fin[0].By != 0 {
 		t.Errorf("player finish %+v", fin[0])
 	}
-	if fin[1].Summary != "team 63 finishes in 0:20.00" || fin[1].Player != -1 {
+	if fin[1].Summary != "team 63 finishes in 0:20.00" || fin[1].By != -1 {
 		t.Errorf("team finish %+v", fin[1])
 	}
 	players := at.Table(t, a, "players", -1)

@@ -504,8 +504,9 @@ func (s *sink) rowsOf(r *model.Replay, format string) (err error) {
 	var moments []momentRow
 	for i, m := range r.Analysis().Moments {
 		moments = append(moments, momentRow{Path: path, Index: int32(i), Kind: string(m.Kind),
-			Frame: tl.Number(m.Frame), End: tl.Number(m.End), Time: tl.Time(m.Frame).Seconds(),
-			Player: int32(m.Player), Other: int32(m.Other), Summary: m.Summary,
+			Frame: tl.Number(m.Frame), End: tl.Number(m.End), Time: tl.Time(m.Frame).Seconds(), EndTime: tl.Time(m.End).Seconds(),
+			By: int32(m.By), On: int32(m.On), Damage: m.Facts.Damage, Hits: int32(m.Facts.Hits), Kill: m.Facts.Kill,
+			Move: m.Facts.Move, StartPercent: m.Facts.StartPercent, EndPercent: m.Facts.EndPercent, Summary: m.Summary,
 			Stream: m.Span.Stream, Offset: m.Span.Off, Length: m.Span.Len})
 	}
 	if err := put(s, "moments", format, moments); err != nil {

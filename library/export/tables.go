@@ -53,12 +53,21 @@ type momentRow struct {
 	Frame   int64   `parquet:"frame"` // the format's frame number
 	End     int64   `parquet:"end"`
 	Time    float64 `parquet:"time"` // seconds of game time at Frame
-	Player  int32   `parquet:"player"`
-	Other   int32   `parquet:"other"`
-	Summary string  `parquet:"summary"`
-	Stream  string  `parquet:"stream,dict"`
-	Offset  int64   `parquet:"offset"`
-	Length  int64   `parquet:"length"`
+	EndTime float64 `parquet:"endTime"`
+	// By did it (the attacker, who took the stock, trained the unit), On
+	// had it done to them (the victim); player indices, -1 when none.
+	By           int32   `parquet:"by"`
+	On           int32   `parquet:"on"`
+	Damage       float64 `parquet:"damage"`
+	Hits         int32   `parquet:"hits"`
+	Kill         bool    `parquet:"kill"`
+	Move         string  `parquet:"move,dict"` // the last or killing move, the unit built
+	StartPercent float64 `parquet:"startPercent"`
+	EndPercent   float64 `parquet:"endPercent"`
+	Summary      string  `parquet:"summary"`
+	Stream       string  `parquet:"stream,dict"`
+	Offset       int64   `parquet:"offset"`
+	Length       int64   `parquet:"length"`
 }
 
 type eventRow struct {

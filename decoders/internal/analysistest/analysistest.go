@@ -22,8 +22,8 @@ func Check(t testing.TB, r *model.Replay, a *model.Analysis) {
 		if m.Frame < 0 || m.Frame >= max(r.Timeline.Count, 1) || m.End < m.Frame || m.End >= max(r.Timeline.Count, 1) {
 			t.Errorf("moment %q at frames %d-%d, timeline of %d", m.Summary, m.Frame, m.End, r.Timeline.Count)
 		}
-		if m.Player < -1 || m.Player >= len(r.Players) || m.Other < -1 || m.Other >= len(r.Players) {
-			t.Errorf("moment %q: players %d and %d of %d", m.Summary, m.Player, m.Other, len(r.Players))
+		if m.By < -1 || m.By >= len(r.Players) || m.On < -1 || m.On >= len(r.Players) {
+			t.Errorf("moment %q: players %d and %d of %d", m.Summary, m.By, m.On, len(r.Players))
 		}
 		if m.Summary == "" || m.Kind == "" {
 			t.Errorf("moment %+v has no kind or summary", m)
