@@ -13,7 +13,7 @@ import (
 // cmdFind lists the replays under the paths that match a query: one path a
 // line, or NDJSON with --json. Exit 0 when something matched, 1 when
 // nothing did, 2 on a mistake or an unreadable path (grep's convention).
-const findAbout = `Print the replays under the paths that match a query, one path per line (or, with
+var findAbout = `Print the replays under the paths that match a query, one path per line (or, with
 --json, one JSON object per match). Headers come from the index in the user's
 cache directory when they are fresh; the query language is the browser's filter:
 

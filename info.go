@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"rewind/decoders"
 	"rewind/library"
 	"rewind/model"
 )
@@ -278,17 +279,12 @@ func counted(problems, notes int) string {
 	return s
 }
 
+// titleLabel is what the format calls a replay's title: "stage", "song".
 func titleLabel(f model.Format) string {
-	switch f {
-	case model.Slippi:
-		return "stage"
-	case model.BSOR:
-		return "song"
-	case model.FZGX:
-		return "course"
-	default:
-		return "map"
+	if d := decoders.ByID(f); d != nil && d.Title != "" {
+		return d.Title
 	}
+	return "title"
 }
 
 func playerLine(p library.Player) string {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"rewind/decoders"
 	"strings"
 )
 
@@ -104,10 +105,11 @@ func rootAbout() string {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "  %s\n      %s\n", r[0], r[1])
 	}
-	b.WriteString(`
-With standard output not a terminal, rewind without a command prints info.
-Formats are detected by content, not by name: Slippi .slp, BSOR .bsor, DDNet
-.teehistorian, F-Zero GX .gci, StarCraft II .SC2Replay.
-`)
+	b.WriteString("\nWith standard output not a terminal, rewind without a command prints info.\n")
+	var formats []string
+	for _, f := range decoders.Formats {
+		formats = append(formats, strings.TrimSuffix(strings.TrimSuffix(f.Name, " replay"), " file")+" "+strings.Join(f.Exts, " "))
+	}
+	b.WriteString(wrapIndented("", "Formats are detected by content, not by name: "+strings.Join(formats, ", ")+".", 80))
 	return b.String()
 }

@@ -990,7 +990,7 @@ func TestParseFramesSpec(t *testing.T) {
 // after the replay object, keyed like events.
 func TestDumpMoments(t *testing.T) {
 	r := &model.Replay{
-		Format: model.Slippi, FormatName: "Slippi",
+		Format: model.Format("slippi"), FormatName: "Slippi",
 		Players:  []model.Player{{Slot: "P1"}, {Slot: "P2"}},
 		Timeline: model.Timeline{Count: 10, First: -2, Rate: 10, Unit: "frame"},
 	}

@@ -14,22 +14,45 @@ import (
 	"rewind/model"
 )
 
-const repairAbout = `Write a repaired copy of a damaged replay to OUT, which other tools open, and
+var repairAbout = `Write a repaired copy of a damaged replay to OUT, which other tools open, and
 say what was kept, cut, synthesised and fixed. FILE is only read: rewind never
 repairs in place, refuses an OUT that is FILE itself (also through a link), and
 replaces an existing OUT only with --force. OUT is written to a temporary file
 in its folder and renamed, so it is whole or absent, never half written. The
 new file always decodes without a problem (rewind check OUT says clean).
 
-  Slippi        cut at the last complete frame, set the raw length, append a
-                Game End (No Contest; Unresolved before 2.0.0), rebuild the
-                metadata (startAt, lastFrame, players, playedOn)
-  BSOR          cut to the last whole record, fix the section counts, write
-                missing sections empty
-  teehistorian  cut at the last whole message, append FINISH
-  F-Zero GX     recompute the checksum
-  StarCraft II  not yet (it waits for the rewrite of rewind's MPQ layer)
-`
+` + repairFormats()
+
+// repairFormats lists what each format's repair does, from the registry.
+func repairFormats() string {
+	var b strings.Builder
+	for _, f := range decoders.Formats {
+		does := f.RepairDoes
+		if f.Repair == nil {
+			does = "no repair: " + f.NoRepair
+		}
+		b.WriteString(wrapIndented(fmt.Sprintf("  %-14s", f.ID), does, 80))
+	}
+	return b.String()
+}
+
+// wrapIndented writes text after lead, wrapped at width with later lines
+// indented as far as lead.
+func wrapIndented(lead, text string, width int) string {
+	var b strings.Builder
+	line := lead
+	for i, w := range strings.Fields(text) {
+		if i > 0 && len(line)+1+len(w) > width {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = strings.Repeat(" ", len(lead))
+		} else if i > 0 {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
 
 const repairNotes = `A replay that needs no repair is said to be whole and nothing is written,
 unless --force asks for a copy.

@@ -3,8 +3,8 @@
 // Detection is by content: each format has magic bytes at the start, and the
 // file name's extension is only a tie-breaker. A file that is no replay gets
 // one sentence naming what it looks like instead (empty, text, a gzip or xz
-// archive, ...). The format packages (slippi, bsor, teehistorian, fzgx, sc2)
-// know nothing of each other or of this registry.
+// archive, ...). Each format package declares itself (package format) and
+// knows nothing of the others or of this registry, which lists them.
 package decoders
 
 import (
@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"rewind/decoders/bsor"
-	"rewind/decoders/frames"
+	"rewind/decoders/format"
 	"rewind/decoders/fzgx"
 	"rewind/decoders/sc2"
 	"rewind/decoders/slippi"
@@ -24,62 +24,27 @@ import (
 	"rewind/model"
 )
 
-// Format describes one replay format the registry knows.
-type Format struct {
-	ID   model.Format
-	Name string   // "Slippi replay"
-	Exts []string // usual extensions, lower case with the dot
-	// Aliases are other names people call the format by in queries
-	// (format:melee); the id, the extensions and the words of Name count too.
-	Aliases []string
-	Match   func(head []byte) bool
-	Decode  func(data []byte, opt model.DecodeOptions) (*model.Replay, error)
-	// Frames is the format's typed frames table for `rewind export`
-	// (decoders/<format>/rows.go); nil when it has none.
-	Frames frames.Table
-	// Repair makes a new file from a damaged one (see model.Repaired);
-	// nil when the format has no repair yet, and NoRepair says why.
-	Repair   func(data []byte, opt model.RepairOptions) (*model.Repaired, error)
-	NoRepair string
-	// Follow decodes a file of the format while its recorder still writes
-	// it (see model.Follower and Tail); nil for formats written whole.
-	Follow func(opt model.DecodeOptions) model.Follower
-	// Extent is how far into a file of size bytes the replay reaches, as
-	// its front says (head is the first HeadSize bytes, or the whole file);
-	// -1 when the front does not say. Nil for formats whose front never
-	// says. ReadFile reads no further.
-	Extent func(head []byte, size int64) int64
+// Format is one format's declaration (see package format).
+type Format = format.Format
+
+// Formats lists every format in detection order, one line each: a format's
+// package declares the rest.
+var Formats = []*Format{
+	&slippi.Format,
+	&bsor.Format,
+	&teehistorian.Format,
+	&fzgx.Format,
+	&sc2.Format,
 }
 
-// teehistorianUUID is 699db17b-8efb-34ff-b1d8-da6f60c15dd1.
-var teehistorianUUID = []byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1}
-
-// Formats lists every format in detection order.
-var Formats = []Format{
-	{ID: model.Slippi, Name: "Slippi replay", Exts: []string{".slp"}, Aliases: []string{"melee", "ssbm"},
-		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte("{U\x03raw[$U#l")) },
-		Decode: slippi.Decode, Frames: frames.Of[slippi.FrameRow]("frames_slippi", nil, "pre", "post"),
-		Repair: slippi.Repair, Extent: slippiExtent, Follow: slippi.Follow},
-	{ID: model.BSOR, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
-		Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
-		Decode: bsor.Decode, Frames: frames.Of[bsor.FrameRow]("frames_bsor", nil),
-		Repair: bsor.Repair},
-	{ID: model.Teehistorian, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"tee", "teeworlds"},
-		Match:  func(h []byte) bool { return bytes.HasPrefix(h, teehistorianUUID) },
-		Decode: teehistorian.Decode, Frames: frames.Of[teehistorian.FrameRow]("frames_teehistorian", nil),
-		Repair: teehistorian.Repair, Follow: teehistorian.Follow},
-	{ID: model.FZGX, Name: "F-Zero GX replay", Exts: []string{".gci"}, Aliases: []string{"fzero", "gx"},
-		Match: func(h []byte) bool {
-			return len(h) >= 4 && string(h[:3]) == "GFZ" && strings.IndexByte("EJP", h[3]) >= 0
-		},
-		Decode: fzgx.Decode, Frames: frames.Of[fzgx.FrameRow]("frames_fzgx", nil),
-		Repair: fzgx.Repair, Extent: fzgxExtent},
-	{ID: model.SC2, Name: "StarCraft II replay", Exts: []string{".sc2replay"}, Aliases: []string{"starcraft", "starcraft2", "sc"},
-		Match: func(h []byte) bool {
-			return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
-		},
-		Decode: sc2.Decode, Frames: frames.Of("frames_sc2", sc2.StatsRows, "stats"), Extent: sc2Extent,
-		Repair: sc2.Repair},
+// ByID returns the format with the id, nil when there is none.
+func ByID(id model.Format) *Format {
+	for _, f := range Formats {
+		if f.ID == id {
+			return f
+		}
+	}
+	return nil
 }
 
 // NotReplayError says what a file that no decoder claims looks like.
@@ -99,9 +64,9 @@ func (e *Error) Unwrap() error { return e.Err }
 // Detect returns the format whose magic bytes start data. The name is only
 // used in the sentence that describes a file no decoder claims.
 func Detect(data []byte, name string) (*Format, error) {
-	for i := range Formats {
-		if Formats[i].Match(data) {
-			return &Formats[i], nil
+	for _, f := range Formats {
+		if f.Match(data) {
+			return f, nil
 		}
 	}
 	return nil, &NotReplayError{What: Describe(data, name)}
@@ -123,6 +88,13 @@ func Describe(data []byte, name string) string {
 		head = head[:16]
 	}
 	what := ""
+	for _, f := range Formats {
+		if f.NearMiss != nil {
+			if what = f.NearMiss(data, ext); what != "" {
+				return fmt.Sprintf("not a replay%s: %s", hint, what)
+			}
+		}
+	}
 	switch {
 	case len(data) == 0:
 		what = "an empty file"
@@ -130,9 +102,6 @@ func Describe(data []byte, name string) string {
 		what = "a gzip archive"
 	case bytes.HasPrefix(data, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
 		what = "an xz archive"
-		if ext == ".zlp" {
-			what = "an xz archive (a slippc-compressed .zlp replay; decompress it with slippc first)"
-		}
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
 		what = "a zip archive"
 	case bytes.HasPrefix(data, []byte{0x28, 0xb5, 0x2f, 0xfd}):
@@ -145,10 +114,6 @@ func Describe(data []byte, name string) string {
 		what = "an ELF executable"
 	case bytes.HasPrefix(data, []byte("\x89PNG")):
 		what = "a PNG image"
-	case bytes.HasPrefix(data, []byte("{U")) || bytes.HasPrefix(data, []byte("{i")):
-		what = "a UBJSON object that does not start with Slippi's raw element"
-	case bytes.HasPrefix(data, []byte("GFZ")) && len(data) >= 4:
-		what = fmt.Sprintf("an F-Zero GX save with an unknown region code %q", data[3])
 	case len(data) >= 4 && data[0] < 0x80 && looksLikeText(data):
 		what = fmt.Sprintf("a text file beginning %q", firstLine(data))
 	default:

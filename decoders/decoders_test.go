@@ -15,14 +15,14 @@ func TestDetectByContent(t *testing.T) {
 		head []byte
 		want model.Format
 	}{
-		{"slippi", "game.bsor", []byte("{U\x03raw[$U#l\x00\x00\x00\x00"), model.Slippi},
-		{"bsor", "x.slp", []byte{0x69, 0x3d, 0x2d, 0x44, 1, 0}, model.BSOR},
-		{"teehistorian", "x", append(append([]byte{}, teehistorianUUID...), '{'), model.Teehistorian},
-		{"fzgx NA", "x.dat", []byte("GFZE8P\xff\x02"), model.FZGX},
-		{"fzgx JP", "x.dat", []byte("GFZJ8P\xff\x02"), model.FZGX},
-		{"fzgx EU", "x.dat", []byte("GFZP8P\xff\x02"), model.FZGX},
-		{"sc2 user data", "x.slp", []byte("MPQ\x1b\x00\x02\x00\x00"), model.SC2},
-		{"sc2 archive", "x", []byte("MPQ\x1a\x2c\x00\x00\x00"), model.SC2},
+		{"slippi", "game.bsor", []byte("{U\x03raw[$U#l\x00\x00\x00\x00"), model.Format("slippi")},
+		{"bsor", "x.slp", []byte{0x69, 0x3d, 0x2d, 0x44, 1, 0}, model.Format("bsor")},
+		{"teehistorian", "x", append([]byte{0x69, 0x9d, 0xb1, 0x7b, 0x8e, 0xfb, 0x34, 0xff, 0xb1, 0xd8, 0xda, 0x6f, 0x60, 0xc1, 0x5d, 0xd1}, '{'), model.Format("teehistorian")},
+		{"fzgx NA", "x.dat", []byte("GFZE8P\xff\x02"), model.Format("fzgx")},
+		{"fzgx JP", "x.dat", []byte("GFZJ8P\xff\x02"), model.Format("fzgx")},
+		{"fzgx EU", "x.dat", []byte("GFZP8P\xff\x02"), model.Format("fzgx")},
+		{"sc2 user data", "x.slp", []byte("MPQ\x1b\x00\x02\x00\x00"), model.Format("sc2")},
+		{"sc2 archive", "x", []byte("MPQ\x1a\x2c\x00\x00\x00"), model.Format("sc2")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +79,7 @@ func TestDecodeNamesUnsupportedFormats(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	var de *Error
-	if !errors.As(err, &de) || de.Format != model.FZGX {
+	if !errors.As(err, &de) || de.Format != model.Format("fzgx") {
 		t.Fatalf("want *Error naming fzgx, got %#v", err)
 	}
 }

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"rewind/decoders/fzgx"
 	"rewind/decoders/internal/corpus"
 	"rewind/decoders/internal/decodetest"
+	"rewind/decoders/sc2"
+	"rewind/decoders/slippi"
 	"rewind/model"
 )
 
@@ -61,9 +64,9 @@ func TestOpenStopsAtTheExtent(t *testing.T) {
 		{"sc2", "lotv-4.3.0-backwater-vs-ai.SC2Replay", func(d []byte) int64 { return int64(len(d)) }},
 		{"fzgx", "time-attack.gci", func(d []byte) int64 { return int64(len(d)) }},
 		// Slippi states its raw element; the metadata after it may take up
-		// to slippiMetadataMax
+		// to 1<<20
 		{"slippi", "tests__data__v3.12.slp", func(d []byte) int64 {
-			return 15 + int64(binary.BigEndian.Uint32(d[11:])) + slippiMetadataMax
+			return 15 + int64(binary.BigEndian.Uint32(d[11:])) + 1<<20
 		}},
 	}
 	for _, tt := range tests {
@@ -179,16 +182,16 @@ func TestExtents(t *testing.T) {
 		head []byte
 		want int64
 	}{
-		{"slippi", slippiExtent, []byte("{U\x03raw[$U#l\x00\x00\x01\x00"), 15 + 256 + slippiMetadataMax},
-		{"slippi recording", slippiExtent, []byte("{U\x03raw[$U#l\x00\x00\x00\x00"), -1},
-		{"slippi cut", slippiExtent, []byte("{U\x03raw[$U#l\x00"), -1},
-		{"fzgx 3 blocks", fzgxExtent, append(make([]byte, 0x38), 0, 3), 0x40 + 3*0x2000},
-		{"fzgx no blocks", fzgxExtent, make([]byte, 0x40), -1},
-		{"sc2 archive", sc2Extent, mpqHeader(0, 1000, 900, 4, 800, 2), 1000},
-		{"sc2 tables past the size", sc2Extent, mpqHeader(0, 100, 900, 4, 800, 2), 964},
-		{"sc2 user data", sc2Extent, append(append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 0x400-16)...), mpqHeader(0, 2000, 0, 0, 0, 0)...), 0x400 + 2000},
-		{"sc2 sizes all zero", sc2Extent, mpqHeader(0, 0, 0, 0, 0, 0), -1},
-		{"sc2 header elsewhere", sc2Extent, append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 64)...), -1},
+		{"slippi", slippi.Format.Extent, []byte("{U\x03raw[$U#l\x00\x00\x01\x00"), 15 + 256 + 1<<20},
+		{"slippi recording", slippi.Format.Extent, []byte("{U\x03raw[$U#l\x00\x00\x00\x00"), -1},
+		{"slippi cut", slippi.Format.Extent, []byte("{U\x03raw[$U#l\x00"), -1},
+		{"fzgx 3 blocks", fzgx.Format.Extent, append(make([]byte, 0x38), 0, 3), 0x40 + 3*0x2000},
+		{"fzgx no blocks", fzgx.Format.Extent, make([]byte, 0x40), -1},
+		{"sc2 archive", sc2.Format.Extent, mpqHeader(0, 1000, 900, 4, 800, 2), 1000},
+		{"sc2 tables past the size", sc2.Format.Extent, mpqHeader(0, 100, 900, 4, 800, 2), 964},
+		{"sc2 user data", sc2.Format.Extent, append(append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 0x400-16)...), mpqHeader(0, 2000, 0, 0, 0, 0)...), 0x400 + 2000},
+		{"sc2 sizes all zero", sc2.Format.Extent, mpqHeader(0, 0, 0, 0, 0, 0), -1},
+		{"sc2 header elsewhere", sc2.Format.Extent, append([]byte("MPQ\x1b\x00\x02\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00"), make([]byte, 64)...), -1},
 	}
 	for _, tt := range tests {
 		if got := tt.f(tt.head, 1<<40); got != tt.want {

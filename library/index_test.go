@@ -15,7 +15,7 @@ import (
 func sampleHeader(path string, i int) Header {
 	return Header{
 		Path: path, Kind: File, Size: int64(1000 + i), ModTime: time.Unix(1700000000+int64(i), 123456789),
-		Format: model.Slippi, FormatName: "Slippi replay", Version: "3.14.0",
+		Format: model.Format("slippi"), FormatName: "Slippi replay", Version: "3.14.0",
 		Start: time.Date(2023, 1, 2, 3, 4, 5, 0, time.FixedZone("", 3600)), Title: "Battlefield", Mode: "online ranked",
 		Duration: 8 * time.Minute, Frames: 28800, Rate: 59.94, Unit: "frame",
 		Clock: 11*time.Minute + 200*time.Millisecond, ClockName: "game time", Result: "GAME!", Partial: true,

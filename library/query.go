@@ -13,13 +13,14 @@ import (
 )
 
 // QueryHelp documents the query language, for `rewind find --help`, the
-// browser's ? screen and the README.
-const QueryHelp = `All terms must hold; -term negates one; "quote values with spaces".
+// browser's ? screen and the README; the formats come from the registry.
+var QueryHelp = strings.Replace(queryHelp, "FORMATS\n", formatHelp(), 1)
+
+const queryHelp = `All terms must hold; -term negates one; "quote values with spaces".
   word               a player, code, character, title, mode or file name
                      with the word; a close misspelling or the initials
                      (fd: Final Destination) match too, ranked lower
-  format:slippi      slippi, bsor, teehistorian, fzgx, sc2; also melee,
-                     beatsaber, ddnet, fzero, starcraft, or an extension
+FORMATS
   player:NAME        a player's name holds NAME (also name:)
   code:ABCD#123      a connect code, toon handle or player id holds it
   char:fox           a character, race or machine starts with it
@@ -222,6 +223,54 @@ func parseTerm(tk token) (term, error) {
 	return t, nil
 }
 
+// formatHelp is the format: line of QueryHelp: every id, then an alias of
+// each, wrapped to the help's width.
+func formatHelp() string {
+	var words []string
+	for i, f := range decoders.Formats {
+		w := string(f.ID)
+		if i < len(decoders.Formats)-1 {
+			w += ","
+		} else {
+			w += ";"
+		}
+		words = append(words, w)
+	}
+	words = append(words, "also")
+	for _, f := range decoders.Formats {
+		if len(f.Aliases) > 0 {
+			words = append(words, f.Aliases[0]+",")
+		}
+	}
+	words = append(words, "or", "an", "extension")
+	var b strings.Builder
+	line := "  format:" + string(decoders.Formats[0].ID)
+	line += strings.Repeat(" ", max(1, 21-len(line)))
+	n := 0
+	for _, w := range words {
+		if n > 0 && len(line)+1+len(w) > 74 {
+			b.WriteString(line + "\n")
+			line, n = strings.Repeat(" ", 21), 0
+		}
+		if n > 0 {
+			line += " "
+		}
+		line += w
+		n++
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// formatIDs lists the formats' ids for a sentence: "slippi, bsor, sc2".
+func formatIDs() string {
+	ids := make([]string, len(decoders.Formats))
+	for i, f := range decoders.Formats {
+		ids[i] = string(f.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
 func termNames() string {
 	return "format, player/name, code, char, stage/map/song/course, mode, result, file, date, len, size, problems, checked"
 }
@@ -235,7 +284,7 @@ func (t *term) value(key, v string, tk token, at int) error {
 	case tFormat:
 		t.formats = formatsNamed(tight(v))
 		if len(t.formats) == 0 {
-			return bad("format %q is none of slippi, bsor, teehistorian, fzgx, sc2", v)
+			return bad("format %q is none of %s", v, formatIDs())
 		}
 	case tChecked:
 		switch strings.ToLower(v) {

@@ -93,23 +93,23 @@ func TestParseQuery(t *testing.T) {
 func queryDocs() map[string]*Doc {
 	day := func(y int, m time.Month, d, hh int) time.Time { return time.Date(y, m, d, hh, 0, 0, 0, time.UTC) }
 	hs := map[string]*Header{
-		"online": {Path: "slp/Game_20230101T120000.slp", Format: model.Slippi, FormatName: "Slippi replay",
+		"online": {Path: "slp/Game_20230101T120000.slp", Format: model.Format("slippi"), FormatName: "Slippi replay",
 			Start: day(2023, 1, 1, 12), Title: "Final Destination", Mode: "online ranked", Duration: 8*time.Minute + 2*time.Second, Size: 4 << 20,
 			Players: []Player{{Slot: "P1", Name: "Mang0", Code: "MANG#0", Character: "Fox", Team: ""}, {Slot: "P2", Name: "Zain", Code: "ZAIN#0", Character: "Marth"}}},
-		"ics": {Path: "slp/tests__data__ics.slp", Format: model.Slippi, FormatName: "Slippi replay",
+		"ics": {Path: "slp/tests__data__ics.slp", Format: model.Format("slippi"), FormatName: "Slippi replay",
 			Start: day(2020, 5, 3, 23), Title: "Pokémon Stadium", Duration: 90 * time.Second, Size: 900 << 10,
 			Players: []Player{{Slot: "P1", Character: "Ice Climbers"}, {Slot: "P2", Character: "Jigglypuff"}}},
-		"teams": {Path: "slp/doubles.slp", Format: model.Slippi, Title: "Battlefield", Duration: 3 * time.Minute,
+		"teams": {Path: "slp/doubles.slp", Format: model.Format("slippi"), Title: "Battlefield", Duration: 3 * time.Minute,
 			Players: []Player{{Slot: "P1", Character: "Fox", Team: "red"}, {Slot: "P2", Character: "Marth", Team: "red"},
 				{Slot: "P3", Character: "Sheik", Team: "blue"}, {Slot: "P4", Character: "Peach", Team: "blue"}}},
-		"sc2": {Path: "sc2/serral_vs_clem.SC2Replay", Format: model.SC2, FormatName: "StarCraft II replay",
+		"sc2": {Path: "sc2/serral_vs_clem.SC2Replay", Format: model.Format("sc2"), FormatName: "StarCraft II replay",
 			Start: time.Date(2024, 2, 29, 23, 30, 0, 0, time.FixedZone("", -5*3600)), Title: "Hecate LE", Mode: "1v1 Faster ladder",
 			Duration: 14 * time.Minute, Result: "", Players: []Player{{Slot: "player 1", Name: "Serral", Code: "2-S2-1-123", Character: "Zerg", Team: "team 1", Result: "Win"},
 				{Slot: "player 2", Name: "Clem", Character: "Terran", Team: "team 2", Result: "Loss"}}},
-		"bsor": {Path: "bsor/believer.bsor", Format: model.BSOR, Title: "Believer", Duration: 3*time.Minute + 24*time.Second,
+		"bsor": {Path: "bsor/believer.bsor", Format: model.Format("bsor"), Title: "Believer", Duration: 3*time.Minute + 24*time.Second,
 			Players: []Player{{Slot: "player", Name: "Ryuuou", Character: "Quest 2"}}, Check: &Check{Problems: 2}},
-		"broken": {Path: "fzgx/broken.gci", Format: model.FZGX, Err: "fzgx: at 0x0: bad header"},
-		"tee":    {Path: "tee/idle_clean_shutdown.teehistorian", Format: model.Teehistorian, Title: "Tutorial", Problems: 1},
+		"broken": {Path: "fzgx/broken.gci", Format: model.Format("fzgx"), Err: "fzgx: at 0x0: bad header"},
+		"tee":    {Path: "tee/idle_clean_shutdown.teehistorian", Format: model.Format("teehistorian"), Title: "Tutorial", Problems: 1},
 	}
 	out := map[string]*Doc{}
 	for k, h := range hs {

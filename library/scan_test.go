@@ -64,7 +64,7 @@ func TestReadHeaderValues(t *testing.T) {
 		return true
 	})
 	// peppi tests/peppi.rs:300-321: Game Start P1 is Ice Climbers
-	if ics := got["tests__data__ics.slp"]; ics.Format != model.Slippi || len(ics.Players) < 1 || ics.Players[0].Character != "Ice Climbers" {
+	if ics := got["tests__data__ics.slp"]; ics.Format != model.Format("slippi") || len(ics.Players) < 1 || ics.Players[0].Character != "Ice Climbers" {
 		t.Errorf("ics: %+v", ics)
 	}
 	// peppi tests/peppi.rs:488-514: netplay names and connect codes
@@ -77,7 +77,7 @@ func TestReadHeaderValues(t *testing.T) {
 		t.Errorf("nametags: %+v", nt.Players)
 	}
 	// the truncated SC2 file is a replay whose header is readable
-	if b := got["broken-5.0.10-truncated.SC2Replay"]; b.Format != model.SC2 {
+	if b := got["broken-5.0.10-truncated.SC2Replay"]; b.Format != model.Format("sc2") {
 		t.Errorf("broken sc2: %+v", b)
 	}
 	for name, h := range got {

@@ -33,17 +33,10 @@ import (
 	"time"
 )
 
-// Format identifies a replay format. The values are stable: they appear in
-// JSON output and in test names.
+// Format identifies a replay format: "slippi", "sc2". Each format's package
+// declares its own (decoders/format); the values are stable, in JSON output,
+// queries and the index.
 type Format string
-
-const (
-	Slippi       Format = "slippi"
-	BSOR         Format = "bsor"
-	Teehistorian Format = "teehistorian"
-	FZGX         Format = "fzgx"
-	SC2          Format = "sc2"
-)
 
 // DecodeOptions tune a decoder. The zero value decodes everything.
 type DecodeOptions struct {

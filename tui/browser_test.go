@@ -31,12 +31,12 @@ func testRows() []*row {
 	}
 	day := func(d int) time.Time { return time.Date(2023, 1, d, 12, 30, 0, 0, time.UTC) }
 	return []*row{
-		mk("slippi/Game_20230101.slp", model.Slippi, day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
-		mk("slippi/ics.slp", model.Slippi, day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
-		mk("slippi/corrupt.slp", model.Slippi, day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
-		mk("bsor/song.bsor", model.BSOR, day(5), "Believer", 3*time.Minute+24*time.Second, 1_100_000, 0, "Quest 2"),
-		mk("teehistorian/x.teehistorian", model.Teehistorian, time.Time{}, "Kobra 4", 12*time.Minute, 340_000, 1),
-		newRow(source{path: "sc2/broken.SC2Replay"}, library.Header{Path: "sc2/broken.SC2Replay", Kind: library.File, Format: model.SC2, Err: "mpq: at 0x0: bad header", Size: 1024}),
+		mk("slippi/Game_20230101.slp", model.Format("slippi"), day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
+		mk("slippi/ics.slp", model.Format("slippi"), day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
+		mk("slippi/corrupt.slp", model.Format("slippi"), day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
+		mk("bsor/song.bsor", model.Format("bsor"), day(5), "Believer", 3*time.Minute+24*time.Second, 1_100_000, 0, "Quest 2"),
+		mk("teehistorian/x.teehistorian", model.Format("teehistorian"), time.Time{}, "Kobra 4", 12*time.Minute, 340_000, 1),
+		newRow(source{path: "sc2/broken.SC2Replay"}, library.Header{Path: "sc2/broken.SC2Replay", Kind: library.File, Format: model.Format("sc2"), Err: "mpq: at 0x0: bad header", Size: 1024}),
 	}
 }
 
@@ -177,7 +177,7 @@ func TestBrowserSort(t *testing.T) {
 // then all again; esc clears it.
 func TestBrowserFormat(t *testing.T) {
 	b := newTestBrowser(120, 30)
-	for _, want := range []model.Format{model.Slippi, model.BSOR, model.Teehistorian, model.SC2, ""} {
+	for _, want := range []model.Format{model.Format("slippi"), model.Format("bsor"), model.Format("teehistorian"), model.Format("sc2"), ""} {
 		b.Update(keyMsg("f"))
 		if b.format != want {
 			t.Fatalf("format %q, want %q", b.format, want)
@@ -263,9 +263,9 @@ func TestFilterRank(t *testing.T) {
 		return newRow(source{path: path}, h)
 	}
 	b.Update(rowsMsg{done: true, rows: []*row{
-		mk("teehistorian/idle_clean_shutdown.teehistorian", "Tutorial", model.Teehistorian, 3),
-		mk("slippi/tests__data__ics.slp", "Final Destination", model.Slippi, 1, "Ice Climbers", "Jigglypuff"),
-		mk("slippi/other.slp", "Battlefield", model.Slippi, 2, "Fox", "Marth"),
+		mk("teehistorian/idle_clean_shutdown.teehistorian", "Tutorial", model.Format("teehistorian"), 3),
+		mk("slippi/tests__data__ics.slp", "Final Destination", model.Format("slippi"), 1, "Ice Climbers", "Jigglypuff"),
+		mk("slippi/other.slp", "Battlefield", model.Format("slippi"), 2, "Fox", "Marth"),
 	}})
 	for _, c := range []struct {
 		q    string
@@ -392,7 +392,7 @@ func TestBrowserIncremental(t *testing.T) {
 		rng := rand.New(rand.NewSource(int64(n)))
 		var all []*row
 		mk := func(i int) *row {
-			f := []model.Format{model.Slippi, model.SC2, model.BSOR}[rng.Intn(3)]
+			f := []model.Format{model.Format("slippi"), model.Format("sc2"), model.Format("bsor")}[rng.Intn(3)]
 			h := library.Header{Path: fmt.Sprintf("d/%05d.x", i), Kind: library.File, Format: f, Size: int64(rng.Intn(1000)),
 				Duration: time.Duration(rng.Intn(600)) * time.Second, Title: []string{"Battlefield", "Hecate LE", "Believer"}[rng.Intn(3)]}
 			if rng.Intn(10) > 0 {

@@ -18,7 +18,7 @@ import (
 func synth(frames int) *model.Replay {
 	const evLen = 8
 	r := &model.Replay{
-		Format: model.Slippi, FormatName: "Slippi", Version: "3.14.0",
+		Format: model.Format("slippi"), FormatName: "Slippi", Version: "3.14.0",
 		Path: "synthetic.slp", Title: "Battlefield", Mode: "online ranked",
 		Start:    time.Date(2022, 12, 27, 1, 4, 0, 0, time.UTC),
 		Duration: time.Duration(float64(frames) / 60 * float64(time.Second)),

@@ -60,7 +60,7 @@ func byFrame(evs []model.Event, frames int) []model.Event {
 
 func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	in := &d.info
-	r := &model.Replay{Format: model.BSOR, FormatName: "BSOR", Version: in.Version}
+	r := &model.Replay{Format: ID, FormatName: "BSOR", Version: in.Version}
 	if ts, ok := findTime(in.fields); ok {
 		r.Start = ts
 	}

@@ -30,7 +30,7 @@ const maxChartPoints = 4096
 // file cannot be read at all; damage after a readable start gives a partial
 // replay with diagnostics.
 func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
-	rep := &model.Replay{Format: model.FZGX, FormatName: "F-Zero GX replay"}
+	rep := &model.Replay{Format: ID, FormatName: "F-Zero GX replay"}
 	diag := func(d model.Diagnostic) {
 		d.Source = source
 		rep.Diagnostics = append(rep.Diagnostics, d)

@@ -117,7 +117,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	d := &decoder{data: data, opt: opt, speed: "Faster", b: budget.New(int64(len(data)), opt.Limits),
 		userToPl: map[int]int{}, slotToPl: map[int]int{}}
-	r := &model.Replay{Format: model.SC2, FormatName: "StarCraft II replay", Size: int64(len(data))}
+	r := &model.Replay{Format: ID, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
 	arc, err := mpq.Open(data, d.b)
 	if arc == nil {

@@ -59,6 +59,8 @@ const (
 	cmdStadium  = 0x41
 )
 
+// magic is the start of every .slp: a UBJSON object whose first element
+// is the raw byte array, with its length to follow.
 var magic = []byte("{U\x03raw[$U#l")
 
 var metadataKey = []byte("U\x08metadata")
@@ -265,7 +267,7 @@ func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget, followin
 }
 
 func newReplay(size int) *model.Replay {
-	return &model.Replay{Format: model.Slippi, FormatName: "Slippi", Size: int64(size),
+	return &model.Replay{Format: ID, FormatName: "Slippi", Size: int64(size),
 		Timeline: model.Timeline{First: -123, Rate: 60, Unit: "frame"}}
 }
 

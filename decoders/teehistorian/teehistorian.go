@@ -63,7 +63,7 @@ func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget) (*decode
 	}
 	d := &decoder{data: data, opt: opt, lastPlayer: maxClients, b: b}
 	d.r = &model.Replay{
-		Format:     model.Teehistorian,
+		Format:     ID,
 		FormatName: "DDNet teehistorian",
 		Size:       int64(len(data)),
 		Timeline:   model.Timeline{Rate: tickRate, Unit: "tick"},
