@@ -33,6 +33,32 @@ type Summary struct {
 	// Moments are the moments an archive searches, in frame order, with the
 	// frame numbers and times the timeline gives them.
 	Moments []MomentRecord
+	// First and Last are the format's numbers of the timeline's first and
+	// last frames (Slippi: -123 and the last frame), so a moment's range can
+	// be widened without leaving the replay. Summarized fills them.
+	First, Last int64
+}
+
+// Summarized is the replay's summary as its format's summarize makes it
+// (nil: a summary with no stats or moments), with what every summary
+// carries filled in from the replay: a player entry for each player and
+// the timeline's first and last frame numbers.
+func (r *Replay) Summarized(summarize func(*Replay) *Summary) *Summary {
+	var s *Summary
+	if summarize != nil {
+		s = summarize(r)
+	}
+	if s == nil {
+		s = &Summary{}
+	}
+	for len(s.Players) < len(r.Players) {
+		s.Players = append(s.Players, PlayerSummary{})
+	}
+	s.Players = s.Players[:len(r.Players)]
+	if tl := &r.Timeline; tl.Count > 0 {
+		s.First, s.Last = tl.Number(0), tl.Number(tl.Count-1)
+	}
+	return s
 }
 
 // PlayerSummary is one player's side of a game.

@@ -65,8 +65,12 @@ type Format struct {
 
 	// Summarize makes the replay's archive summary (model.Summary) from a
 	// full decode, in one pass over the format's typed data; nil when the
-	// format has no game code (outcomes then come from Player.Result).
+	// format has no game code. Callers go through Replay.Summarized, which
+	// fills in what every summary carries.
 	Summarize func(r *model.Replay) *model.Summary
+	// Dolphin says the format's moments can be handed to Slippi Dolphin's
+	// playback queue: frame numbers as Dolphin counts them, one file a game.
+	Dolphin bool
 	// Stats describe the keys of the summaries' stats: labels, units and
 	// how groups combine them, in the order reports show them.
 	Stats []model.StatDef

@@ -22,7 +22,8 @@ var Format = format.Format{
 	Extent:   extent,
 	Decode:   Decode, Follow: Follow, Repair: Repair,
 	RepairDoes: "cut at the last complete frame, set the raw length, append a Game End (No Contest; Unresolved before 2.0.0), rebuild the metadata (startAt, lastFrame, players, playedOn)",
-	Frames: frames.Of[FrameRow]("frames_slippi", nil, "pre", "post"),
+	Frames:     frames.Of[FrameRow]("frames_slippi", nil, "pre", "post"),
+	Dolphin:    true,
 }
 
 // nearMiss names the files that look like Slippi's but are not.
