@@ -1,6 +1,7 @@
 package decoders
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"rewind/decoders/pack"
 	"rewind/model"
 )
 
@@ -105,9 +107,15 @@ func (f *File) Unread() int64 { return max(0, f.Size-int64(len(f.Data))) }
 //
 // This is the one place a replay's bytes come from; header-only scans of
 // ranges (a later ReadRange beside it) belong here too.
+//
+// A path inside a packed file (pack.zip/a/b.slp, game.slp.gz/game.slp; see
+// package pack) reads that member, never more than the pack's limit for it.
 func ReadFile(path string) (*File, error) {
 	fh, err := OpenRegular(path)
 	if err != nil {
+		if f, ok, perr := readPacked(path); ok {
+			return f, perr
+		}
 		return nil, err
 	}
 	defer fh.Close()
@@ -217,4 +225,29 @@ func Sniff(path string) (*Format, error) {
 	head := make([]byte, 64)
 	n, _ := io.ReadFull(fh, head)
 	return Detect(head[:n], path)
+}
+
+// readPacked reads a path that names a member of a pack; ok is false when
+// no leading part of the path is a pack.
+func readPacked(path string) (f *File, ok bool, err error) {
+	packPath, member, found := pack.Split(path)
+	if !found {
+		return nil, false, nil
+	}
+	p, err := pack.Open(packPath)
+	if err != nil {
+		return nil, true, err
+	}
+	defer p.Close()
+	rc, _, err := p.Open(member)
+	if err != nil {
+		return nil, true, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, true, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err = readFile(bytes.NewReader(data), path, int64(len(data)))
+	return f, true, err
 }

@@ -1,7 +1,9 @@
 package decoders
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -212,4 +214,41 @@ func mpqHeader(version uint16, size, hashAt, hashN, blockAt, blockN uint32) []by
 	le(hashN)
 	le(blockN)
 	return b
+}
+
+// A replay inside a pack opens by the pack's path and the member's, and
+// decodes as the file itself does.
+func TestOpenInsidePacks(t *testing.T) {
+	dir := t.TempDir()
+	data := sampleBytes(t, "slippi", "tests__data__netplay.slp")
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	w, _ := zw.Create("set 1/game.slp")
+	w.Write(data)
+	zw.Close()
+	zpath := filepath.Join(dir, "pack.zip")
+	os.WriteFile(zpath, zb.Bytes(), 0o644)
+	var gb bytes.Buffer
+	gw := gzip.NewWriter(&gb)
+	gw.Write(data)
+	gw.Close()
+	gpath := filepath.Join(dir, "game.slp.gz")
+	os.WriteFile(gpath, gb.Bytes(), 0o644)
+	want, err := Decode(data, "game.slp", model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(zpath, "set 1", "game.slp"), filepath.Join(gpath, "game.slp")} {
+		r, err := Open(p, model.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if r.Path != p || r.Size != int64(len(data)) || r.Timeline.Count != want.Timeline.Count || len(r.Events) != len(want.Events) {
+			t.Errorf("%s: path %q, %d bytes, %d frames, %d events; want %d bytes, %d frames, %d events", p, r.Path, r.Size,
+				r.Timeline.Count, len(r.Events), len(data), want.Timeline.Count, len(want.Events))
+		}
+	}
+	if _, err := Open(filepath.Join(zpath, "set 1", "missing.slp"), model.DecodeOptions{}); err == nil || !strings.Contains(err.Error(), "missing.slp") {
+		t.Errorf("a missing member: %v", err)
+	}
 }

@@ -33,7 +33,7 @@ type Clip struct {
 	Start, End int64  // frame numbers as the replay counts them
 	// Last is the replay's last frame number: End is never widened past it.
 	Last int64
-	// StartAt is when the game was played, StationText what the overlay
+	// StartAt is when the game was played, Station what the overlay
 	// shows beside it ("P1 Fox (ABCD#123) vs P2 Marth (EFGH#456)").
 	StartAt time.Time
 	Station string
