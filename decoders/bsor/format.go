@@ -15,9 +15,9 @@ const ID model.Format = "bsor"
 // it.
 var Format = format.Format{
 	ID: ID, Name: "BSOR replay", Exts: []string{".bsor", ".bsortemp"}, Aliases: []string{"beatsaber", "beatleader"},
-	Title: "song",
-	Match: func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
+	Title:  "song",
+	Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "cut to the last whole record, fix the section counts, write missing sections empty",
-	Frames: frames.Of[FrameRow]("frames_bsor", nil),
+	Frames:     frames.Of[FrameRow]("frames_bsor", nil),
 }

@@ -30,7 +30,7 @@ var Format = format.Format{
 	Extent: extent,
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "recompute the checksum",
-	Frames: frames.Of[FrameRow]("frames_fzgx", nil),
+	Frames:     frames.Of[FrameRow]("frames_fzgx", nil),
 }
 
 // extent: the GCI directory entry states the save's blocks.

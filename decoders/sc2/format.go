@@ -23,7 +23,7 @@ var Format = format.Format{
 	Extent: extent,
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "rebuild the archive from the members that still read, an event stream cut to its last whole event (refused when the replay header or the player list is lost)",
-	Frames: frames.Of("frames_sc2", StatsRows, "stats"),
+	Frames:     frames.Of("frames_sc2", StatsRows, "stats"),
 }
 
 // extent: the MPQ archive header states the archive's size, and where its

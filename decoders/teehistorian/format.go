@@ -15,9 +15,9 @@ const ID model.Format = "teehistorian"
 // registry lists it.
 var Format = format.Format{
 	ID: ID, Name: "DDNet teehistorian", Exts: []string{".teehistorian"}, Aliases: []string{"ddnet", "tee", "teeworlds"},
-	Title: "map",
-	Match: func(h []byte) bool { return bytes.HasPrefix(h, fileUUID[:]) },
+	Title:  "map",
+	Match:  func(h []byte) bool { return bytes.HasPrefix(h, fileUUID[:]) },
 	Decode: Decode, Follow: Follow, Repair: Repair,
 	RepairDoes: "cut at the last whole message, append FINISH",
-	Frames: frames.Of[FrameRow]("frames_teehistorian", nil),
+	Frames:     frames.Of[FrameRow]("frames_teehistorian", nil),
 }
