@@ -34,6 +34,11 @@ type Format struct {
 	// "machine"; empty when the format has no such thing (then stats --by
 	// character leaves the format's players out).
 	Character string
+	// Matchup, when set, names a matchup the way the game's players do
+	// (StarCraft's PvZ) from the characters of the two sides, each sorted;
+	// it must not depend on which side is given first. Nil: the sides'
+	// characters joined, Fox-Marth.
+	Matchup func(side, other []string) string
 
 	// Match reports whether a file's first bytes (up to HeadSize, or the
 	// whole file) are of this format. Formats are tried in registry order.

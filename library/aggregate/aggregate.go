@@ -1,0 +1,455 @@
+// Package aggregate answers questions about an archive: how a player does
+// against a character, on a stage, month by month. It groups the
+// player-games of many replays by keys (`rewind stats --by`) and adds up
+// what each replay's summary (model.Summary, kept in the index) says:
+// outcomes, time played and the format's stats, combined the way the
+// format's StatDefs say (sums and means, bests, tallies, ratios of sums).
+//
+// It reads headers and summaries only, never a replay, and never names a
+// format: the words it needs (what a format's characters are, how its
+// stats combine) come from the registry.
+package aggregate
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"rewind/decoders"
+	"rewind/model"
+)
+
+// Key is what player-games are grouped by.
+type Key string
+
+const (
+	KeyPlayer    Key = "player"    // the player: connect code, toon handle or platform id, else the name
+	KeyCharacter Key = "character" // the player's character, race or machine
+	KeyOpponent  Key = "opponent"  // the players on the other side
+	KeyVs        Key = "vs"        // the other side's characters
+	KeyMatchup   Key = "matchup"   // both sides' characters, unordered: Fox-Marth
+	KeyStage     Key = "stage"     // the stage, map, song or course
+	KeyMonth     Key = "month"     // 2024-03, in the zone the file gives
+	KeyWeek      Key = "week"      // 2024-W11 (ISO weeks)
+	KeyDay       Key = "day"       // 2024-03-15
+	KeySession   Key = "session"   // games less than SessionGap apart, named by the first one's start
+	KeyFormat    Key = "format"    // slippi, sc2, ...
+)
+
+// Keys lists every key in the order help shows them.
+var Keys = []Key{KeyPlayer, KeyCharacter, KeyOpponent, KeyVs, KeyMatchup, KeyStage, KeyMonth, KeyWeek, KeyDay, KeySession, KeyFormat}
+
+// SessionGap is the most time between one game's end and the next game's
+// start that keeps them in one session.
+const SessionGap = 15 * time.Minute
+
+// ParseKeys reads a --by list: "character,stage".
+func ParseKeys(s string) ([]Key, error) {
+	var out []Key
+	for _, part := range strings.Split(s, ",") {
+		part = strings.ToLower(strings.TrimSpace(part))
+		if part == "" {
+			continue
+		}
+		k, ok := keyNamed(part)
+		if !ok {
+			names := make([]string, len(Keys))
+			for i, k := range Keys {
+				names[i] = string(k)
+			}
+			return nil, fmt.Errorf("no key %q to group by; the keys are %s", part, strings.Join(names, ", "))
+		}
+		out = append(out, k)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--by needs a key, like --by character")
+	}
+	return out, nil
+}
+
+func keyNamed(s string) (Key, bool) {
+	switch s {
+	case "char", "race", "machine":
+		return KeyCharacter, true
+	case "map", "song", "course", "title":
+		return KeyStage, true
+	case "code", "name":
+		return KeyPlayer, true
+	}
+	for _, k := range Keys {
+		if string(k) == s {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Player is one player as a replay's header names them.
+type Player struct {
+	Slot, Name, Code, Character, Team string
+}
+
+// Game is one replay as the archive knows it: its header's facts and its
+// summary.
+type Game struct {
+	Path     string
+	Format   model.Format
+	Start    time.Time
+	Duration time.Duration
+	Title    string
+	Players  []Player
+	Summary  *model.Summary // nil when none was made
+	// Partial says the full decode stopped early; Err why the file gives
+	// no replay. Either way the game is skipped, never averaged in.
+	Partial bool
+	Err     string
+}
+
+// Options choose what is counted.
+type Options struct {
+	By []Key
+	// Players, when not empty, count only those players' sides (a person
+	// with several codes or names): matched against code and name,
+	// case-insensitively, ignoring spaces.
+	Players []string
+	// LRASLoss counts a game a player quit (Slippi's LRAS) as a loss.
+	LRASLoss bool
+}
+
+// Result is the groups, largest first, and what was skipped.
+type Result struct {
+	By      []Key
+	Groups  []*Group
+	Skipped []Skip
+	// Games counts the replays that added at least one player-game.
+	Games int
+}
+
+// Skip is a replay left out, and why.
+type Skip struct {
+	Path, Reason string
+}
+
+// Group is the player-games that share their key values.
+type Group struct {
+	Values []string // one per key of Result.By
+	// ByName is set when the player key of this group is a name, because
+	// the player has no code.
+	ByName bool
+	Games  int // player-games
+	// Outcomes counts the player-games by outcome.
+	Outcomes map[model.Outcome]int
+	// Wins and Losses follow Options.LRASLoss.
+	Wins, Losses int
+	First, Last  time.Time
+	Played       time.Duration
+	// Formats counts the player-games by format, for the stats' labels.
+	Formats map[model.Format]int
+	Stats   map[string]*StatSum // by stat key
+	Tallies map[string]map[string]float64
+}
+
+// StatSum is one stat over the group's games.
+type StatSum struct {
+	Sum      float64
+	N        int // games that have the stat
+	Min, Max float64
+}
+
+// WinRate is wins over decided games (wins and losses); ok is false when
+// none was decided.
+func (g *Group) WinRate() (rate float64, ok bool) {
+	if g.Wins+g.Losses == 0 {
+		return 0, false
+	}
+	return float64(g.Wins) / float64(g.Wins+g.Losses), true
+}
+
+// side is one player-game before grouping.
+type side struct {
+	game    *Game
+	player  int
+	key     string // the player key
+	byName  bool
+	outcome model.Outcome
+	session string
+}
+
+// Run groups the games' player-games.
+func Run(games []Game, opt Options) *Result {
+	res := &Result{By: opt.By}
+	want := map[string]bool{}
+	for _, w := range opt.Players {
+		want[tight(w)] = true
+	}
+	var sides []side
+	for gi := range games {
+		g := &games[gi]
+		switch {
+		case g.Err != "":
+			res.Skipped = append(res.Skipped, Skip{g.Path, g.Err})
+			continue
+		case g.Partial:
+			res.Skipped = append(res.Skipped, Skip{g.Path, "partial replay (the decode stopped early)"})
+			continue
+		case len(g.Players) == 0:
+			res.Skipped = append(res.Skipped, Skip{g.Path, "no players"})
+			continue
+		}
+		added := false
+		for pi, p := range g.Players {
+			if len(want) > 0 && !want[tight(p.Code)] && !want[tight(p.Name)] {
+				continue
+			}
+			s := side{game: g, player: pi, key: p.Code}
+			if s.key == "" {
+				s.key, s.byName = p.Name, true
+			}
+			if g.Summary != nil && pi < len(g.Summary.Players) {
+				s.outcome = g.Summary.Players[pi].Outcome
+			}
+			sides = append(sides, s)
+			added = true
+		}
+		if added {
+			res.Games++
+		}
+	}
+	if needs(opt.By, KeySession) {
+		sessions(sides)
+	}
+	byValues := map[string]*Group{}
+	for i := range sides {
+		s := &sides[i]
+		values, ok := keyValues(s, opt.By)
+		if !ok {
+			continue
+		}
+		id := strings.Join(values, "\x00")
+		grp := byValues[id]
+		if grp == nil {
+			grp = &Group{Values: values, Outcomes: map[model.Outcome]int{}, Formats: map[model.Format]int{},
+				Stats: map[string]*StatSum{}, Tallies: map[string]map[string]float64{}}
+			byValues[id] = grp
+			res.Groups = append(res.Groups, grp)
+		}
+		grp.add(s, opt)
+	}
+	sort.SliceStable(res.Groups, func(i, j int) bool {
+		a, b := res.Groups[i], res.Groups[j]
+		if a.Games != b.Games {
+			return a.Games > b.Games
+		}
+		return strings.Join(a.Values, "\x00") < strings.Join(b.Values, "\x00")
+	})
+	return res
+}
+
+func needs(keys []Key, k Key) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (grp *Group) add(s *side, opt Options) {
+	g := s.game
+	grp.Games++
+	if s.byName && needs(opt.By, KeyPlayer) {
+		grp.ByName = true
+	}
+	grp.Outcomes[s.outcome]++
+	switch s.outcome {
+	case model.OutcomeWin:
+		grp.Wins++
+	case model.OutcomeLoss:
+		grp.Losses++
+	case model.OutcomeQuit:
+		if opt.LRASLoss {
+			grp.Losses++
+		}
+	}
+	if !g.Start.IsZero() {
+		if grp.First.IsZero() || g.Start.Before(grp.First) {
+			grp.First = g.Start
+		}
+		if g.Start.After(grp.Last) {
+			grp.Last = g.Start
+		}
+	}
+	grp.Played += g.Duration
+	grp.Formats[g.Format]++
+	if g.Summary == nil || s.player >= len(g.Summary.Players) {
+		return
+	}
+	for _, st := range g.Summary.Players[s.player].Stats {
+		if st.Name != "" {
+			t := grp.Tallies[st.Key]
+			if t == nil {
+				t = map[string]float64{}
+				grp.Tallies[st.Key] = t
+			}
+			t[st.Name] += st.Value
+			continue
+		}
+		sum := grp.Stats[st.Key]
+		if sum == nil {
+			sum = &StatSum{Min: st.Value, Max: st.Value}
+			grp.Stats[st.Key] = sum
+		}
+		sum.Sum += st.Value
+		sum.N++
+		sum.Min = min(sum.Min, st.Value)
+		sum.Max = max(sum.Max, st.Value)
+	}
+}
+
+// keyValues are the side's values for the keys; ok is false when a key
+// does not apply to the side (a character key for a format without
+// characters).
+func keyValues(s *side, by []Key) ([]string, bool) {
+	g := s.game
+	p := g.Players[s.player]
+	values := make([]string, 0, len(by))
+	for _, k := range by {
+		var v string
+		switch k {
+		case KeyPlayer:
+			v = s.key
+		case KeyCharacter:
+			if !hasCharacters(g.Format) || p.Character == "" {
+				return nil, false
+			}
+			v = p.Character
+		case KeyOpponent:
+			v = strings.Join(others(g, s.player, func(o Player) string {
+				if o.Code != "" {
+					return o.Code
+				}
+				return o.Name
+			}), " + ")
+		case KeyVs:
+			if !hasCharacters(g.Format) {
+				return nil, false
+			}
+			v = strings.Join(others(g, s.player, func(o Player) string { return o.Character }), " + ")
+		case KeyMatchup:
+			if !hasCharacters(g.Format) {
+				return nil, false
+			}
+			v = matchup(g, s.player)
+		case KeyStage:
+			v = g.Title
+		case KeyMonth:
+			if g.Start.IsZero() {
+				return nil, false
+			}
+			v = g.Start.Format("2006-01")
+		case KeyWeek:
+			if g.Start.IsZero() {
+				return nil, false
+			}
+			y, w := g.Start.ISOWeek()
+			v = fmt.Sprintf("%d-W%02d", y, w)
+		case KeyDay:
+			if g.Start.IsZero() {
+				return nil, false
+			}
+			v = g.Start.Format("2006-01-02")
+		case KeySession:
+			if s.session == "" {
+				return nil, false
+			}
+			v = s.session
+		case KeyFormat:
+			v = string(g.Format)
+		}
+		values = append(values, v)
+	}
+	return values, true
+}
+
+func hasCharacters(f model.Format) bool {
+	d := decoders.ByID(f)
+	return d != nil && d.Character != ""
+}
+
+// others lists what name says of the players not on the side's team,
+// sorted so the same opponents make the same group.
+func others(g *Game, pi int, name func(Player) string) []string {
+	me := g.Players[pi]
+	var out []string
+	for i, o := range g.Players {
+		if i == pi || (me.Team != "" && o.Team == me.Team) {
+			continue
+		}
+		if n := name(o); n != "" {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matchup names both sides' characters, the side's own first within each
+// side but the two sides in a fixed order, so Fox against Marth and Marth
+// against Fox are one matchup: Fox-Marth, Fox+Falco-Marth+Sheik.
+func matchup(g *Game, pi int) string {
+	me := g.Players[pi]
+	var mine, theirs []string
+	for i, o := range g.Players {
+		if i == pi || (me.Team != "" && o.Team == me.Team) {
+			mine = append(mine, o.Character)
+		} else {
+			theirs = append(theirs, o.Character)
+		}
+	}
+	sort.Strings(mine)
+	sort.Strings(theirs)
+	if d := decoders.ByID(g.Format); d != nil && d.Matchup != nil {
+		return d.Matchup(mine, theirs)
+	}
+	a, b := strings.Join(mine, "+"), strings.Join(theirs, "+")
+	if b < a {
+		a, b = b, a
+	}
+	if b == "" {
+		return a
+	}
+	return a + "-" + b
+}
+
+// sessions names each side's session: a player's games, in time order,
+// belong to one session while each starts less than SessionGap after the
+// previous one ended.
+func sessions(sides []side) {
+	byPlayer := map[string][]*side{}
+	for i := range sides {
+		s := &sides[i]
+		if !s.game.Start.IsZero() {
+			byPlayer[s.key] = append(byPlayer[s.key], s)
+		}
+	}
+	for _, list := range byPlayer {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].game.Start.Before(list[j].game.Start) })
+		var name string
+		var end time.Time
+		for _, s := range list {
+			if name == "" || s.game.Start.Sub(end) >= SessionGap {
+				name = s.game.Start.Format("2006-01-02 15:04")
+			}
+			s.session = name
+			if e := s.game.Start.Add(s.game.Duration); e.After(end) {
+				end = e
+			}
+		}
+	}
+}
+
+// tight folds a name or code for comparing: lower case, no spaces.
+func tight(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "")
+}

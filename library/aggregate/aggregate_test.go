@@ -1,0 +1,174 @@
+package aggregate
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"rewind/decoders"
+	"rewind/model"
+)
+
+// withStats gives the slippi format these StatDefs for one test: the
+// aggregation reads how stats combine from the registry.
+func withStats(t *testing.T, defs []model.StatDef) {
+	f := decoders.ByID("slippi")
+	old := f.Stats
+	f.Stats = defs
+	t.Cleanup(func() { f.Stats = old })
+}
+
+var testDefs = []model.StatDef{
+	{Key: "killCount", Label: "Kills", Agg: model.AggSum},
+	{Key: "conversionCount", Label: "Openings", Agg: model.AggSum},
+	{Key: "openingsPerKill", Label: "Openings per kill", Agg: model.AggRatio, Num: "conversionCount", Den: "killCount"},
+	{Key: "fastest", Label: "Fastest kill", Agg: model.AggMin, Unit: model.UnitSeconds},
+	{Key: "killMoves", Label: "Kill moves", Agg: model.AggTally},
+}
+
+func at(day, hour, minute int) time.Time { return time.Date(2024, 3, day, hour, minute, 0, 0, time.UTC) }
+
+// game is a 1v1: me (code ME#1) against an opponent, with my outcome and
+// stats.
+func game(path string, start time.Time, meChar, oppCode, oppChar string, out model.Outcome, kills, convs, fastest float64, moves ...string) Game {
+	other := map[model.Outcome]model.Outcome{model.OutcomeWin: model.OutcomeLoss, model.OutcomeLoss: model.OutcomeWin}[out]
+	me := model.PlayerSummary{Outcome: out, Stats: []model.Stat{{Key: "killCount", Value: kills}, {Key: "conversionCount", Value: convs}, {Key: "fastest", Value: fastest}}}
+	for _, m := range moves {
+		me.Stats = append(me.Stats, model.Stat{Key: "killMoves", Name: m, Value: 1})
+	}
+	return Game{Path: path, Format: "slippi", Start: start, Duration: 5 * time.Minute, Title: "Battlefield",
+		Players: []Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: meChar}, {Slot: "P2", Name: "Them", Code: oppCode, Character: oppChar}},
+		Summary: &model.Summary{Players: []model.PlayerSummary{me, {Outcome: other}}}}
+}
+
+func TestGroupByOpponentCharacter(t *testing.T) {
+	withStats(t, testDefs)
+	games := []Game{
+		game("a", at(1, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 4, 10, 40, "up smash", "up smash", "back air"),
+		game("b", at(1, 18, 6), "Fox", "AA#1", "Marth", model.OutcomeLoss, 1, 10, 90, "up smash"),
+		game("c", at(1, 20, 0), "Fox", "BB#2", "Sheik", model.OutcomeWin, 4, 8, 30),
+		{Path: "broken", Format: "slippi", Err: "not a replay"},
+		{Path: "cut", Format: "slippi", Partial: true, Players: []Player{{Slot: "P1"}}},
+	}
+	res := Run(games, Options{By: []Key{KeyVs}, Players: []string{"me#1"}})
+	if len(res.Groups) != 2 || res.Games != 3 || len(res.Skipped) != 2 {
+		t.Fatalf("%d groups, %d games, skipped %v", len(res.Groups), res.Games, res.Skipped)
+	}
+	m := res.Groups[0]
+	if m.Values[0] != "Marth" || m.Games != 2 || m.Wins != 1 || m.Losses != 1 {
+		t.Fatalf("first group %+v", m)
+	}
+	vals := map[string]Value{}
+	for _, v := range m.StatValues() {
+		vals[v.Def.Key] = v
+	}
+	// openings per kill from the sums: 20 conversions over 5 kills, not
+	// the mean of 2.5 and 10
+	if v := vals["openingsPerKill"]; !v.OK || v.Ratio != 4 {
+		t.Errorf("openings per kill %+v, want 4", v)
+	}
+	if v := vals["killCount"]; v.Total != 5 || v.Mean != 2.5 {
+		t.Errorf("kills %+v", v)
+	}
+	if v := vals["fastest"]; v.Best != 40 {
+		t.Errorf("fastest %+v, want the least, 40", v)
+	}
+	tl := m.TallyList()
+	if len(tl) != 1 || tl[0].Buckets[0] != (Bucket{"up smash", 3}) || tl[0].Buckets[1] != (Bucket{"back air", 1}) {
+		t.Errorf("tallies %+v", tl)
+	}
+	line, err := res.GroupJSON(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j map[string]any
+	json.Unmarshal(line, &j)
+	if j["group"].(map[string]any)["vs"] != "Marth" || j["winRate"] != 0.5 || j["ratios"].(map[string]any)["openingsPerKill"] != 4.0 ||
+		j["timePlayedSeconds"] != 600.0 {
+		t.Errorf("json %s", line)
+	}
+}
+
+// Without --player every player of every game counts once: a ditto adds
+// two player-games to its character.
+func TestEveryPlayerCounts(t *testing.T) {
+	withStats(t, testDefs)
+	games := []Game{
+		game("a", at(1, 18, 0), "Fox", "AA#1", "Fox", model.OutcomeWin, 4, 10, 40),
+		game("b", at(2, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeLoss, 1, 10, 90),
+	}
+	res := Run(games, Options{By: []Key{KeyCharacter}})
+	got := map[string]int{}
+	for _, g := range res.Groups {
+		got[g.Values[0]] = g.Games
+	}
+	if got["Fox"] != 3 || got["Marth"] != 1 || len(got) != 2 {
+		t.Errorf("games by character %v", got)
+	}
+	res = Run(games, Options{By: []Key{KeyMatchup}})
+	got = map[string]int{}
+	for _, g := range res.Groups {
+		got[g.Values[0]] = g.Games
+	}
+	if got["Fox-Fox"] != 2 || got["Fox-Marth"] != 2 || len(got) != 2 {
+		t.Errorf("games by matchup %v (Fox-Marth and Marth-Fox are one)", got)
+	}
+}
+
+// A doubles game: teammates are not opponents, and each member has the
+// team's outcome (the format's summary says so).
+func TestTeams(t *testing.T) {
+	g := Game{Path: "d", Format: "slippi", Start: at(1, 1, 1), Title: "FD", Players: []Player{
+		{Slot: "P1", Code: "A#1", Character: "Fox", Team: "red"}, {Slot: "P2", Code: "B#1", Character: "Falco", Team: "red"},
+		{Slot: "P3", Code: "C#1", Character: "Marth", Team: "blue"}, {Slot: "P4", Code: "D#1", Character: "Sheik", Team: "blue"}},
+		Summary: &model.Summary{Players: []model.PlayerSummary{{Outcome: model.OutcomeWin}, {Outcome: model.OutcomeWin}, {Outcome: model.OutcomeLoss}, {Outcome: model.OutcomeLoss}}}}
+	res := Run([]Game{g}, Options{By: []Key{KeyOpponent, KeyMatchup}, Players: []string{"A#1"}})
+	if len(res.Groups) != 1 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	gr := res.Groups[0]
+	if gr.Values[0] != "C#1 + D#1" || gr.Values[1] != "Falco+Fox-Marth+Sheik" || gr.Wins != 1 {
+		t.Errorf("doubles group %q, wins %d", gr.Values, gr.Wins)
+	}
+}
+
+// A game quit counts as a loss only when asked; games less than 15 minutes
+// apart are one session; a player without a code is grouped by name.
+func TestQuitSessionsAndNames(t *testing.T) {
+	games := []Game{
+		game("a", at(1, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeQuit, 0, 0, 0),
+		game("b", at(1, 18, 14), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0),
+		game("c", at(1, 19, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0),
+	}
+	games[2].Players[0].Code = ""
+	res := Run(games, Options{By: []Key{KeySession}, Players: []string{"ME#1", "me"}})
+	if len(res.Groups) != 2 || res.Groups[0].Values[0] != "2024-03-01 18:00" || res.Groups[0].Games != 2 || res.Groups[0].Losses != 0 {
+		t.Fatalf("sessions %+v", res.Groups)
+	}
+	if res.Groups[0].Outcomes[model.OutcomeQuit] != 1 {
+		t.Errorf("outcomes %v", res.Groups[0].Outcomes)
+	}
+	res = Run(games, Options{By: []Key{KeyPlayer}, Players: []string{"ME#1", "me"}, LRASLoss: true})
+	var named *Group
+	for _, g := range res.Groups {
+		if g.ByName {
+			named = g
+		}
+		if !g.ByName && g.Losses != 1 {
+			t.Errorf("the quit is no loss with LRASLoss: %+v", g)
+		}
+	}
+	if named == nil || named.Values[0] != "Me" {
+		t.Errorf("no group by name: %+v", res.Groups)
+	}
+}
+
+func TestParseKeys(t *testing.T) {
+	k, err := ParseKeys("char, map,month")
+	if err != nil || len(k) != 3 || k[0] != KeyCharacter || k[1] != KeyStage || k[2] != KeyMonth {
+		t.Errorf("%v %v", k, err)
+	}
+	if _, err := ParseKeys("colour"); err == nil {
+		t.Error("colour is no key")
+	}
+}
