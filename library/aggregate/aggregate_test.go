@@ -26,7 +26,9 @@ var testDefs = []model.StatDef{
 	{Key: "killMoves", Label: "Kill moves", Agg: model.AggTally},
 }
 
-func at(day, hour, minute int) time.Time { return time.Date(2024, 3, day, hour, minute, 0, 0, time.UTC) }
+func at(day, hour, minute int) time.Time {
+	return time.Date(2024, 3, day, hour, minute, 0, 0, time.UTC)
+}
 
 // game is a 1v1: me (code ME#1) against an opponent, with my outcome and
 // stats.
