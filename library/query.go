@@ -41,7 +41,16 @@ FORMATS
   size:>10mb         file size in b, kb, mb or gb
   problems:>0        problems known: a full check's count, else the
                      header's; an unreadable file counts one
-  checked:no         whether a full check has run (yes or no)`
+  checked:no         whether a full check has run (yes or no)
+Moment terms choose the moments rewind moments lists (replay terms still
+choose the replays):
+  kind:combo         the moment's kind: stock, kill, conversion, combo,
+                     build, train, research (upgrade), miss, badcut, ...
+  damage:>=40        damage dealt (Melee percent); hits:>=5 moves that hit
+  kill, -kill        the punish ended in a kill, or did not
+  by:fox on:marth    who did it and to whom: character, name or code
+  move:upsmash       the last or killing move, the unit built
+  start:>90          the victim's percent when it started`
 
 // QueryError is a mistake in a query, with the column (1-based, in
 // characters) where it is.
@@ -56,6 +65,9 @@ func (e *QueryError) Error() string { return fmt.Sprintf("query column %d: %s", 
 type Query struct {
 	Text  string
 	terms []term
+	// moments are the terms about moments (kind:combo damage:>=40): they
+	// choose the moments `rewind moments` lists, not the replays
+	moments []term
 }
 
 type termKind int
@@ -76,6 +88,15 @@ const (
 	tSize
 	tProblems
 	tChecked
+	// moment terms (momentquery.go): they choose moments, not replays
+	tKind
+	tDamage
+	tHits
+	tKill
+	tBy
+	tOn
+	tMove
+	tStart
 )
 
 var keys = map[string]termKind{
@@ -85,6 +106,7 @@ var keys = map[string]termKind{
 	"mode": tMode, "result": tResult, "file": tFile,
 	"date": tDate, "len": tLen, "length": tLen, "duration": tLen, "size": tSize,
 	"problems": tProblems, "checked": tChecked,
+	"kind": tKind, "damage": tDamage, "hits": tHits, "by": tBy, "on": tOn, "move": tMove, "start": tStart,
 }
 
 type term struct {
@@ -97,6 +119,10 @@ type term struct {
 	formats map[model.Format]bool
 	lo, hi  int64 // [lo, hi) for date (wall-clock unix seconds), len (ns), size, problems
 	yes     bool
+	// moment terms: the kinds of kind:, the [flo, fhi) of damage:, hits:
+	// and start:
+	kinds    map[model.MomentKind]bool
+	flo, fhi float64
 }
 
 // ParseQuery parses a query once; Match then runs on each row.
@@ -110,6 +136,10 @@ func ParseQuery(s string) (*Query, error) {
 		t, err := parseTerm(tk)
 		if err != nil {
 			return nil, err
+		}
+		if t.kind >= tKind {
+			q.moments = append(q.moments, t)
+			continue
 		}
 		q.terms = append(q.terms, t)
 	}
@@ -216,6 +246,10 @@ func parseTerm(tk token) (term, error) {
 		}
 		return t, nil
 	}
+	if strings.EqualFold(text[off:], "kill") {
+		t.kind, t.text, t.yes = tKill, text[off:], true
+		return t, nil
+	}
 	t.kind, t.text, t.val = tWord, text[off:], fold(text[off:])
 	if t.val == "" {
 		return t, &QueryError{Col: tk.at(off), Msg: fmt.Sprintf("%q has no letters or digits to look for", text[off:])}
@@ -272,7 +306,7 @@ func formatIDs() string {
 }
 
 func termNames() string {
-	return "format, player/name, code, char, stage/map/song/course, mode, result, file, date, len, size, problems, checked"
+	return "format, player/name, code, char, stage/map/song/course, mode, result, file, date, len, size, problems, checked; for moments kind, damage, hits, by, on, move, start (and kill)"
 }
 
 // value parses a keyed term's value; at is where it starts in the token.
@@ -285,6 +319,10 @@ func (t *term) value(key, v string, tk token, at int) error {
 		t.formats = formatsNamed(tight(v))
 		if len(t.formats) == 0 {
 			return bad("format %q is none of %s", v, formatIDs())
+		}
+	case tKind, tDamage, tHits, tBy, tOn, tMove, tStart:
+		if msg := t.momentValue(v); msg != "" {
+			return bad("%s", msg)
 		}
 	case tChecked:
 		switch strings.ToLower(v) {

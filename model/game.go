@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // What happened in the game, as opposed to what is in the file: moments (a
 // stock lost, a combo, a unit trained, a miss, a lap) and per-player stats.
 // Both are computed by per-format code that lives next to the format's typed
@@ -36,6 +38,40 @@ const (
 	MomentVote       MomentKind = "vote"       // a vote called or cast
 	MomentEnd        MomentKind = "end"        // the game ended
 )
+
+// momentAliases are other words players use for a kind: a query's kind:
+// takes them too.
+var momentAliases = map[string]MomentKind{
+	"upgrade": MomentResearch, "death": MomentKill, "punish": MomentConversion,
+	"unit": MomentTrain, "structure": MomentBuild, "leave": MomentDrop,
+}
+
+// momentKinds lists every kind, in the order help names them.
+var momentKinds = []MomentKind{MomentStock, MomentKill, MomentConversion, MomentCombo, MomentBuild, MomentTrain,
+	MomentResearch, MomentMiss, MomentBadCut, MomentBomb, MomentWall, MomentPause, MomentLap, MomentCheckpoint,
+	MomentFinish, MomentJoin, MomentDrop, MomentTeam, MomentChat, MomentVote, MomentEnd}
+
+// MomentKindNamed returns the kind a word names: the kind itself or an
+// alias ("upgrade" is research, "death" a kill).
+func MomentKindNamed(s string) (MomentKind, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, k := range momentKinds {
+		if string(k) == s {
+			return k, true
+		}
+	}
+	k, ok := momentAliases[s]
+	return k, ok
+}
+
+// MomentKindNames lists the kinds for a sentence.
+func MomentKindNames() string {
+	names := make([]string, len(momentKinds))
+	for i, k := range momentKinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
 
 // Moment is what a person would call an event of the game.
 type Moment struct {
