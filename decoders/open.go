@@ -248,6 +248,13 @@ func readPacked(path string) (f *File, ok bool, err error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", path, err)
 	}
-	f, err = readFile(bytes.NewReader(data), path, int64(len(data)))
+	f, err = ReadBytes(data, path)
 	return f, true, err
+}
+
+// ReadBytes is ReadFile for bytes already in memory (the built-in samples, a
+// member of a pack): what a replay's front says about its extent holds the
+// same way.
+func ReadBytes(data []byte, path string) (*File, error) {
+	return readFile(bytes.NewReader(data), path, int64(len(data)))
 }

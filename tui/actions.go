@@ -231,10 +231,15 @@ func (v *replayView) back() tea.Cmd {
 
 // toggleMoments switches the list pane between moments and raw events.
 func (v *replayView) toggleMoments() {
+	if v.loading != "" && len(v.p.moments) == 0 {
+		v.status = "the moments are still being found; the list shows the raw events"
+		return
+	}
 	if len(v.p.moments) == 0 {
 		v.status = "no moments: this format has no game analysis yet; the list shows the raw events"
 		return
 	}
+	v.listChosen = true
 	if v.list == listMoments {
 		v.list = listEvents
 	} else {

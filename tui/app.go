@@ -4,6 +4,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -130,6 +131,23 @@ type loadedMsg struct {
 	err error
 }
 
+// headerMsg is the header-only decode of the file being opened: the view
+// shows it (header, players, the timeline's length) while the rest of the
+// file decodes. file is the bytes, read once for both decodes.
+type headerMsg struct {
+	id   int
+	r    *model.Replay
+	p    *prepared
+	file *decoders.File
+}
+
+// analysedMsg is the game analysis of the replay the view shows, which
+// comes after its events.
+type analysedMsg struct {
+	r  *model.Replay
+	an *analysis
+}
+
 type loadTickMsg struct{ id int }
 
 var loadSeq atomic.Int64
@@ -176,40 +194,74 @@ func newReplayApp(r *model.Replay, th *theme.Theme) *app {
 
 func (a *app) Init() tea.Cmd { return a.init }
 
-// open decodes a file in a command, ticking a progress bar meanwhile.
+// open shows a file header first: a command reads it and decodes its
+// header alone, which the view shows at once (header, players, the length
+// of the timeline); the full decode follows in another command and is
+// swapped in when done, and the game analysis after it. Nothing waits on
+// the full decode: the person can look, scrub and leave meanwhile. A file
+// whose header cannot be read alone is decoded in full behind the loading
+// screen, as before.
 func (a *app) open(s source) tea.Cmd {
 	ls := &loadState{name: s.path, started: time.Now(), id: int(loadSeq.Add(1))}
 	a.load = ls
 	a.mode = modeLoading
-	decode := func() (msg tea.Msg) {
+	readHeader := func() (msg tea.Msg) {
 		defer func() {
 			if p := recover(); p != nil {
 				msg = loadedMsg{id: ls.id, err: fmt.Errorf("%s: decoder failed: %v", s.path, p)}
 			}
 		}()
-		data, err := s.read()
+		f, err := s.file()
 		if err != nil {
-			return loadedMsg{id: ls.id, err: err}
+			return loadedMsg{id: ls.id, err: named(s.path, err)}
 		}
-		ls.total.Store(int64(len(data)))
+		ls.total.Store(int64(len(f.Data)))
+		r, err := f.Decode(model.DecodeOptions{HeaderOnly: true})
+		if r == nil || err != nil {
+			return fullDecode(ls, s, f)()
+		}
+		r.Path = s.path
+		return headerMsg{id: ls.id, r: r, p: prepareEvents(r), file: f}
+	}
+	return tea.Batch(readHeader, loadTick(ls.id))
+}
+
+// fullDecode decodes the file read for the view, with progress.
+func fullDecode(ls *loadState, s source, f *decoders.File) tea.Cmd {
+	return func() (msg tea.Msg) {
+		defer func() {
+			if p := recover(); p != nil {
+				msg = loadedMsg{id: ls.id, err: fmt.Errorf("%s: decoder failed: %v", s.path, p)}
+			}
+		}()
 		opt := model.DecodeOptions{Progress: func(done, total int64) {
 			ls.done.Store(done)
 			ls.total.Store(total)
 		}}
-		r, err := decoders.Decode(data, s.path, opt)
+		r, err := f.Decode(opt)
 		if r == nil {
-			// the sentence names the file: `rewind FILE` prints it alone
 			if err == nil {
-				err = fmt.Errorf("%s: nothing decoded", s.path)
-			} else if !strings.Contains(err.Error(), s.path) {
-				err = fmt.Errorf("%s: %w", s.path, err)
+				err = errors.New("nothing decoded")
 			}
-			return loadedMsg{id: ls.id, err: err}
+			return loadedMsg{id: ls.id, err: named(s.path, err)}
 		}
 		r.Path = s.path
-		return loadedMsg{id: ls.id, r: r, p: prepare(r)}
+		return loadedMsg{id: ls.id, r: r, p: prepareEvents(r)}
 	}
-	return tea.Batch(decode, loadTick(ls.id))
+}
+
+// named makes sure an error's sentence names the file: `rewind FILE`
+// prints it alone.
+func named(path string, err error) error {
+	if strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// analyseCmd runs the game analysis of the replay the view shows.
+func analyseCmd(r *model.Replay) tea.Cmd {
+	return func() tea.Msg { return analysedMsg{r: r, an: analyze(r)} }
 }
 
 func loadTick(id int) tea.Cmd {
@@ -242,6 +294,21 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case liveMsg:
 		return a, a.onLive(msg)
+	case headerMsg:
+		if a.load == nil || msg.id != a.load.id {
+			return a, nil
+		}
+		a.rv = newReplayView(msg.r, msg.p, a.th)
+		a.rv.canBack = a.br != nil
+		a.rv.loading = "decoding"
+		a.rv.setSize(a.w, a.h)
+		a.mode = modeReplay
+		return a, fullDecode(a.load, source{path: a.load.name}, msg.file)
+	case analysedMsg:
+		if a.rv != nil && a.rv.r == msg.r {
+			a.rv.analysed(msg.an)
+		}
+		return a, nil
 	case loadedMsg:
 		if a.load == nil || msg.id != a.load.id {
 			return a, nil
@@ -250,6 +317,13 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.br.opened(a.load.name, msg.r, msg.err) // a full decode: the row's problems are known now
 		}
 		a.load = nil
+		if msg.err != nil && a.mode == modeReplay && a.rv != nil {
+			// the header showed, the rest would not decode: say so and keep
+			// the header on screen
+			a.rv.loading = ""
+			a.rv.status = "the full decode failed: " + clean(msg.err.Error())
+			return a, nil
+		}
 		if msg.err != nil {
 			if a.br == nil {
 				// `rewind FILE` on a file that cannot be read: leave the
@@ -261,11 +335,16 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.errMsg = msg.err.Error()
 			return a, nil
 		}
-		a.rv = newReplayView(msg.r, msg.p, a.th)
-		a.rv.canBack = a.br != nil
-		a.rv.setSize(a.w, a.h)
-		a.mode = modeReplay
-		return a, nil
+		if a.mode == modeReplay && a.rv != nil {
+			a.rv.decoded(msg.r, msg.p) // the header was on screen: swap the whole replay in
+		} else {
+			a.rv = newReplayView(msg.r, msg.p, a.th)
+			a.rv.canBack = a.br != nil
+			a.rv.loading = "analysing"
+			a.rv.setSize(a.w, a.h)
+			a.mode = modeReplay
+		}
+		return a, analyseCmd(msg.r)
 	case loadTickMsg:
 		if a.load != nil && msg.id == a.load.id {
 			return a, loadTick(msg.id)
@@ -275,6 +354,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.br != nil {
 			a.mode = modeBrowser
 			a.rv = nil
+			a.load = nil // a decode still running for the view left is dropped
 		}
 		return a, nil
 	}

@@ -40,6 +40,19 @@ func (s source) read() ([]byte, error) {
 	return os.ReadFile(s.path)
 }
 
+// file reads the replay as decoders.ReadFile does (only as far as the
+// replay reaches; a member of a packed file in place).
+func (s source) file() (*decoders.File, error) {
+	if s.fsys != nil {
+		data, err := fs.ReadFile(s.fsys, s.path)
+		if err != nil {
+			return nil, err
+		}
+		return decoders.ReadBytes(data, s.path)
+	}
+	return decoders.ReadFile(s.path)
+}
+
 // row is one file in the browser. Its header sits behind an atomic
 // pointer: a check that lands replaces it, while a filter running on
 // another goroutine reads it.

@@ -519,10 +519,11 @@ func TestScanSamples(t *testing.T) {
 		t.Fatalf("mode %v", a.mode)
 	}
 	checkScreen(t, a.View(), 120, 40)
-	// the batch holds the decode and the progress tick; run the decode
+	// the batch holds the header read and the progress tick; run the reads
+	// and decodes it leads to
 	for _, c := range cmd().(tea.BatchMsg) {
-		if m, ok := c().(loadedMsg); ok {
-			a.Update(m)
+		if _, tick := c().(loadTickMsg); !tick {
+			runOpen(a, c)
 		}
 	}
 	if a.mode != modeReplay && a.mode != modeError {
@@ -672,5 +673,24 @@ func TestDescribeNamesPlayersFirst(t *testing.T) {
 		if got := describe(&tt.h); got != tt.want {
 			t.Errorf("describe = %q\n     want %q", got, tt.want)
 		}
+	}
+}
+
+// runOpen runs what opening a file sets off, as the program would: the
+// header read, the full decode, the analysis; not the progress ticks.
+func runOpen(a *app, cmd tea.Cmd) {
+	for cmd != nil {
+		msg := cmd()
+		switch msg.(type) {
+		case loadTickMsg, nil:
+			return
+		}
+		if b, ok := msg.(tea.BatchMsg); ok {
+			for _, c := range b {
+				runOpen(a, c)
+			}
+			return
+		}
+		_, cmd = a.Update(msg)
 	}
 }

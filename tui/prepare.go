@@ -38,6 +38,9 @@ type prepared struct {
 	moments []model.Moment
 	momMark []momentMark
 	stats   []model.StatTable
+	// analysed says the analysis is in (setAnalysis); until then the view
+	// says it is still coming
+	analysed bool
 
 	searchOnce sync.Once
 	search     []string // per event: player label + summary, for `/`
@@ -56,10 +59,19 @@ type preSeries struct {
 	vals   []float64 // at most chartPoints values, max-pooled
 }
 
-// prepare scans the replay once. It also builds the model's offset index
-// (Replay.EventAt) so that the first byte-cursor move does not pay for it
-// on the UI goroutine.
+// prepare scans the replay once and runs its game analysis.
 func prepare(r *model.Replay) *prepared {
+	p := prepareEvents(r)
+	p.setAnalysis(analyze(r))
+	return p
+}
+
+// prepareEvents is the part of prepare that the view needs to show the
+// events: the timeline's marks, the charts the decoder made, the kinds. It
+// also builds the model's offset index (Replay.EventAt) so that the first
+// byte-cursor move does not pay for it on the UI goroutine. The game
+// analysis comes later (analyze), so opening a replay does not wait for it.
+func prepareEvents(r *model.Replay) *prepared {
 	p := &prepared{}
 	n := r.Timeline.Count
 	pos := func(f int) float64 {
@@ -102,9 +114,27 @@ func prepare(r *model.Replay) *prepared {
 	if len(p.problems) > maxMarks {
 		p.problems = dedupe(p.problems)
 	}
-	// the decoder's charts, then the ones the game analysis derives
-	// (BeatLeader's accuracy graph); Analysis is computed once per replay
-	charts := append(append([]model.Chart(nil), r.Charts...), r.Analysis().Charts...)
+	// the decoder's charts; the ones the game analysis derives (BeatLeader's
+	// accuracy graph) follow with it
+	p.charts = preCharts(r.Charts)
+	if n > 0 {
+		// labels grow with the number, so the ends are the widest
+		p.labelW = max(len(frameLabel(&r.Timeline, 0)), len(frameLabel(&r.Timeline, n-1)))
+	}
+	if len(r.Events) > 0 {
+		r.EventAt("", 0)
+	}
+	p.kinds, p.evKind = internKinds(r.Events)
+	p.evPlayers = map[int]int{}
+	for i := range r.Events {
+		p.evPlayers[max(r.Events[i].Player, -1)]++
+	}
+	return p
+}
+
+// preCharts pools the charts' series for the chart lane.
+func preCharts(charts []model.Chart) []preChart {
+	var out []preChart
 	for _, c := range charts {
 		pc := preChart{title: c.Title, lo: 0, hi: 0}
 		first := true
@@ -127,34 +157,49 @@ func prepare(r *model.Replay) *prepared {
 		// counts and percents read from zero: a flat 4 stocks is a full bar,
 		// not an empty one
 		pc.lo = min(pc.lo, 0)
-		p.charts = append(p.charts, pc)
+		out = append(out, pc)
 	}
-	if n > 0 {
-		// labels grow with the number, so the ends are the widest
-		p.labelW = max(len(frameLabel(&r.Timeline, 0)), len(frameLabel(&r.Timeline, n-1)))
+	return out
+}
+
+// analysis is what the game analysis adds to a prepared replay: moments in
+// frame order with their timeline marks, stats tables, derived charts.
+type analysis struct {
+	moments []model.Moment
+	momMark []momentMark
+	stats   []model.StatTable
+	charts  []preChart
+}
+
+// analyze runs the replay's game analysis, off the UI goroutine, once: a
+// format's game code may walk every frame.
+func analyze(r *model.Replay) *analysis {
+	n := r.Timeline.Count
+	pos := func(f int) float64 {
+		if n <= 1 {
+			return 0
+		}
+		return float64(f) / float64(n-1)
 	}
-	if len(r.Events) > 0 {
-		r.EventAt("", 0)
-	}
-	p.kinds, p.evKind = internKinds(r.Events)
-	p.evPlayers = map[int]int{}
-	for i := range r.Events {
-		p.evPlayers[max(r.Events[i].Player, -1)]++
-	}
-	// the analysis runs here, off the UI goroutine, once: a format's game
-	// code may walk every frame
 	a := r.Analysis()
-	p.moments = a.Moments
-	if !sort.SliceIsSorted(p.moments, func(i, j int) bool { return p.moments[i].Frame < p.moments[j].Frame }) {
-		p.moments = append([]model.Moment(nil), p.moments...)
-		sort.SliceStable(p.moments, func(i, j int) bool { return p.moments[i].Frame < p.moments[j].Frame })
+	an := &analysis{moments: a.Moments, stats: a.Stats.Tables, charts: preCharts(a.Charts)}
+	if !sort.SliceIsSorted(an.moments, func(i, j int) bool { return an.moments[i].Frame < an.moments[j].Frame }) {
+		an.moments = append([]model.Moment(nil), an.moments...)
+		sort.SliceStable(an.moments, func(i, j int) bool { return an.moments[i].Frame < an.moments[j].Frame })
 	}
-	p.stats = a.Stats.Tables
-	for _, m := range p.moments {
+	for _, m := range an.moments {
 		end := max(m.End, m.Frame)
-		p.momMark = append(p.momMark, momentMark{at: pos(m.Frame), end: pos(end), kind: m.Kind, player: momentPlayer(&m), ranged: end > m.Frame})
+		an.momMark = append(an.momMark, momentMark{at: pos(m.Frame), end: pos(end), kind: m.Kind, player: momentPlayer(&m), ranged: end > m.Frame})
 	}
-	return p
+	return an
+}
+
+// setAnalysis adds the analysis to p. It runs on the goroutine that reads
+// p (the UI's, or the decode command's before p is handed over).
+func (p *prepared) setAnalysis(an *analysis) {
+	p.moments, p.momMark, p.stats = an.moments, an.momMark, an.stats
+	p.charts = append(p.charts, an.charts...)
+	p.analysed = true
 }
 
 // momentMark is a moment's place on the timeline, 0..1.

@@ -67,6 +67,13 @@ type replayView struct {
 
 	w, h    int
 	canBack bool // opened from the browser: esc returns there
+	// loading says what of the replay is still coming when it was opened
+	// header first: "decoding" (the events), "analysing" (moments, stats);
+	// empty when all is in
+	loading string
+	// listChosen is set once the person switched between moments and
+	// events: the analysis arriving then leaves the list alone
+	listChosen bool
 
 	frame    int
 	ev       int // event cursor, -1 when no event is shown

@@ -114,6 +114,9 @@ func (v *replayView) timeline(w int) []string {
 	if lt := v.liveText(); lt != "" {
 		s = append(s, lt)
 	}
+	if lt := v.loadingText(); lt != "" {
+		s = append(s, lt)
+	}
 	if n == 0 {
 		s = append(s, "no frames")
 	} else {

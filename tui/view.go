@@ -281,7 +281,7 @@ func (v *replayView) headerPane(w, h int) []string {
 	}
 	add(&second, r.Mode)
 	add(&second, r.Result)
-	if r.Partial {
+	if r.Partial && v.loading != "decoding" { // a header decode is partial by design
 		second = append(second, p.warn.wrap("partial"))
 	}
 	if len(second) > 0 {
