@@ -148,6 +148,9 @@ type Group struct {
 	Formats map[model.Format]int
 	Stats   map[string]*StatSum // by stat key
 	Tallies map[string]map[string]float64
+	// Members are the games the group's player-games are of, as indices
+	// into the games Run was given, each once, in the given order.
+	Members []int32
 }
 
 // StatSum is one stat over the group's games.
@@ -168,6 +171,7 @@ func (g *Group) WinRate() (rate float64, ok bool) {
 
 // side is one player-game before grouping.
 type side struct {
+	index   int32 // the game's index in Run's games
 	game    *Game
 	player  int
 	key     string // the player key
@@ -202,7 +206,7 @@ func Run(games []Game, opt Options) *Result {
 			if len(want) > 0 && !want[tight(p.Code)] && !want[tight(p.Name)] {
 				continue
 			}
-			s := side{game: g, player: pi, key: p.Code}
+			s := side{index: int32(gi), game: g, player: pi, key: p.Code}
 			if s.key == "" {
 				s.key, s.byName = p.Name, true
 			}
@@ -258,6 +262,9 @@ func needs(keys []Key, k Key) bool {
 func (grp *Group) add(s *side, opt Options) {
 	g := s.game
 	grp.Games++
+	if n := len(grp.Members); n == 0 || grp.Members[n-1] != s.index {
+		grp.Members = append(grp.Members, s.index)
+	}
 	if s.byName && needs(opt.By, KeyPlayer) {
 		grp.ByName = true
 	}

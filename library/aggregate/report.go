@@ -146,6 +146,18 @@ func FormatValue(x float64, u model.Unit) string {
 	return fmt.Sprintf("%.2f", x)
 }
 
+// Played shows time played at the scale of an archive: 42m, 3h05m, 120h.
+func Played(d time.Duration) string {
+	m := int64(d.Round(time.Minute) / time.Minute)
+	switch {
+	case m < 60:
+		return fmt.Sprintf("%dm", m)
+	case m < 100*60:
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	return fmt.Sprintf("%dh", m/60)
+}
+
 // jsonGroup is one line of `stats --by --json`.
 type jsonGroup struct {
 	Group             map[string]string             `json:"group"`
@@ -269,7 +281,7 @@ func (r *Result) Columns(maxStats int) []Column {
 			}
 			return "–"
 		}},
-		Column{Title: "played", Right: true, Cell: func(g *Group) string { return model.FormatDuration(g.Played) }},
+		Column{Title: "played", Right: true, Cell: func(g *Group) string { return Played(g.Played) }},
 	)
 	// the stats of the format most player-games are of
 	counts := map[model.Format]int{}

@@ -1,0 +1,452 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/NimbleMarkets/ntcharts/barchart"
+	"github.com/NimbleMarkets/ntcharts/sparkline"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"rewind/library/aggregate"
+	"rewind/model"
+	"rewind/theme"
+)
+
+// The aggregate view answers the archive's questions from the browser: the
+// rows the filter shows, grouped by a key (b cycles the keys: character,
+// matchup, stage, month...), for everyone or for one player (p picks from
+// the most frequent codes), with win rate and a chosen stat per month as
+// charts under the table. Enter opens the browser filtered to a group's
+// games. It only draws: library/aggregate adds up the summaries.
+
+// aggKeys are the keys b cycles through, the most asked first.
+var aggKeys = []aggregate.Key{aggregate.KeyCharacter, aggregate.KeyVs, aggregate.KeyMatchup, aggregate.KeyStage,
+	aggregate.KeyOpponent, aggregate.KeyPlayer, aggregate.KeyMonth, aggregate.KeyWeek, aggregate.KeySession,
+	aggregate.KeyDay, aggregate.KeyFormat}
+
+type aggKeyMap struct {
+	Up, Down, Open, NextKey, PrevKey, Player, Chart, NextStat, LRAS, Back, Quit key.Binding
+}
+
+func newAggKeys() aggKeyMap {
+	b := func(keys []string, k, h string) key.Binding { return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, h)) }
+	return aggKeyMap{
+		Up:       b([]string{"up", "k"}, "↑↓", "group"),
+		Down:     b([]string{"down", "j"}, "↓", "group"),
+		Open:     b([]string{"enter"}, "enter", "its games"),
+		NextKey:  b([]string{"b", "tab"}, "b", "group by"),
+		PrevKey:  b([]string{"B", "shift+tab"}, "B", "back a key"),
+		Player:   b([]string{"p"}, "p", "player"),
+		Chart:    b([]string{"c"}, "c", "chart"),
+		NextStat: b([]string{"s"}, "s", "chart stat"),
+		LRAS:     b([]string{"l"}, "l", "LRAS counts as loss"),
+		Back:     b([]string{"esc"}, "esc", "browser"),
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// aggOpenMsg asks the browser to show only these files.
+type aggOpenMsg struct {
+	title string
+	paths []string
+}
+
+// aggBackMsg returns to the browser.
+type aggBackMsg struct{}
+
+// playerCount is one player of the picker: a code (or a name) and how many
+// games it played.
+type playerCount struct {
+	who   string
+	games int
+}
+
+type aggView struct {
+	th    *theme.Theme
+	keys  aggKeyMap
+	games []aggregate.Game
+	what  string // what the rows are: the browser's filter, for the title
+	w, h  int
+
+	key      int // index into aggKeys
+	player   string
+	lras     bool
+	res      *aggregate.Result
+	cols     []aggregate.Column
+	cur, top int
+
+	picking bool
+	who     []playerCount // most games first
+	pick    int
+
+	chart bool
+	stat  int // the stat the chart shows, an index into the charted format's stats
+}
+
+func newAggView(th *theme.Theme, games []aggregate.Game, what string) *aggView {
+	v := &aggView{th: th, keys: newAggKeys(), games: games, what: what, chart: true}
+	counts := map[string]int{}
+	for _, g := range games {
+		for _, p := range g.Players {
+			who := p.Code
+			if who == "" {
+				who = p.Name
+			}
+			if who != "" {
+				counts[who]++
+			}
+		}
+	}
+	for who, n := range counts {
+		v.who = append(v.who, playerCount{who, n})
+	}
+	sort.Slice(v.who, func(i, j int) bool {
+		if v.who[i].games != v.who[j].games {
+			return v.who[i].games > v.who[j].games
+		}
+		return v.who[i].who < v.who[j].who
+	})
+	v.run()
+	return v
+}
+
+// run groups the games by the chosen key and player.
+func (v *aggView) run() {
+	opt := aggregate.Options{By: []aggregate.Key{aggKeys[v.key]}, LRASLoss: v.lras}
+	if v.player != "" {
+		opt.Players = []string{v.player}
+	}
+	v.res = aggregate.Run(v.games, opt)
+	v.cols = nil
+	v.cur = min(v.cur, max(len(v.res.Groups)-1, 0))
+}
+
+func (v *aggView) setSize(w, h int) { v.w, v.h = w, h; v.cols = nil }
+
+func (v *aggView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	if v.picking {
+		return v.updatePicker(k)
+	}
+	switch {
+	case key.Matches(k, v.keys.Quit):
+		return tea.Quit
+	case key.Matches(k, v.keys.Back):
+		return func() tea.Msg { return aggBackMsg{} }
+	case key.Matches(k, v.keys.Up):
+		v.cur = max(v.cur-1, 0)
+	case key.Matches(k, v.keys.Down):
+		v.cur = min(v.cur+1, max(len(v.res.Groups)-1, 0))
+	case key.Matches(k, v.keys.NextKey):
+		v.key = (v.key + 1) % len(aggKeys)
+		v.cur, v.top = 0, 0
+		v.run()
+	case key.Matches(k, v.keys.PrevKey):
+		v.key = (v.key + len(aggKeys) - 1) % len(aggKeys)
+		v.cur, v.top = 0, 0
+		v.run()
+	case key.Matches(k, v.keys.Player):
+		v.picking, v.pick = true, 0
+	case key.Matches(k, v.keys.Chart):
+		v.chart = !v.chart
+	case key.Matches(k, v.keys.NextStat):
+		v.stat++
+	case key.Matches(k, v.keys.LRAS):
+		v.lras = !v.lras
+		v.run()
+	case key.Matches(k, v.keys.Open):
+		if v.cur < len(v.res.Groups) {
+			g := v.res.Groups[v.cur]
+			paths := make([]string, len(g.Members))
+			for i, m := range g.Members {
+				paths[i] = v.games[m].Path
+			}
+			title := string(aggKeys[v.key]) + " " + strings.Join(g.Values, " ")
+			return func() tea.Msg { return aggOpenMsg{title: title, paths: paths} }
+		}
+	}
+	return nil
+}
+
+func (v *aggView) updatePicker(k tea.KeyMsg) tea.Cmd {
+	switch k.String() {
+	case "esc", "p":
+		v.picking = false
+	case "up", "k":
+		v.pick = max(v.pick-1, 0)
+	case "down", "j":
+		v.pick = min(v.pick+1, len(v.who)) // 0 is everyone
+	case "enter":
+		v.picking = false
+		v.player = ""
+		if v.pick > 0 {
+			v.player = v.who[v.pick-1].who
+		}
+		v.cur, v.top = 0, 0
+		v.run()
+	case "q", "ctrl+c":
+		return tea.Quit
+	}
+	return nil
+}
+
+func (v *aggView) View() string {
+	if v.w <= 0 || v.h <= 0 {
+		return ""
+	}
+	th := v.th
+	who := "everyone"
+	if v.player != "" {
+		who = clean(v.player)
+	}
+	title := th.TitleFocused.Render(" stats by "+string(aggKeys[v.key])+" ") + " " +
+		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s", clean(v.what), v.res.Games, who))
+	if v.lras {
+		title += th.Dim.Render(" · LRAS counts as a loss")
+	}
+	lines := []string{fit(title, v.w)}
+	if n := len(v.res.Skipped); n > 0 {
+		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+clean(skipReasons(v.res))+")"), v.w))
+	}
+	footer := v.footer()
+	chartH := 0
+	if v.chart && !v.picking {
+		chartH = min(12, max(v.h/3, 6))
+	}
+	tableH := max(v.h-len(lines)-1-chartH, 3)
+	if v.picking {
+		lines = append(lines, v.pickerLines(tableH)...)
+	} else {
+		lines = append(lines, v.tableLines(tableH)...)
+	}
+	for len(lines) < v.h-1-chartH {
+		lines = append(lines, "")
+	}
+	if chartH > 0 {
+		lines = append(lines, v.chartLines(chartH)...)
+	}
+	lines = append(lines[:min(len(lines), v.h-1)], footer)
+	for i := range lines {
+		lines[i] = fit(lines[i], v.w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func skipReasons(r *aggregate.Result) string {
+	count := map[string]int{}
+	var order []string
+	for _, s := range r.Skipped {
+		if count[s.Reason] == 0 {
+			order = append(order, s.Reason)
+		}
+		count[s.Reason]++
+	}
+	var parts []string
+	for _, reason := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", count[reason], reason))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (v *aggView) footer() string {
+	k := v.keys
+	var parts []string
+	for _, b := range []key.Binding{k.Up, k.Open, k.NextKey, k.Player, k.Chart, k.NextStat, k.LRAS, k.Back, k.Quit} {
+		parts = append(parts, v.th.HelpKey.Render(b.Help().Key)+" "+v.th.HelpDesc.Render(b.Help().Desc))
+	}
+	if v.picking {
+		parts = []string{v.th.HelpKey.Render("↑↓") + " " + v.th.HelpDesc.Render("player"), v.th.HelpKey.Render("enter") + " " + v.th.HelpDesc.Render("choose"), v.th.HelpKey.Render("esc") + " " + v.th.HelpDesc.Render("back")}
+	}
+	return " " + strings.Join(parts, v.th.HelpSep.Render(" · "))
+}
+
+// tableLines draws the groups, as many stats as the width takes.
+func (v *aggView) tableLines(rows int) []string {
+	if len(v.res.Groups) == 0 {
+		return []string{"", v.th.Dim.Render("  no games to count: none of the rows shown has a summary for this key yet")}
+	}
+	cols, widths := v.fitColumns()
+	sep := "  "
+	var head strings.Builder
+	head.WriteString("  ")
+	for i, c := range cols {
+		if i > 0 {
+			head.WriteString(sep)
+		}
+		head.WriteString(pad(c.Title, widths[i], c.Right))
+	}
+	out := []string{v.th.Label.Render(head.String())}
+	rows--
+	if v.cur < v.top {
+		v.top = v.cur
+	}
+	if v.cur >= v.top+rows {
+		v.top = v.cur - rows + 1
+	}
+	for gi := v.top; gi < len(v.res.Groups) && gi < v.top+rows; gi++ {
+		g := v.res.Groups[gi]
+		var b strings.Builder
+		b.WriteString("  ")
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(pad(clean(c.Cell(g)), widths[i], c.Right))
+		}
+		line := b.String()
+		if gi == v.cur {
+			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// fitColumns chooses the columns and their widths: the keys and counts
+// always, then stats while they fit.
+func (v *aggView) fitColumns() ([]aggregate.Column, []int) {
+	all := v.res.Columns(8)
+	width := func(c aggregate.Column) int {
+		w := ansi.StringWidth(c.Title)
+		for _, g := range v.res.Groups {
+			w = max(w, ansi.StringWidth(clean(c.Cell(g))))
+		}
+		return w
+	}
+	var cols []aggregate.Column
+	var widths []int
+	used := 2
+	for i, c := range all {
+		w := width(c)
+		if i < len(v.res.By) {
+			w = min(w, max(v.w/3, 12))
+		}
+		if i >= len(v.res.By)+4 && used+2+w > v.w {
+			break
+		}
+		cols = append(cols, c)
+		widths = append(widths, w)
+		used += 2 + w
+	}
+	return cols, widths
+}
+
+func pad(s string, w int, right bool) string {
+	s = cut(s, w)
+	gap := w - ansi.StringWidth(s)
+	if gap <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", gap) + s
+	}
+	return s + strings.Repeat(" ", gap)
+}
+
+func (v *aggView) pickerLines(rows int) []string {
+	out := []string{v.th.Label.Render("  whose games count")}
+	rows--
+	top := max(0, v.pick-rows+1)
+	for i := top; i <= len(v.who) && i < top+rows; i++ {
+		line := "  everyone (each player of each game counts once)"
+		if i > 0 {
+			line = fmt.Sprintf("  %-24s %d games", clean(v.who[i-1].who), v.who[i-1].games)
+		}
+		if i == v.pick {
+			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// chartLines draws, for the group under the cursor, win rate per month as
+// bars and the chosen stat per month as a sparkline.
+func (v *aggView) chartLines(h int) []string {
+	if v.cur >= len(v.res.Groups) {
+		return nil
+	}
+	g := v.res.Groups[v.cur]
+	sub := make([]aggregate.Game, len(g.Members))
+	for i, m := range g.Members {
+		sub[i] = v.games[m]
+	}
+	opt := aggregate.Options{By: []aggregate.Key{aggregate.KeyMonth}, LRASLoss: v.lras}
+	if v.player != "" {
+		opt.Players = []string{v.player}
+	}
+	months := aggregate.Run(sub, opt)
+	sort.Slice(months.Groups, func(i, j int) bool { return months.Groups[i].Values[0] < months.Groups[j].Values[0] })
+	label := strings.Join(g.Values, " ")
+	if len(months.Groups) < 2 {
+		return []string{"", v.th.Dim.Render("  " + clean(label) + ": one month of games; the charts need two or more")}
+	}
+	// the stat: one the groups have, chosen with s
+	var defs []model.StatDef
+	seen := map[string]bool{}
+	for _, mg := range months.Groups {
+		for _, sv := range mg.StatValues() {
+			if !seen[sv.Def.Key] {
+				seen[sv.Def.Key] = true
+				defs = append(defs, sv.Def)
+			}
+		}
+	}
+	barW := max(v.w/2-2, 20)
+	bars := barchart.New(barW, h-2, barchart.WithMaxValue(100), barchart.WithNoAutoBarWidth(), barchart.WithBarGap(1))
+	bw := max(1, min(6, (barW-len(months.Groups))/len(months.Groups)))
+	bars.SetBarWidth(bw)
+	style := lipgloss.NewStyle().Foreground(v.th.Player(0).GetForeground())
+	var data []barchart.BarData
+	for _, mg := range months.Groups {
+		rate, ok := mg.WinRate()
+		if !ok {
+			rate = 0
+		}
+		data = append(data, barchart.BarData{Label: mg.Values[0][2:], Values: []barchart.BarValue{{Name: "win rate", Value: 100 * rate, Style: style}}})
+	}
+	bars.PushAll(data)
+	bars.Draw()
+	left := strings.Split(bars.View(), "\n")
+	left = append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(clean(label), barW-20)))}, left...)
+	var right []string
+	if len(defs) > 0 {
+		d := defs[v.stat%len(defs)]
+		sw := max(v.w-barW-4, 10)
+		sl := sparkline.New(sw, h-2, sparkline.WithStyle(lipgloss.NewStyle().Foreground(v.th.Player(1).GetForeground())))
+		lo, hi := 0.0, 0.0
+		for _, mg := range months.Groups {
+			x := 0.0
+			for _, sv := range mg.StatValues() {
+				if sv.Def.Key == d.Key {
+					x = sv.Number()
+				}
+			}
+			sl.Push(x)
+			lo, hi = min(lo, x), max(hi, x)
+		}
+		sl.Draw()
+		right = append([]string{v.th.Label.Render(fmt.Sprintf("%s by month (s: next stat)", d.Label)) + v.th.Dim.Render(fmt.Sprintf("  %s .. %s", aggregate.FormatValue(lo, d.Unit), aggregate.FormatValue(hi, d.Unit)))},
+			strings.Split(sl.View(), "\n")...)
+	}
+	out := []string{""}
+	for i := 0; i < h-1; i++ {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out = append(out, " "+fit(l, barW)+strings.Repeat(" ", max(barW-ansi.StringWidth(fit(l, barW)), 0))+"  "+r)
+	}
+	return out
+}

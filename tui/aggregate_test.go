@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"rewind/decoders"
+	"rewind/library/aggregate"
+	"rewind/model"
+	"rewind/theme"
+)
+
+// aggGames is an archive of one player's 1v1s over three months against
+// two characters, with one stat.
+func aggGames() []aggregate.Game {
+	var games []aggregate.Game
+	for i := 0; i < 30; i++ {
+		opp := []string{"Marth", "Sheik"}[i%2]
+		out := model.OutcomeWin
+		if i%3 == 0 {
+			out = model.OutcomeLoss
+		}
+		other := map[model.Outcome]model.Outcome{model.OutcomeWin: model.OutcomeLoss, model.OutcomeLoss: model.OutcomeWin}[out]
+		games = append(games, aggregate.Game{
+			Path: fmt.Sprintf("games/%02d.slp", i), Format: "slippi", Title: "Battlefield", Duration: 4 * time.Minute,
+			Start: time.Date(2024, time.Month(1+i/10), 1+i%10, 18, 0, 0, 0, time.UTC),
+			Players: []aggregate.Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: "Fox"},
+				{Slot: "P2", Name: "Them", Code: fmt.Sprintf("OP#%d", i%4), Character: opp}},
+			Summary: &model.Summary{Players: []model.PlayerSummary{
+				{Outcome: out, Stats: []model.Stat{{Key: "killCount", Value: float64(i % 5)}}}, {Outcome: other}}},
+		})
+	}
+	return games
+}
+
+func TestAggregateView(t *testing.T) {
+	f := decoders.ByID("slippi")
+	old := f.Stats
+	f.Stats = []model.StatDef{{Key: "killCount", Label: "Kills", Agg: model.AggSum}}
+	t.Cleanup(func() { f.Stats = old })
+	v := newAggView(theme.New(false), aggGames(), "all replays")
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
+		v.setSize(size[0], size[1])
+		out := ansi.Strip(v.View())
+		lines := strings.Split(out, "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > size[0] {
+				t.Errorf("%dx%d: a line of %d cells: %q", size[0], size[1], ansi.StringWidth(l), l)
+			}
+		}
+		for _, want := range []string{"stats by character", "Fox", "Marth", "win%", "30 games"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%dx%d: %q not shown:\n%s", size[0], size[1], want, out)
+			}
+		}
+	}
+	v.setSize(160, 48)
+	// the player picker lists the most frequent first: ME#1 played all 30
+	v.Update(keyMsg("p"))
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "ME#1") || !strings.Contains(out, "30 games") {
+		t.Errorf("picker:\n%s", out)
+	}
+	v.Update(keyMsg("down"))
+	v.Update(keyMsg("enter"))
+	if v.player != "ME#1" {
+		t.Fatalf("player %q", v.player)
+	}
+	v.Update(keyMsg("b")) // vs: my opponents' characters
+	if aggKeys[v.key] != aggregate.KeyVs || len(v.res.Groups) != 2 {
+		t.Fatalf("key %v, %d groups", aggKeys[v.key], len(v.res.Groups))
+	}
+	out := ansi.Strip(v.View())
+	for _, want := range []string{"stats by vs", "win rate by month", "Kills"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
+	}
+	// enter opens the group's games in the browser
+	cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	msg, ok := cmd().(aggOpenMsg)
+	if !ok || len(msg.paths) != 15 {
+		t.Fatalf("enter: %#v", cmd())
+	}
+}
