@@ -34,7 +34,9 @@ type aggKeyMap struct {
 }
 
 func newAggKeys() aggKeyMap {
-	b := func(keys []string, k, h string) key.Binding { return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, h)) }
+	b := func(keys []string, k, h string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, h))
+	}
 	return aggKeyMap{
 		Up:       b([]string{"up", "k"}, "↑↓", "group"),
 		Down:     b([]string{"down", "j"}, "↓", "group"),
