@@ -90,3 +90,43 @@ func TestAggregateView(t *testing.T) {
 		t.Fatalf("enter: %#v", cmd())
 	}
 }
+
+// The moments view lists the archive's moments that match its terms,
+// biggest first; enter asks for the replay at the moment, d writes the
+// Dolphin queue of the shown moments.
+func TestMomentsView(t *testing.T) {
+	games := aggGames()
+	for i := range games {
+		games[i].Summary.Last = 5000
+		games[i].Summary.Moments = []model.MomentRecord{
+			{Kind: model.MomentCombo, Frame: int64(100 * i), End: int64(100*i + 60), Time: float64(i), EndTime: float64(i) + 1, By: 0, On: 1,
+				Facts: model.MomentFacts{Damage: float64(10 + i), Hits: 3, Move: "up smash", Kill: i%2 == 0}},
+			{Kind: model.MomentStock, Frame: int64(100*i + 60), End: int64(100*i + 60), By: 0, On: 1},
+		}
+	}
+	v := newMomentsView(theme.New(false), games, "all replays")
+	v.setSize(120, 30)
+	if len(v.rows) != 30 || v.rows[0].m.Facts.Damage != 39 {
+		t.Fatalf("%d rows, first %+v", len(v.rows), v.rows[0].m)
+	}
+	out := ansi.Strip(v.View())
+	for _, want := range []string{"30 found", "kind:combo", "Fox→Marth", "39%", "kill up smash"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
+	}
+	v.setQuery("kind:combo damage:>=30 kill")
+	if len(v.rows) != 5 {
+		t.Errorf("damage:>=30 kill: %d rows, want 5", len(v.rows))
+	}
+	cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m, ok := cmd().(momentOpenMsg); !ok || m.path != "games/28.slp" || m.frame != 2800 {
+		t.Errorf("enter: %#v", cmd())
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	v.Update(keyMsg("d"))
+	if !strings.Contains(v.status, "wrote 5 clips") || !strings.Contains(v.status, "rewind-dolphin-queue.json") {
+		t.Errorf("d: %q", v.status)
+	}
+}

@@ -1,0 +1,313 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"rewind/decoders"
+	"rewind/library"
+	"rewind/library/aggregate"
+	"rewind/library/dolphin"
+	"rewind/model"
+	"rewind/theme"
+)
+
+// The archive moments view lists the moments of the rows the browser's
+// filter shows that match moment terms (kind:combo damage:>=40 by:fox),
+// biggest first or newest first; enter opens a replay at its moment, and d
+// hands the shown moments to Slippi Dolphin as a playback queue. The
+// summaries in the index hold the moments: no replay is read to list them.
+
+// momentsDefault is the query the view starts with.
+const momentsDefault = "kind:combo"
+
+type archMoment struct {
+	game int // index into the view's games
+	m    *model.MomentRecord
+}
+
+type momentSort int
+
+const (
+	byDamage momentSort = iota
+	byDate
+	byLength
+)
+
+func (s momentSort) String() string { return [...]string{"damage", "date", "length"}[s] }
+
+// momentOpenMsg asks the app to open a replay at a frame index.
+type momentOpenMsg struct {
+	path  string
+	frame int64 // the format's frame number
+}
+
+type momentsView struct {
+	th    *theme.Theme
+	games []aggregate.Game
+	what  string
+	w, h  int
+
+	query  string
+	q      *library.Query
+	qErr   string
+	input  lineInput
+	typing bool
+
+	rows     []archMoment
+	sortBy   momentSort
+	cur, top int
+	status   string
+}
+
+func newMomentsView(th *theme.Theme, games []aggregate.Game, what string) *momentsView {
+	v := &momentsView{th: th, games: games, what: what, input: newLineInput(th, "/ ")}
+	v.input.SetPlaceholder("moment terms: kind:combo damage:>=40 kill by:fox on:marth move:upsmash")
+	v.setQuery(momentsDefault)
+	return v
+}
+
+func (v *momentsView) setSize(w, h int) { v.w, v.h = w, h }
+
+// setQuery lists the moments the query's moment terms choose.
+func (v *momentsView) setQuery(s string) {
+	q, err := library.ParseQuery(s)
+	if err != nil {
+		v.qErr = err.Error()
+		return
+	}
+	v.query, v.q, v.qErr = s, q, ""
+	v.rows = v.rows[:0]
+	for gi := range v.games {
+		g := &v.games[gi]
+		if g.Summary == nil {
+			continue
+		}
+		players := make([]library.Player, len(g.Players))
+		for i, p := range g.Players {
+			players[i] = library.Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team}
+		}
+		for mi := range g.Summary.Moments {
+			m := &g.Summary.Moments[mi]
+			if q.MatchMoment(m, players) {
+				v.rows = append(v.rows, archMoment{gi, m})
+			}
+		}
+	}
+	v.sort()
+	v.cur, v.top = 0, 0
+}
+
+func (v *momentsView) sort() {
+	sort.SliceStable(v.rows, func(i, j int) bool {
+		a, b := v.rows[i], v.rows[j]
+		switch v.sortBy {
+		case byDate:
+			ga, gb := v.games[a.game].Start, v.games[b.game].Start
+			if !ga.Equal(gb) {
+				return ga.After(gb)
+			}
+			return a.m.Frame < b.m.Frame
+		case byLength:
+			return a.m.EndTime-a.m.Time > b.m.EndTime-b.m.Time
+		}
+		return a.m.Facts.Damage > b.m.Facts.Damage
+	})
+}
+
+func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	if v.typing {
+		switch k.String() {
+		case "enter":
+			v.typing = false
+			v.input.Blur()
+			v.setQuery(v.input.Value())
+		case "esc":
+			v.typing = false
+			v.input.Blur()
+		default:
+			return v.input.Update(k)
+		}
+		return nil
+	}
+	v.status = ""
+	switch k.String() {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "esc":
+		return func() tea.Msg { return aggBackMsg{} }
+	case "up", "k":
+		v.cur = max(v.cur-1, 0)
+	case "down", "j":
+		v.cur = min(v.cur+1, max(len(v.rows)-1, 0))
+	case "pgdown":
+		v.cur = min(v.cur+max(v.h-6, 1), max(len(v.rows)-1, 0))
+	case "pgup":
+		v.cur = max(v.cur-max(v.h-6, 1), 0)
+	case "s":
+		v.sortBy = (v.sortBy + 1) % 3
+		v.sort()
+		v.cur, v.top = 0, 0
+	case "/":
+		v.typing = true
+		v.input.SetValue(v.query)
+		v.input.Focus()
+	case "d":
+		v.status = v.writeQueue()
+	case "enter":
+		if v.cur < len(v.rows) {
+			r := v.rows[v.cur]
+			return func() tea.Msg { return momentOpenMsg{path: v.games[r.game].Path, frame: r.m.Frame} }
+		}
+	}
+	return nil
+}
+
+// writeQueue writes the Dolphin queue of the moments shown and says where.
+func (v *momentsView) writeQueue() string {
+	var clips []dolphin.Clip
+	refused := 0
+	for _, r := range v.rows {
+		g := &v.games[r.game]
+		if f := decoders.ByID(g.Format); f == nil || !f.Dolphin {
+			refused++
+			continue
+		}
+		clips = append(clips, dolphin.Clip{Path: g.Path, Start: r.m.Frame, End: r.m.End, Last: g.Summary.Last,
+			StartAt: g.Start, Station: stationText(g)})
+	}
+	if len(clips) == 0 {
+		return "no moment shown can go to Dolphin: only Slippi replays play there (rewind moments --json hands the others to scripts)"
+	}
+	c, err := dolphin.Queue(clips, dolphin.DefaultLead, dolphin.DefaultTrail)
+	if err != nil {
+		return "the Dolphin queue: " + err.Error()
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	path := filepath.Join(dir, "rewind-dolphin-queue.json")
+	if err := dolphin.Write(path, c); err != nil {
+		path = filepath.Join(os.TempDir(), "rewind-dolphin-queue.json")
+		if err := dolphin.Write(path, c); err != nil {
+			return "the Dolphin queue could not be written: " + err.Error()
+		}
+	}
+	s := fmt.Sprintf("wrote %d clips to %s: play them with Slippi Dolphin -i %s", len(clips), path, path)
+	if refused > 0 {
+		s += fmt.Sprintf(" (%d moments of other formats left out)", refused)
+	}
+	return s
+}
+
+// stationText is what Dolphin's overlay shows beside the date: who played.
+func stationText(g *aggregate.Game) string {
+	var sides []string
+	for _, p := range g.Players {
+		s := p.Slot + " " + p.Character
+		if p.Code != "" {
+			s += " (" + p.Code + ")"
+		}
+		sides = append(sides, strings.TrimSpace(s))
+	}
+	return strings.Join(sides, " vs ")
+}
+
+func (v *momentsView) View() string {
+	if v.w <= 0 || v.h <= 0 {
+		return ""
+	}
+	th := v.th
+	title := th.TitleFocused.Render(" moments ") + " " + th.Dim.Render(fmt.Sprintf("%s · %d found · by %s · ", clean(v.what), len(v.rows), v.sortBy)) +
+		th.Bold.Render(clean(v.query))
+	lines := []string{fit(title, v.w)}
+	switch {
+	case v.typing:
+		lines = append(lines, " "+v.input.View(v.w-1))
+	case v.qErr != "":
+		lines = append(lines, " "+th.Error.Render(clean(v.qErr)))
+	case v.status != "":
+		lines = append(lines, " "+th.Status.Render(clean(v.status)))
+	default:
+		lines = append(lines, "")
+	}
+	rows := max(v.h-4, 1)
+	head := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", "date", "file", "who", "kind", "damage", "hits", "move", "at")
+	lines = append(lines, th.Label.Render(fit(head, v.w)))
+	if len(v.rows) == 0 {
+		lines = append(lines, th.Dim.Render("  no moment matches; / changes the terms (kind:combo damage:>=40 kill by:fox on:marth move:upsmash)"))
+	}
+	if v.cur < v.top {
+		v.top = v.cur
+	}
+	if v.cur >= v.top+rows {
+		v.top = v.cur - rows + 1
+	}
+	for i := v.top; i < len(v.rows) && i < v.top+rows; i++ {
+		r := v.rows[i]
+		g := &v.games[r.game]
+		date := ""
+		if !g.Start.IsZero() {
+			date = g.Start.Format("2006-01-02 15:04")
+		}
+		who := sideName(g, r.m.By) + "→" + sideName(g, r.m.On)
+		dmg, hits := "", ""
+		if r.m.Facts.Damage != 0 {
+			dmg = fmt.Sprintf("%.0f%%", r.m.Facts.Damage)
+		}
+		if r.m.Facts.Hits != 0 {
+			hits = fmt.Sprint(r.m.Facts.Hits)
+		}
+		move := r.m.Facts.Move
+		if r.m.Facts.Kill {
+			move = "kill " + move
+		}
+		line := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", date, cut(clean(filepath.Base(g.Path)), 24), cut(clean(who), 22),
+			r.m.Kind, dmg, hits, cut(clean(move), 14), model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))))
+		if i == v.cur {
+			line = th.Cursor.Render(fit(">"+line[1:], v.w))
+		}
+		lines = append(lines, line)
+	}
+	for len(lines) < v.h-1 {
+		lines = append(lines, "")
+	}
+	lines = lines[:v.h-1]
+	keys := []string{"↑↓ moment", "enter open at it", "s sort", "/ terms", "d Dolphin queue", "esc browser", "q quit"}
+	var foot []string
+	for _, k := range keys {
+		a, b, _ := strings.Cut(k, " ")
+		foot = append(foot, th.HelpKey.Render(a)+" "+th.HelpDesc.Render(b))
+	}
+	lines = append(lines, " "+strings.Join(foot, th.HelpSep.Render(" · ")))
+	for i := range lines {
+		if ansi.StringWidth(lines[i]) > v.w {
+			lines[i] = fit(lines[i], v.w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sideName is a player of a moment as the list shows them: the character,
+// or the slot; empty for none.
+func sideName(g *aggregate.Game, p int) string {
+	if p < 0 || p >= len(g.Players) {
+		return ""
+	}
+	if c := g.Players[p].Character; c != "" {
+		return c
+	}
+	return g.Players[p].Slot
+}
