@@ -82,6 +82,8 @@ func (v *replayView) eventsPane(w, h int) []string {
 		}
 		if _, ok := v.expanded[i]; ok {
 			mark[1] = '▾'
+		} else if v.diffMarks.event(i) {
+			mark[1] = '≠'
 		}
 		slot := ""
 		if ev.Player >= 0 && ev.Player < len(r.Players) {

@@ -143,6 +143,7 @@ type replayView struct {
 	stocks    []int           // per player: the starting stocks a player field tells, 0 when none
 	chartLbl  []string        // the chart lane's series labels, made on first draw
 	live      liveState       // the file is followed as it is written (live.go)
+	diffMarks *diffMarks      // what differs at the frame from another file (diff_marks.go); nil outside a diff
 }
 
 // treeLine is one line of a field tree: indentation depth, label, text.

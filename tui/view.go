@@ -357,7 +357,7 @@ func (v *replayView) playersPane(w, h int) []string {
 			}
 			// a brief value the line already shows (the character) is left out
 			if t := briefText(f, start); t != "" && !said[t] {
-				parts = append(parts, t)
+				parts = append(parts, v.diffMarks.paintField(p, i, f.Key, t))
 			}
 		}
 		// on a narrow pane drop, in order: the code, the state fields past
@@ -397,6 +397,7 @@ func (v *replayView) playersPane(w, h int) []string {
 			b.WriteString(p.player(i).wrap(string(playerGlyph(i, false))) + " ")
 		}
 		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
+		b.WriteString(v.diffMarks.playerMark(p, i))
 		if len(who) > 0 {
 			b.WriteString(" " + strings.Join(who, " "))
 		}

@@ -56,6 +56,10 @@ type Options struct {
 	// player a (an index) beside B's player b. Players not named are paired
 	// by code, name, character and then slot.
 	Pairs [][2]int
+	// Progress, when set, is called from time to time during a frame by
+	// frame walk with the frames compared so far and how many there are.
+	// It must be cheap.
+	Progress func(done, total int64)
 }
 
 // Kind is what sort of difference it is. The values appear in JSON.
@@ -91,6 +95,8 @@ type Difference struct {
 	Player int
 	// Event is the event's kind for KindEvent; EventA and EventB are the
 	// event indices in each file, -1 where that file has no such event.
+	// A state field that an event records as well (a Slippi post-frame
+	// update) names that event too.
 	Event          string
 	EventA, EventB int
 	// Field is the dotted key path of the field inside the state or the
@@ -162,13 +168,7 @@ func Compare(a, b *model.Replay, opt Options) (*Result, error) {
 			article(formatName(a)), article(formatName(b)))}
 	}
 	res := &Result{A: a, B: b}
-	same, why := sameGame(a, b)
-	switch opt.Mode {
-	case Same:
-		same, why = true, "compared frame by frame as asked (--as same); the headers say: "+why
-	case Different:
-		same, why = false, "compared side by side as asked (--as different); the headers say: "+why
-	}
+	same, why := Decide(a, b, opt.Mode)
 	res.SameGame, res.Why = same, why
 	res.StopA, res.StopB = stopOf(a), stopOf(b)
 	if same && identicalBytes(a, b) {
@@ -184,6 +184,20 @@ func Compare(a, b *model.Replay, opt Options) (*Result, error) {
 		summaries(res, opt)
 	}
 	return res, nil
+}
+
+// Decide says whether two replays of one format are compared as one game,
+// frame by frame, and why: from the headers (see sameGame), unless the
+// mode says.
+func Decide(a, b *model.Replay, mode Mode) (same bool, why string) {
+	same, why = sameGame(a, b)
+	switch mode {
+	case Same:
+		same, why = true, "compared frame by frame as asked (--as same); the headers say: "+why
+	case Different:
+		same, why = false, "compared side by side as asked (--as different); the headers say: "+why
+	}
+	return same, why
 }
 
 // identicalBytes reports whether both replays were decoded from the same

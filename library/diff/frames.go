@@ -104,11 +104,16 @@ func (c *frameCmp) frame(n int64) []Difference {
 // repeatsState reports whether an event's differing field is one the
 // player's state already showed differing, with the same two values (a
 // Slippi post-frame update is both an event and the state it leaves): the
-// same fact is counted once.
+// same fact is counted once, as the state's, which then names the events
+// that record it.
 func (c *frameCmp) repeatsState(d Difference, states int) bool {
 	key := leaf(d.Field)
-	for _, s := range c.out[:states] {
+	for k := range c.out[:states] {
+		s := &c.out[k]
 		if s.Player == d.Player && leaf(s.Field) == key && Equal(s.A, d.A) && Equal(s.B, d.B) {
+			if s.EventA < 0 && s.EventB < 0 {
+				s.Event, s.EventA, s.EventB = d.Event, d.EventA, d.EventB
+			}
 			return true
 		}
 	}
@@ -178,7 +183,11 @@ func walk(res *Result, opt Options) {
 	only("A", ta.First, ov.From-1)
 	only("B", tb.First, ov.From-1)
 	c := &frameCmp{a: a, b: b}
+	total := ov.To - ov.From + 1
 	for n := ov.From; n <= ov.To; n++ {
+		if opt.Progress != nil && (n-ov.From)%256 == 0 {
+			opt.Progress(n-ov.From, total)
+		}
 		ds := c.frame(n)
 		if len(ds) == 0 {
 			continue
