@@ -264,3 +264,26 @@ func TestRunDiffHeadless(t *testing.T) {
 		t.Errorf("RunDiff returned %+v", res)
 	}
 }
+
+// TestDiffConcurrent: the comparison reads both replays in the background
+// while the view moves and marks frames (run with -race).
+func TestDiffConcurrent(t *testing.T) {
+	a, b := twins(t)
+	th := theme.For(theme.Dark, false)
+	d := newDiffView(newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th), diff.Auto, th)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	done := make(chan compareDoneMsg)
+	go func() {
+		res, err := diff.Compare(a, b, diff.Options{})
+		done <- compareDoneMsg{res, err}
+	}()
+	for i := 0; i < 200; i++ {
+		pressDiff(d, "right")
+		_ = d.View()
+	}
+	msg := <-done
+	d.Update(msg)
+	if d.res == nil || d.res.DifferingFrames != 1 {
+		t.Errorf("comparison %+v", d.res)
+	}
+}

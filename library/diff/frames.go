@@ -39,17 +39,20 @@ func (c *frameCmp) frame(n int64) []Difference {
 	// every player's state
 	for p := 0; p < max(len(a.Players), len(b.Players)); p++ {
 		sa, sb := a.PlayerState(int(ia), p), b.PlayerState(int(ib), p)
-		if sa.Present != sb.Present {
-			d := base
-			d.Kind, d.Player, d.Field, d.A, d.B = KindState, p, "present", sa.Present, sb.Present
-			c.out = append(c.out, d)
-		}
+		from := len(c.out)
 		compareFields("", sa.Fields, sb.Fields, 0, func(path string, fa, fb *model.Field) {
 			d := base
 			d.Kind, d.Player, d.Field = KindState, p, path
 			setValues(&d, fa, fb)
 			c.out = append(c.out, d)
 		})
+		if sa.Present != sb.Present && !c.said(from, "present") {
+			// the player is there in one file only (unless a field of
+			// the state says so already)
+			d := base
+			d.Kind, d.Player, d.Field, d.A, d.B = KindState, p, "present", sa.Present, sb.Present
+			c.out = append(c.out, d)
+		}
 	}
 	states := len(c.out)
 	// the events, matched by kind and player in file order
@@ -99,6 +102,16 @@ func (c *frameCmp) frame(n int64) []Difference {
 		}
 	}
 	return c.out
+}
+
+// said reports whether a difference from index from on has the field path.
+func (c *frameCmp) said(from int, path string) bool {
+	for _, d := range c.out[from:] {
+		if d.Field == path {
+			return true
+		}
+	}
+	return false
 }
 
 // repeatsState reports whether an event's differing field is one the

@@ -182,9 +182,9 @@ func (res *Result) JSON(limit int) JSON {
 		cj := ChartJSON{Title: c.Title}
 		for _, s := range c.Series {
 			sj := SeriesJSON{Label: s.Label, PlayerA: Player(s.PlayerA), PlayerB: Player(s.PlayerB), Parts: []PartJSON{},
-				Higher: s.Higher, Apart: s.Apart.Seconds(), Gap: finite(s.Gap), GapAt: s.GapAt.Seconds()}
+				Higher: s.Higher, Apart: seconds(s.Apart), Gap: finite(s.Gap), GapAt: seconds(s.GapAt)}
 			for _, p := range s.Parts {
-				sj.Parts = append(sj.Parts, PartJSON{From: p.From.Seconds(), To: p.To.Seconds(),
+				sj.Parts = append(sj.Parts, PartJSON{From: seconds(p.From), To: seconds(p.To),
 					AtA: opt(p.AtA), AtB: opt(p.AtB), MeanA: opt(p.MeanA), MeanB: opt(p.MeanB)})
 			}
 			cj.Series = append(cj.Series, sj)
@@ -225,7 +225,7 @@ func diffJSON(d Difference) DiffJSON {
 	j := DiffJSON{Kind: d.Kind, Player: Player(d.Player), Event: d.Event, Field: d.Field,
 		A: Value(d.A), B: Value(d.B), AName: d.AName, BName: d.BName, Only: d.Only}
 	if d.Kind != KindEnd {
-		f, t := d.Frame, d.Time.Seconds()
+		f, t := d.Frame, seconds(d.Time)
 		j.Frame, j.Time = &f, &t
 		if d.Kind == KindFrames {
 			to := d.To
@@ -276,15 +276,15 @@ func tableJSON(t TableDiff, limit int) TableJSON {
 			}
 		}
 		if r.A != nil && r.TimeA >= 0 {
-			s := r.TimeA.Seconds()
+			s := seconds(r.TimeA)
 			rj.TimeA = &s
 		}
 		if r.B != nil && r.TimeB >= 0 {
-			s := r.TimeB.Seconds()
+			s := seconds(r.TimeB)
 			rj.TimeB = &s
 		}
 		if r.HasTimes() {
-			s := (r.TimeB - r.TimeA).Seconds()
+			s := seconds(r.TimeB - r.TimeA)
 			rj.Later = &s
 		}
 		tj.Rows = append(tj.Rows, rj)
@@ -310,7 +310,7 @@ func Value(v any) any {
 	case time.Time:
 		return x.Format(time.RFC3339Nano)
 	case time.Duration:
-		return x.Seconds()
+		return seconds(x)
 	case map[string]float64:
 		out := make(map[string]any, len(x))
 		for k, f := range x {
@@ -334,3 +334,8 @@ func finite(x float64) float64 {
 	}
 	return x
 }
+
+// seconds is a duration in seconds, as the nearest float to its
+// nanoseconds (Duration.Seconds adds the parts and can land a hair off:
+// 1.6666666669999999 for 1.666666667 s).
+func seconds(d time.Duration) float64 { return float64(d) / 1e9 }

@@ -161,7 +161,7 @@ func (t *textOut) sameGame(res *Result, limit int) {
 			if d.Player >= 0 {
 				what = Player(d.Player) + " " + what
 			}
-			rows = append(rows, []string{what, valueText(d.A, ""), valueText(d.B, "")})
+			rows = append(rows, []string{what, orDash(valueText(d.A, "")), orDash(valueText(d.B, ""))})
 		}
 		grid(t.w, rows, "  ")
 	}
@@ -634,3 +634,10 @@ func Safe(s string) string {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
