@@ -138,7 +138,7 @@ func (d *diffView) switchSide() {
 	if nv.focus == paneProblems && len(nv.r.Diagnostics) == 0 {
 		nv.focus = paneEvents
 	}
-	d.status = "inspector and keys on " + sideName(d.active) + ": " + clean(nv.r.Path)
+	d.status = "inspector and keys on " + sideLetter(d.active) + ": " + clean(nv.r.Path)
 	d.sync()
 }
 

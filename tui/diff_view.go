@@ -194,8 +194,8 @@ func (d *diffView) View() string {
 	return strings.Join(lines[:d.h], "\n")
 }
 
-// sideName is "A" or "B".
-func sideName(i int) string { return string(rune('A' + i)) }
+// sideLetter is "A" or "B".
+func sideLetter(i int) string { return string(rune('A' + i)) }
 
 // retitle replaces a pane's title line with one naming the side.
 func (d *diffView) retitle(i int, lines []string, title string, focused bool, w int) []string {
@@ -211,9 +211,9 @@ func (d *diffView) playersPane(i, w, h int) []string {
 	v := d.sides[i]
 	lines := v.playersPane(w, h)
 	r := v.r
-	title := sideName(i) + " " + clean(filepath.Base(r.Path))
+	title := sideLetter(i) + " " + clean(filepath.Base(r.Path))
 	if r.Path == "" {
-		title = sideName(i) + " (memory)"
+		title = sideLetter(i) + " (memory)"
 	}
 	var about []string
 	if s := strings.TrimSpace(r.FormatName + " " + r.Version); s != "" {
@@ -260,9 +260,9 @@ func (d *diffView) eventsPane(i, w, h int) []string {
 	v := d.sides[i]
 	lines := v.listPane(w, h)
 	if len(lines) > 0 {
-		tag := d.paints.bold.wrap(sideName(i))
+		tag := d.paints.bold.wrap(sideLetter(i))
 		if i == d.active && v.focus == paneEvents {
-			tag = v.th.TitleFocused.Render(sideName(i))
+			tag = v.th.TitleFocused.Render(sideLetter(i))
 		}
 		lines[0] = fit(tag+lines[0], w)
 	}
@@ -287,7 +287,7 @@ func (d *diffView) detailPane(w, h int) []string {
 		lines = v.rightPane(w, h)
 	}
 	if len(lines) > 0 {
-		lines[0] = fit(d.paints.bold.wrap(sideName(i))+lines[0], w)
+		lines[0] = fit(d.paints.bold.wrap(sideLetter(i))+lines[0], w)
 	}
 	return lines
 }
@@ -404,7 +404,7 @@ func (d *diffView) statusLine() string {
 				k += r.To - r.From + 1
 			}
 			if k > 0 {
-				what += fmt.Sprintf(" · %s only in %s", thousands(k), sideName(i))
+				what += fmt.Sprintf(" · %s only in %s", thousands(k), sideLetter(i))
 			}
 		}
 		if total > 0 && k > 0 {
@@ -412,7 +412,7 @@ func (d *diffView) statusLine() string {
 		}
 		parts = append(parts, p.err.wrap(what))
 	}
-	parts = append(parts, "inspector "+sideName(d.active))
+	parts = append(parts, "inspector "+sideLetter(d.active))
 	sep := "   "
 	if d.w < 120 {
 		sep = "  "
@@ -465,7 +465,7 @@ func (d *diffView) differencesPane(w, h int) []string {
 	case d.same && (!d.has(0, n) || !d.has(1, n)):
 		for i := range d.sides {
 			if !d.has(i, n) {
-				lines = append(lines, p.warn.wrap(sideName(i)+" has"+d.outside(i, n)[2:]))
+				lines = append(lines, p.warn.wrap(sideLetter(i)+" has"+d.outside(i, n)[2:]))
 			}
 		}
 	case !d.same:
