@@ -324,8 +324,8 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"dump", "testdata/samples"}, "rewind dump: testdata/samples is a folder; dump takes one replay file"},
 		{[]string{"dump", "testdata/missing.slp"}, "rewind dump: testdata/missing.slp: no such file or folder"},
 		{[]string{"dump", "testdata/samples/slippi/MANIFEST.tsv"}, `rewind dump: testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
-		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check, stats, repair, find, export`},
-		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, repair, find, export (rewind --help)"},
+		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check, stats, diff, repair, find, export`},
+		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, diff, repair, find, export (rewind --help)"},
 	} {
 		r := rewind(t, tt.args...)
 		r.want(t, strings.Join(tt.args, " "), 2, tt.stderr+"\n")
