@@ -35,6 +35,9 @@ map, song, course) and players (characters, and codes where both files name
 them), frames that overlap, and starts no more than 2 minutes apart, or, when
 the starts are further apart (a repair estimates the start), when the first and
 middle frames both files have agree field for field. --as overrides this.
+Some values record the recording rather than the game (how far a netplay
+client had confirmed the inputs, in Slippi's Frame Bookend): --ignore leaves
+out fields by key and events by kind.
 
 Two different games (a build order against a pro's, two plays of one song)
 are compared side by side: the stats tables with the same key, the players
@@ -59,6 +62,7 @@ func cmdDiff(c *command, args []string) int {
 	limit := c.flags.Int("limit", 20, "list at most `N` differences (and list rows); 0 lists every one")
 	as := c.flags.String("as", "auto", "compare as the `same` game, as `different` games, or decide (auto)")
 	pair := c.flags.String("pair", "", "pair players of different games, `A=B,...` by slot number, e.g. 1=2")
+	ignore := c.flags.String("ignore", "", "leave out fields by key and events by kind, `KEY,...`, e.g. latestFinalizedFrame")
 	paths, code, ok := c.parse(args)
 	if !ok {
 		return code
@@ -66,6 +70,11 @@ func cmdDiff(c *command, args []string) int {
 	opt, err := diffOptions(*as, *pair, *limit)
 	if err != nil {
 		return c.errorf("%v", err)
+	}
+	for _, k := range strings.Split(*ignore, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			opt.Ignore = append(opt.Ignore, k)
+		}
 	}
 	if len(paths) != 2 {
 		return c.errorf("compares two replay files, and %d were given", len(paths))

@@ -40,7 +40,7 @@ var commands = []struct {
 	{"dump", "rewind dump [--frames A..B | --follow [--idle D]] [--json] FILE", "NDJSON: the replay, its moments, one object per frame, one per diagnostic; --follow: a file still being written", cmdDump},
 	{"check", "rewind check [--json] [--quiet] PATH...", "decode every replay under PATH on all cores and report problems", cmdCheck},
 	{"stats", "rewind stats [--json] FILE|DIR...", "per-player stats (Slippi: slippi-js getStats() in the JSON)", cmdStats},
-	{"diff", "rewind diff [--json] [--limit N] [--as same|different] [--pair A=B] A B", "compare two replays: where one game's files first differ, or two games side by side", cmdDiff},
+	{"diff", "rewind diff [--json] [--limit N] [--as same|different] [--pair A=B] [--ignore KEY] A B", "compare two replays: where one game's files first differ, or two games side by side", cmdDiff},
 	{"repair", "rewind repair FILE -o OUT [--force] [--json]", "repair a damaged replay into a new file, saying what was kept and cut", cmdRepair},
 	{"find", "rewind find [--json] [--no-cache] PATH... QUERY", "the replays under PATH that match a query (rewind help find)", cmdFind},
 	{"export", "rewind export --out DIR [--shard i/n] [--quiet] PATH...", "a Parquet dataset of replays, players, moments, events, diagnostics and frames", cmdExport},

@@ -62,7 +62,7 @@ func compareTick() tea.Cmd {
 
 func newDiffApp(a, b *model.Replay, opt diff.Options, th *theme.Theme) *diffApp {
 	va, vb := newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th)
-	m := &diffApp{dv: newDiffView(va, vb, opt.Mode, th)}
+	m := &diffApp{dv: newDiffView(va, vb, opt, th)}
 	opt.Progress = func(done, total int64) {
 		m.done.Store(done)
 		m.total.Store(total)

@@ -69,7 +69,7 @@ func decodeNamed(t testing.TB, data []byte, name string) *model.Replay {
 func newTestDiff(t testing.TB, a, b *model.Replay, w, h int) *diffView {
 	t.Helper()
 	th := theme.For(theme.Dark, false)
-	d := newDiffView(newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th), diff.Auto, th)
+	d := newDiffView(newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th), diff.Options{}, th)
 	d.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	res, err := diff.Compare(a, b, diff.Options{Limit: 20})
 	if err != nil {
@@ -270,7 +270,7 @@ func TestRunDiffHeadless(t *testing.T) {
 func TestDiffConcurrent(t *testing.T) {
 	a, b := twins(t)
 	th := theme.For(theme.Dark, false)
-	d := newDiffView(newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th), diff.Auto, th)
+	d := newDiffView(newReplayView(a, prepare(a), th), newReplayView(b, prepare(b), th), diff.Options{}, th)
 	d.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	done := make(chan compareDoneMsg)
 	go func() {

@@ -28,6 +28,7 @@ type diffView struct {
 	sides  [2]*replayView
 	active int  // 0: A, 1: B
 	same   bool // compared as one game: the frames are compared
+	opt    diff.Options
 
 	res      *diff.Result // nil until the comparison is done
 	resErr   string
@@ -47,9 +48,9 @@ type diffView struct {
 	}
 }
 
-func newDiffView(a, b *replayView, mode diff.Mode, th *theme.Theme) *diffView {
-	d := &diffView{th: th, paints: newPaints(th), keys: newDiffKeys(), help: help.New(), sides: [2]*replayView{a, b}}
-	d.same, _ = diff.Decide(a.r, b.r, mode)
+func newDiffView(a, b *replayView, opt diff.Options, th *theme.Theme) *diffView {
+	d := &diffView{th: th, paints: newPaints(th), keys: newDiffKeys(), help: help.New(), sides: [2]*replayView{a, b}, opt: opt}
+	d.same, _ = diff.Decide(a.r, b.r, opt)
 	d.help.Styles = a.help.Styles
 	for _, v := range d.sides {
 		v.list = listEvents // the differences are in the events, not the moments
@@ -84,7 +85,7 @@ func (d *diffView) sync() {
 	}
 	d.here = nil
 	if d.same && d.has(0, n) && d.has(1, n) {
-		d.here = append([]diff.Difference(nil), diff.At(d.sides[0].r, d.sides[1].r, n)...)
+		d.here = append([]diff.Difference(nil), diff.At(d.sides[0].r, d.sides[1].r, n, d.opt)...)
 	}
 	d.hereAt, d.hereOK = n, true
 	d.sides[0].diffMarks = newDiffMarks(d.here, true)

@@ -129,10 +129,10 @@ func TestTwinPercent(t *testing.T) {
 				t.Errorf("only A %v, only B %v, end %v", res.OnlyA, res.OnlyB, res.End)
 			}
 			// the per-frame answer the split view asks for agrees
-			if at := At(a, b, c.frame); len(at) != 1 || at[0].Field != d.Field {
+			if at := At(a, b, c.frame, Options{}); len(at) != 1 || at[0].Field != d.Field {
 				t.Errorf("At(%d) = %+v", c.frame, at)
 			}
-			if at := At(a, b, c.frame-1); len(at) != 0 {
+			if at := At(a, b, c.frame-1, Options{}); len(at) != 0 {
 				t.Errorf("At(%d) = %+v, want nothing", c.frame-1, at)
 			}
 		})

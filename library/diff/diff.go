@@ -56,6 +56,12 @@ type Options struct {
 	// player a (an index) beside B's player b. Players not named are paired
 	// by code, name, character and then slot.
 	Pairs [][2]int
+	// Ignore names what a frame by frame walk leaves out: fields by their
+	// key ("latestFinalizedFrame", the last key of a path) and events by
+	// their kind ("bookend"). Some values record the recording, not the
+	// game: two players' files of one netplay game say differently how far
+	// each machine had confirmed the inputs.
+	Ignore []string
 	// Progress, when set, is called from time to time during a frame by
 	// frame walk with the frames compared so far and how many there are.
 	// It must be cheap.
@@ -168,7 +174,7 @@ func Compare(a, b *model.Replay, opt Options) (*Result, error) {
 			article(formatName(a)), article(formatName(b)))}
 	}
 	res := &Result{A: a, B: b}
-	same, why := Decide(a, b, opt.Mode)
+	same, why := Decide(a, b, opt)
 	res.SameGame, res.Why = same, why
 	res.StopA, res.StopB = stopOf(a), stopOf(b)
 	if same && identicalBytes(a, b) {
@@ -187,11 +193,11 @@ func Compare(a, b *model.Replay, opt Options) (*Result, error) {
 }
 
 // Decide says whether two replays of one format are compared as one game,
-// frame by frame, and why: from the headers (see sameGame), unless the
-// mode says.
-func Decide(a, b *model.Replay, mode Mode) (same bool, why string) {
-	same, why = sameGame(a, b)
-	switch mode {
+// frame by frame, and why: from the headers (see sameGame), unless
+// opt.Mode says.
+func Decide(a, b *model.Replay, opt Options) (same bool, why string) {
+	same, why = sameGame(a, b, newFrameCmp(a, b, opt))
+	switch opt.Mode {
 	case Same:
 		same, why = true, "compared frame by frame as asked (--as same); the headers say: "+why
 	case Different:

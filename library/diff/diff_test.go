@@ -185,6 +185,15 @@ func TestEvents(t *testing.T) {
 	if d := res.Differences[0]; d.EventA != 4 || d.EventB != 3 {
 		t.Errorf("the percent's events %d and %d, want 4 and 3", d.EventA, d.EventB)
 	}
+	// what Ignore names is left out: the end event (a kind), the percent
+	// (a key, in the state and in the events)
+	res, _ = Compare(a, b, Options{Limit: -1, Ignore: []string{"end", "percent"}})
+	if res.DifferingFrames != 0 || !res.Identical {
+		t.Errorf("ignoring end and percent: %d frames differ, first %+v", res.DifferingFrames, res.First)
+	}
+	if at := At(a, b, 4, Options{Ignore: []string{"end"}}); len(at) != 1 || at[0].Event != "item" {
+		t.Errorf("At ignoring end: %+v", at)
+	}
 }
 
 func TestSameGame(t *testing.T) {
@@ -218,7 +227,7 @@ func TestSameGame(t *testing.T) {
 		}), false, "started 10 min apart"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			same, why := sameGame(a, c.b)
+			same, why := sameGame(a, c.b, newFrameCmp(a, c.b, Options{}))
 			if same != c.same || !strings.Contains(why, c.saying) {
 				t.Errorf("same %v (%s), want %v saying %q", same, why, c.same, c.saying)
 			}

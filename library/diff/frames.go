@@ -9,21 +9,29 @@ import (
 // every frame.
 type frameCmp struct {
 	a, b     *model.Replay
+	ignore   map[string]bool // field keys and event kinds left out (Options.Ignore)
 	out      []Difference
 	evA, evB []eventRef
 	usedB    []bool
 }
 
-// At returns the differences at frame number n (Timeline.Number) of two
-// replays of one game: every player's state and the frame's events. It is
-// empty when both have the frame and it agrees, and when either lacks it.
-func At(a, b *model.Replay, n int64) []Difference {
-	return frameDiffs(a, b, n)
+func newFrameCmp(a, b *model.Replay, opt Options) *frameCmp {
+	c := &frameCmp{a: a, b: b}
+	if len(opt.Ignore) > 0 {
+		c.ignore = map[string]bool{}
+		for _, k := range opt.Ignore {
+			c.ignore[k] = true
+		}
+	}
+	return c
 }
 
-func frameDiffs(a, b *model.Replay, n int64) []Difference {
-	c := &frameCmp{a: a, b: b}
-	return c.frame(n)
+// At returns the differences at frame number n (Timeline.Number) of two
+// replays of one game: every player's state and the frame's events, less
+// what opt.Ignore names. It is empty when both have the frame and it
+// agrees, and when either lacks it.
+func At(a, b *model.Replay, n int64, opt Options) []Difference {
+	return newFrameCmp(a, b, opt).frame(n)
 }
 
 // frame compares frame number n; the result is valid until the next call.
@@ -41,6 +49,9 @@ func (c *frameCmp) frame(n int64) []Difference {
 		sa, sb := a.PlayerState(int(ia), p), b.PlayerState(int(ib), p)
 		from := len(c.out)
 		compareFields("", sa.Fields, sb.Fields, 0, func(path string, fa, fb *model.Field) {
+			if c.ignore[leaf(path)] {
+				return
+			}
 			d := base
 			d.Kind, d.Player, d.Field = KindState, p, path
 			setValues(&d, fa, fb)
@@ -56,8 +67,8 @@ func (c *frameCmp) frame(n int64) []Difference {
 	}
 	states := len(c.out)
 	// the events, matched by kind and player in file order
-	c.evA = frameEvents(a, int(ia), c.evA[:0])
-	c.evB = frameEvents(b, int(ib), c.evB[:0])
+	c.evA = c.keep(frameEvents(a, int(ia), c.evA[:0]))
+	c.evB = c.keep(frameEvents(b, int(ib), c.evB[:0]))
 	c.usedB = c.usedB[:0]
 	for range c.evB {
 		c.usedB = append(c.usedB, false)
@@ -84,6 +95,9 @@ func (c *frameCmp) frame(n int64) []Difference {
 		}
 		eb := c.evB[j]
 		compareFields("", eventFields(a, ea.index), eventFields(b, eb.index), 0, func(path string, fa, fb *model.Field) {
+			if c.ignore[leaf(path)] {
+				return
+			}
 			d := base
 			d.Kind, d.Player, d.Event, d.EventA, d.EventB, d.Field = KindEvent, ea.player, ea.kind, ea.index, eb.index, path
 			setValues(&d, fa, fb)
@@ -102,6 +116,20 @@ func (c *frameCmp) frame(n int64) []Difference {
 		}
 	}
 	return c.out
+}
+
+// keep drops the events of kinds Options.Ignore names.
+func (c *frameCmp) keep(evs []eventRef) []eventRef {
+	if c.ignore == nil {
+		return evs
+	}
+	out := evs[:0]
+	for _, e := range evs {
+		if !c.ignore[e.kind] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // said reports whether a difference from index from on has the field path.
@@ -195,7 +223,7 @@ func walk(res *Result, opt Options) {
 	}
 	only("A", ta.First, ov.From-1)
 	only("B", tb.First, ov.From-1)
-	c := &frameCmp{a: a, b: b}
+	c := newFrameCmp(a, b, opt)
 	total := ov.To - ov.From + 1
 	for n := ov.From; n <= ov.To; n++ {
 		if opt.Progress != nil && (n-ov.From)%256 == 0 {

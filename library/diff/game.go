@@ -24,7 +24,7 @@ const startSlack = 2 * time.Minute
 // long before or after the other is still the same game when the first and
 // the middle frame both files have agree in every field (a repaired copy,
 // whose start the repair estimated).
-func sameGame(a, b *model.Replay) (bool, string) {
+func sameGame(a, b *model.Replay, c *frameCmp) (bool, string) {
 	title := titleWord(a)
 	if ta, tb := norm(a.Title), norm(b.Title); ta != "" && tb != "" && ta != tb {
 		return false, fmt.Sprintf("different %ss: %s and %s", title, a.Title, b.Title)
@@ -60,7 +60,7 @@ func sameGame(a, b *model.Replay) (bool, string) {
 	}
 	// a start made up by a repair, or a clock set wrong: the frames decide
 	mid := ov.From + (ov.To-ov.From)/2
-	if len(frameDiffs(a, b, ov.From)) == 0 && len(frameDiffs(a, b, mid)) == 0 {
+	if len(c.frame(ov.From)) == 0 && len(c.frame(mid)) == 0 {
 		return true, fmt.Sprintf("%s; the files say they started %s apart, but the first and middle frames agree field for field (a copy or a repair?)", what, roundApart(apart))
 	}
 	return false, fmt.Sprintf("%s, but started %s apart", what, roundApart(apart))

@@ -106,8 +106,8 @@ func (t *textOut) sameGame(res *Result, limit int) {
 	unit := strings.TrimSuffix(unitOf(&res.A.Timeline), "s")
 	if res.Identical {
 		n := res.Overlap.To - res.Overlap.From + 1
-		t.line("Identical: %s %ss agree in every player's state and every event, and the headers end the game alike.",
-			model.FormatCount(n), unit)
+		t.line("Identical: %s %s in every player's state and every event, and the headers end the game alike.",
+			model.FormatCount(n), plural(int(n), unit+" agrees", unit+"s agree"))
 		return
 	}
 	if d := res.First; d != nil {
