@@ -380,3 +380,21 @@ func nthOf(t *model.StatTable, row *model.StatRow) int {
 	}
 	return -1
 }
+
+// BenchmarkWalk walks a 9,277-frame online game (heavy rollback) against
+// a second decode of it: every frame's state and events compared.
+func BenchmarkWalk(b *testing.B) {
+	p := corpusFile(b, "slp/project-slippi__slippi-js/slp__rollbackFrameTest.slp")
+	a, _ := decodeFile(b, p)
+	c, _ := decodeFile(b, p)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res := &Result{A: a, B: c}
+		walk(res, Options{}) // not Compare: the same bytes would skip the walk
+		if !res.Identical {
+			b.Fatal("differs")
+		}
+	}
+	b.ReportMetric(float64(a.Timeline.Count), "frames/op")
+}
