@@ -16,6 +16,7 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/sahilm/fuzzy v0.1.3
+	github.com/ulikunitz/xz v0.5.17
 	golang.org/x/text v0.43.0
 )
 

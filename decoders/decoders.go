@@ -18,6 +18,7 @@ import (
 	"rewind/decoders/bsor"
 	"rewind/decoders/format"
 	"rewind/decoders/fzgx"
+	"rewind/decoders/osr"
 	"rewind/decoders/sc2"
 	"rewind/decoders/slippi"
 	"rewind/decoders/teehistorian"
@@ -35,6 +36,7 @@ var Formats = []*Format{
 	&teehistorian.Format,
 	&fzgx.Format,
 	&sc2.Format,
+	&osr.Format,
 }
 
 // ByID returns the format with the id, nil when there is none.
