@@ -206,24 +206,32 @@ func (v *view) detail(ev *model.Event) []model.Field {
 	if s.why != "" {
 		fs = append(fs, model.Field{Key: "problem", Label: "Problem", Value: s.why})
 	}
-	fs = append(fs, v.recordFields(int64(s.off), int64(s.n), s.w, s.x, s.y, s.z, s.kind != spBad && s.kind != spCut)...)
+	fs = append(fs, v.splitRecord(int64(s.off), int64(s.n), s.w, s.x, s.y, s.z, s.kind != spBad && s.kind != spCut)...)
 	return append(fs, v.lzmaField())
 }
 
 // frameFields are an input frame's values, each with its bytes in the
-// text.
+// text, and where the text's bytes are in the file.
 func (v *view) frameFields(i int) []model.Field {
+	fs := v.recordFields(i)
+	if fs == nil {
+		return nil
+	}
+	return append(fs, v.lzmaField())
+}
+
+// recordFields are an input frame's song time and its record's values.
+func (v *view) recordFields(i int) []model.Field {
 	if i < 0 || i >= len(v.fr) {
 		return nil
 	}
 	f := &v.fr[i]
 	fs := []model.Field{{Key: "time", Label: "Song time", Value: ms(f.t), Span: model.Span{Stream: StreamFrames, Off: int64(f.off), Len: int64(f.n)}}}
-	fs = append(fs, v.recordFields(int64(f.off), int64(f.n), int64(f.w), f.x, f.y, int64(f.z), true)...)
-	return append(fs, v.lzmaField())
+	return append(fs, v.splitRecord(int64(f.off), int64(f.n), int64(f.w), f.x, f.y, int64(f.z), true)...)
 }
 
-// recordFields splits a record's text "w|x|y|z" into its four values.
-func (v *view) recordFields(off, n int64, w int64, x, y float64, z int64, whole bool) []model.Field {
+// splitRecord splits a record's text "w|x|y|z" into its four values.
+func (v *view) splitRecord(off, n int64, w int64, x, y float64, z int64, whole bool) []model.Field {
 	text := v.d.frames.text
 	if off < 0 || off+n > int64(len(text)) {
 		return nil

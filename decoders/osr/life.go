@@ -70,8 +70,8 @@ func (d *decoder) lifeField() model.Field {
 			f.Fields = append(f.Fields, model.Field{Key: "more", Label: "More points", Value: int64(len(pts) - i)})
 			break
 		}
-		f.Fields = append(f.Fields, model.Field{Key: "point", Label: fmt.Sprintf("at %s", model.FormatDuration(ms(pt.t))),
-			Value: pt.life, Name: fmt.Sprintf("%.0f%%", pt.life*100), Span: pt.span})
+		f.Fields = append(f.Fields, model.Field{Key: "point", Label: fmt.Sprintf("at %s: %.0f%%", model.FormatDuration(ms(pt.t)), pt.life*100), Span: pt.span,
+			Fields: []model.Field{{Key: "time", Label: "Song time", Value: ms(pt.t), Span: pt.span}, {Key: "life", Label: "Life (0 to 1)", Value: pt.life, Span: pt.span}}})
 	}
 	return f
 }

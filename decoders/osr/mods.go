@@ -69,13 +69,18 @@ func modsField(mods uint32, span model.Span) model.Field {
 	} else {
 		f.Name = "none"
 	}
-	for i := range modAcronyms {
+	return f
+}
+
+// modsLong names the mods in full: "Hidden, Double Time".
+func modsLong(mods uint32) string {
+	var out []string
+	for i := range modLong {
 		if mods&(1<<i) != 0 {
-			f.Fields = append(f.Fields, model.Field{Key: "mod" + modAcronyms[i], Label: modLong[i],
-				Value: int64(1) << i, Name: modAcronyms[i], Span: span})
+			out = append(out, modLong[i])
 		}
 	}
-	return f
+	return strings.Join(out, ", ")
 }
 
 // The hit counts' keys (osrparse's names, camel-cased) and what each

@@ -304,6 +304,9 @@ func (d *decoder) readHeader() bool {
 	h.mods = le32(b)
 	d.reached = stMods
 	d.add(modsField(h.mods, at(d.pos-4, 4)))
+	if l := modsLong(h.mods); l != "" {
+		d.add(model.Field{Key: "modsLong", Label: "Mods in full", Value: l, Span: at(d.pos-4, 4)})
+	}
 
 	if !d.readString("lifeBar", "the life bar graph", &h.life) {
 		return false
@@ -317,6 +320,7 @@ func (d *decoder) readHeader() bool {
 	h.ticks = int64(le64(b))
 	d.reached = stTime
 	d.add(d.timeField(at(d.pos-8, 8)))
+	d.add(model.Field{Key: "timestampTicks", Label: ".NET ticks (100 ns since 0001-01-01)", Value: h.ticks, Span: at(d.pos-8, 8)})
 	return true
 }
 
@@ -446,7 +450,6 @@ func (d *decoder) timeField(span model.Span) model.Field {
 		d.diag(model.Warning, span, "timestamp", "the timestamp is no .NET date; left out", "0 to 3155378975999999999 ticks", fmt.Sprint(t))
 	default:
 		f.Value = ticksTime(t)
-		f.Fields = []model.Field{{Key: "ticks", Label: ".NET ticks (100 ns since 0001-01-01)", Value: t, Span: span}}
 	}
 	return f
 }

@@ -60,6 +60,7 @@ func TestHeaderFields(t *testing.T) {
 		{"maxCombo", int64(321), 96, 2},
 		{"perfect", false, 98, 1},
 		{"mods", int64(72), 99, 4},
+		{"timestampTicks", int64(636829078230000000), 128, 8},
 	}
 	for _, tt := range tests {
 		f := field(t, r.Header, tt.key)

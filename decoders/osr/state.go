@@ -43,10 +43,7 @@ func (v *view) state(f, p int) model.PlayerState {
 	if life, ok := v.d.lifeAt(v.mono[f]); ok {
 		brief = append(brief, model.Field{Key: "life", Label: "life", Value: life, Name: fmt.Sprintf("life %.0f%%", life*100)})
 	}
-	fields := append(v.frameFields(f), brief...)
-	if mode == modeStd || mode == modeCatch {
-		fields = append(fields, model.Field{Key: "held", Label: "Keys held", Value: v.keysText(k)})
-	}
+	fields := append(v.recordFields(f), brief...)
 	return model.PlayerState{Present: true, Brief: brief, Fields: fields}
 }
 
@@ -74,6 +71,11 @@ const (
 	rollSpan = 1000
 	// rollMax bounds the frames a lane view reads back.
 	rollMax = 512
+	// laneW is a lane's width against rollSpan's height.
+	laneW = 250
+	// catchMs is catch's time scale: a second of the catcher's path is as
+	// tall as the playfield is (384 of its 512 wide).
+	catchMs = 0.384
 )
 
 // scenes is Replay.Scenes for the mode: standard's cursor on the
@@ -115,7 +117,9 @@ func (v *view) cursorScenes(f int) []model.Scene {
 
 // laneScenes draws a lane per key: the judgement line at the bottom, the
 // keys held now as points on it, and each hold of the last second as a
-// line rising from it (a press a second ago is at the top).
+// bar rising from it (a press a second ago is at the top). The stage
+// view keeps one scale for both axes, so a lane is laneW wide against a
+// second of rollSpan.
 func (v *view) laneScenes(f int) []model.Scene {
 	if f < 0 || f >= len(v.fr) {
 		return nil
@@ -133,15 +137,15 @@ func (v *view) laneScenes(f int) []model.Scene {
 		lane = func(b int) int { return order[b&3] }
 		title = "drums (kat don | don kat), the last second"
 	}
-	w := float64(n)
+	w := float64(n) * laneW
 	sc := model.Scene{Title: title, Bounds: model.Rect{MinX: 0, MinY: -0.05 * rollSpan, MaxX: w, MaxY: rollSpan}}
 	sc.Lines = append(sc.Lines, model.Line{X1: 0, Y1: 0, X2: w, Y2: 0})
 	for i := 0; i <= n; i++ {
-		sc.Lines = append(sc.Lines, model.Line{X1: float64(i), Y1: 0, X2: float64(i), Y2: rollSpan})
+		sc.Lines = append(sc.Lines, model.Line{X1: float64(i) * laneW, Y1: 0, X2: float64(i) * laneW, Y2: rollSpan})
 	}
 	now := v.mono[f]
-	// walk back over the last second: each key's holds as segments
-	var top [32]int64 // where each key's current hold segment starts (ms ago)
+	// walk back over the last second: each key's holds as bars
+	var top [32]int64 // where each key's hold being walked ends (ms ago); -1 none
 	held := keysOf(mode, &v.fr[f])
 	for b := range top {
 		top[b] = -1
@@ -149,9 +153,12 @@ func (v *view) laneScenes(f int) []model.Scene {
 			top[b] = 0
 		}
 	}
-	seg := func(b int, from, to int64) {
-		x := float64(lane(b)) + 0.5
-		sc.Lines = append(sc.Lines, model.Line{X1: x, Y1: float64(from), X2: x, Y2: float64(min(to, rollSpan))})
+	bar := func(b int, from, to int64) {
+		// a bar of lines a braille dot or so apart at common widths
+		for k := 0; k <= 10; k++ {
+			x := (float64(lane(b)) + 0.25 + 0.05*float64(k)) * laneW
+			sc.Lines = append(sc.Lines, model.Line{X1: x, Y1: float64(from), X2: x, Y2: float64(min(to, rollSpan))})
+		}
 	}
 	prev := held
 	for i := f; i > 0 && f-i < rollMax; i-- {
@@ -162,8 +169,8 @@ func (v *view) laneScenes(f int) []model.Scene {
 		k := keysOf(mode, &v.fr[i-1])
 		for diff := k ^ prev; diff != 0; diff &= diff - 1 {
 			b := bits.TrailingZeros32(diff)
-			if prev&(1<<b) != 0 { // held from frame i on: a hold starts at i
-				seg(b, top[b], ago)
+			if prev&(1<<b) != 0 { // held from frame i on: its hold starts at i
+				bar(b, top[b], ago)
 				top[b] = -1
 			} else { // held before i: a hold ends at i
 				top[b] = ago
@@ -173,12 +180,12 @@ func (v *view) laneScenes(f int) []model.Scene {
 	}
 	for b := range top {
 		if top[b] >= 0 && top[b] < rollSpan {
-			seg(b, top[b], rollSpan)
+			bar(b, top[b], rollSpan)
 		}
 	}
 	for b := 0; b < n && b < 32; b++ {
 		if held&(1<<b) != 0 {
-			sc.Points = append(sc.Points, model.Point{X: float64(lane(b)) + 0.5, Y: 0, Player: 0, Kind: "key", Label: v.keys[b]})
+			sc.Points = append(sc.Points, model.Point{X: (float64(lane(b)) + 0.5) * laneW, Y: 0, Player: 0, Kind: "key", Label: v.keys[b]})
 		}
 	}
 	return []model.Scene{sc}
@@ -191,15 +198,16 @@ func (v *view) catchScenes(f int) []model.Scene {
 		return nil
 	}
 	fr := &v.fr[f]
-	sc := model.Scene{Title: "catcher, the last second", Bounds: model.Rect{MinX: -16, MinY: -0.05 * rollSpan, MaxX: playW + 16, MaxY: rollSpan}}
-	sc.Lines = []model.Line{{X1: 0, Y1: 0, X2: playW, Y2: 0}, {X1: 0, Y1: 0, X2: 0, Y2: rollSpan}, {X1: playW, Y1: 0, X2: playW, Y2: rollSpan}}
+	top := catchMs * rollSpan
+	sc := model.Scene{Title: "catcher, the last second", Bounds: model.Rect{MinX: -16, MinY: -0.05 * top, MaxX: playW + 16, MaxY: top}}
+	sc.Lines = []model.Line{{X1: 0, Y1: 0, X2: playW, Y2: 0}, {X1: 0, Y1: 0, X2: 0, Y2: top}, {X1: playW, Y1: 0, X2: playW, Y2: top}}
 	now := v.mono[f]
 	px, pt := fr.x, int64(0)
 	for i := f - 1; i >= 0 && f-i < rollMax; i-- {
 		ago := now - v.mono[i]
 		x := v.fr[i].x
 		if finite(x) && finite(px) {
-			sc.Lines = append(sc.Lines, model.Line{X1: px, Y1: float64(pt), X2: x, Y2: float64(min(ago, rollSpan))})
+			sc.Lines = append(sc.Lines, model.Line{X1: px, Y1: catchMs * float64(pt), X2: x, Y2: catchMs * float64(min(ago, rollSpan))})
 		}
 		if ago > rollSpan {
 			break
