@@ -58,7 +58,6 @@ type recordSet struct {
 	extra    int // records with more than four fields
 	late     int // -12345 records that are not the last, read as input as osrparse reads them
 	floatW   int // records whose w is written as a decimal
-	lastT    int64
 }
 
 // maxBadListed is how many records that do not read get a diagnostic of
@@ -154,7 +153,6 @@ func (d *decoder) parseRecords(text []byte, cut bool) {
 			rs.frames = append(rs.frames, frame{t: t, x: x, y: y, w: int32(w), z: int32(z), off: int32(off), n: int32(len(rec))})
 		}
 	}
-	rs.lastT = t
 	if badListed < rs.bad {
 		d.diag(model.Error, model.Span{Stream: StreamFrames}, "frames", fmt.Sprintf("%d more records do not read (%d in all); left out", rs.bad-badListed, rs.bad), "", "")
 	}
