@@ -37,6 +37,10 @@ const (
 	MomentChat       MomentKind = "chat"       // a chat line
 	MomentVote       MomentKind = "vote"       // a vote called or cast
 	MomentEnd        MomentKind = "end"        // the game ended
+	MomentBurst      MomentKind = "burst"      // a run of fast presses (a stream): By pressed
+	MomentGap        MomentKind = "gap"        // seconds without a press: a break in the map, or a pause
+	MomentLowLife    MomentKind = "lowlife"    // a low point of the life bar
+	MomentFail       MomentKind = "fail"       // a solo play failed: the life bar ran out
 )
 
 // momentAliases are other words players use for a kind: a query's kind:
@@ -44,12 +48,14 @@ const (
 var momentAliases = map[string]MomentKind{
 	"upgrade": MomentResearch, "death": MomentKill, "punish": MomentConversion,
 	"unit": MomentTrain, "structure": MomentBuild, "leave": MomentDrop,
+	"stream": MomentBurst, "break": MomentGap,
 }
 
 // momentKinds lists every kind, in the order help names them.
 var momentKinds = []MomentKind{MomentStock, MomentKill, MomentConversion, MomentCombo, MomentBuild, MomentTrain,
 	MomentResearch, MomentMiss, MomentBadCut, MomentBomb, MomentWall, MomentPause, MomentLap, MomentCheckpoint,
-	MomentFinish, MomentJoin, MomentDrop, MomentTeam, MomentChat, MomentVote, MomentEnd}
+	MomentFinish, MomentJoin, MomentDrop, MomentTeam, MomentChat, MomentVote, MomentEnd,
+	MomentBurst, MomentGap, MomentLowLife, MomentFail}
 
 // MomentKindNamed returns the kind a word names: the kind itself or an
 // alias ("upgrade" is research, "death" a kill).

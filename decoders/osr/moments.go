@@ -7,13 +7,12 @@ import (
 	"rewind/model"
 )
 
-// The moment kinds of an osu! play. They are osu!'s own until model
-// lists them beside the others (model/game.go).
+// The moment kinds of an osu! play (model's: burst, gap, lowlife, fail).
 const (
-	MomentBurst   model.MomentKind = "burst"   // a run of fast presses (a stream)
-	MomentGap     model.MomentKind = "gap"     // no press for seconds: a break in the map, or a pause
-	MomentLowLife model.MomentKind = "lowlife" // a low point of the life bar
-	MomentFail    model.MomentKind = "fail"    // the life bar ran out: the play failed
+	MomentBurst   = model.MomentBurst
+	MomentGap     = model.MomentGap
+	MomentLowLife = model.MomentLowLife
+	MomentFail    = model.MomentFail
 )
 
 // moments finds the bursts of presses, the gaps between them, the life
