@@ -24,8 +24,8 @@ stays bounded; --shard splits the input so many machines can each write a part
 of one dataset.
 `
 
-const exportNotes = `A file that gives no replay is listed in replays/format=none with the reason,
-and named on stderr.
+const exportNotes = `A file that gives no replay is listed in replays with the reason (under
+format=none when no format claims it), and named on stderr.
 
 Exit status: 0 every replay exported (a file found in a folder that is no
 replay fails nothing), 1 some file could not be read or decoded, or a file
@@ -105,10 +105,17 @@ func (o *exportOptions) run(c *call, paths []string) int {
 		fmt.Fprintln(stderr)
 	}
 	sort.Slice(failed, func(i, j int) bool { return failed[i].Path < failed[j].Path })
+	unreadable, notReplays := 0, 0
 	for _, f := range failed {
 		note := ""
-		if f.NotReplay && !f.Named {
-			note = " (in replays/format=none; a file in a folder that is no replay fails nothing)"
+		switch {
+		case !f.NotReplay:
+			unreadable++
+		case f.Named:
+			notReplays++
+		default:
+			notReplays++
+			note = " (listed in replays; a file in a folder that is no replay fails nothing)"
 		}
 		c.notef("%s: %s%s", c.epath(f.Path), reason(f.Path, f.Err), note)
 	}
@@ -116,8 +123,8 @@ func (o *exportOptions) run(c *call, paths []string) int {
 		secs := p.Elapsed.Seconds()
 		msg := fmt.Sprintf("exported %d files (%.1f MB) to %s in %.1fs: %d rows, %.1f MB of Parquet, %.1f MB/s",
 			p.Files, float64(p.Bytes)/1e6, c.epath(o.out), secs, p.Rows, float64(p.Written)/1e6, float64(p.Bytes)/1e6/max(secs, 1e-9))
-		if p.Unreadable > 0 || p.NotReplays > 0 {
-			msg += fmt.Sprintf("; %d unreadable, %d not replays (listed in replays/format=none or with their error)", p.Unreadable, p.NotReplays)
+		if unreadable > 0 || notReplays > 0 {
+			msg += fmt.Sprintf("; %d not replays, %d unreadable (named above, and listed in replays with the reason)", notReplays, unreadable)
 		}
 		c.notef("%s", msg)
 	}
