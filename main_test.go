@@ -260,6 +260,15 @@ func TestHelpEverywhere(t *testing.T) {
 		r.want(t, strings.Join(tt.args, " "), 0, "")
 		golden(t, tt.golden, r.stdout)
 	}
+	// every command's help, however asked, on stdout with exit 0
+	for _, args := range [][]string{{"help", "help"}, {"help", "--help"}, {"help", "completion"}, {"completion", "-h"},
+		{"help", "man"}, {"man", "--help"}, {"stats", "--json", "--help"}, {"export", "--help"}, {"find", "-h"}} {
+		r := rewind(t, args...)
+		r.want(t, strings.Join(args, " "), 0, "")
+		if !strings.Contains(r.stdout, "\nUsage:\n  rewind ") || !strings.Contains(r.stdout, "Exit status: ") {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
 }
 
 // TestHelpListsEveryFlag: a flag added to a command shows in its help and

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,7 +39,7 @@ func manCommand() *cobra.Command {
 			root := cmd.Root()
 			withNotes(root)
 			root.DisableAutoGenTag = true // the same pages from the same source
-			header := &doc.GenManHeader{Title: "REWIND", Section: "1", Source: strings.TrimPrefix(versionLine(), "rewind "), Manual: "rewind manual"}
+			header := &doc.GenManHeader{Title: "REWIND", Section: "1", Source: manSource(), Manual: "rewind manual"}
 			if err := doc.GenManTree(root, header, dir); err != nil {
 				return exitStatus(c.errorf("%v", err))
 			}
@@ -60,4 +61,15 @@ func withNotes(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		withNotes(sub)
 	}
+}
+
+// manSource is the pages' source line: rewind and its module version
+// when the build has one (the footer has no room for --version's whole
+// line).
+func manSource() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok && v == "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	return strings.TrimSpace("rewind " + v)
 }
