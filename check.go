@@ -1,14 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
 	"sort"
 	"sync"
 
+	"github.com/spf13/cobra"
+
 	"rewind/model"
+	"rewind/theme"
 )
 
 const checkAbout = `Decode every replay under the paths on all cores and report what is wrong:
@@ -89,16 +91,31 @@ func (r checkResult) row() (human, key string) {
 	return "unknown", "unknown"
 }
 
-// cmdCheck decodes every replay under the paths on all cores and reports
-// the problems.
-func cmdCheck(c *command, args []string) int {
-	c.about, c.notes = checkAbout, checkNotes
-	asJSON := c.flags.Bool("json", false, "write one JSON object per file, then a summary object (NDJSON)")
-	quiet := c.flags.Bool("quiet", false, "print only the summary")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// checkOptions are check's flags.
+type checkOptions struct {
+	json, quiet bool
+}
+
+func checkCommand() *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:                   "check [--json] [--quiet] PATH...",
+		Short:                 "decode every replay under PATH on all cores and report problems",
+		Long:                  checkAbout,
+		Annotations:           map[string]string{notesKey: checkNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "write one JSON object per file, then a summary object (NDJSON)")
+	f.BoolVar(&o.quiet, "quiet", false, "print only the summary")
+	return cmd
+}
+
+// run decodes every replay under the paths on all cores and reports the
+// problems.
+func (o *checkOptions) run(c *call, paths []string) int {
 	if len(paths) == 0 {
 		return c.errorf("name the files or folders to check, like rewind check ~/replays")
 	}
@@ -107,7 +124,8 @@ func cmdCheck(c *command, args []string) int {
 
 	sum := checkSummary{Type: "summary", ByFormat: map[string]*tally{}}
 	rows := map[string]*tally{}
-	enc := json.NewEncoder(c.stdout)
+	out := c.output()
+	defer out.Flush()
 	checkAll(inputs, prog, func(res checkResult) {
 		if res.Status == "skipped" {
 			sum.Skipped++
@@ -124,11 +142,11 @@ func cmdCheck(c *command, args []string) int {
 			sum.Exit = 2
 		}
 		switch {
-		case *quiet:
-		case *asJSON:
-			prog.print(func() { enc.Encode(res) })
+		case o.quiet:
+		case o.json:
+			prog.print(func() { writeJSON(out, res); out.Flush() })
 		case res.Status != "clean":
-			prog.print(func() { writeCheckResult(c.stdout, res) })
+			prog.print(func() { writeCheckResult(out, res); out.Flush() })
 		}
 	})
 	prog.finish()
@@ -136,11 +154,12 @@ func cmdCheck(c *command, args []string) int {
 	if replays(inputs) == 0 {
 		sum.Exit = 2
 	}
-	if *asJSON {
-		enc.Encode(sum)
+	if o.json {
+		writeJSON(out, sum)
 	} else {
-		writeCheckTable(c.stdout, rows, sum)
+		writeCheckTable(out, rows, sum)
 	}
+	out.Flush()
 	if len(inputs) == sum.Skipped {
 		// nothing found, nothing unreadable: say so, or a CI job would pass while checking nothing
 		c.errorf("no replay found%s", under(paths))
@@ -149,23 +168,23 @@ func cmdCheck(c *command, args []string) int {
 }
 
 // writeCheckResult prints the lines of a file that is not clean.
-func writeCheckResult(w io.Writer, res checkResult) {
+func writeCheckResult(w *output, res checkResult) {
 	switch res.Status {
 	case "unreadable", "skipped":
 		if res.Reason == failNotReplay {
-			fmt.Fprintf(w, "%s: %s\n", res.Path, res.Error)
+			fmt.Fprintf(w, "%s: %s\n", w.path(res.Path), theme.Safe(res.Error))
 		} else {
-			fmt.Fprintf(w, "%s: %s: %s\n", res.Path, res.Status, res.Error)
+			fmt.Fprintf(w, "%s: %s: %s\n", w.path(res.Path), res.Status, theme.Safe(res.Error))
 		}
 	default:
 		partial := ""
 		if res.Partial {
 			partial = " (partial replay)"
 		}
-		fmt.Fprintf(w, "%s: %d problem%s%s\n", res.Path, res.Problems, plural(res.Problems), partial)
+		fmt.Fprintf(w, "%s: %d problem%s%s\n", w.path(res.Path), res.Problems, plural(res.Problems), partial)
 		for _, d := range res.Diagnostics {
 			if d.Severity != model.Info.String() {
-				fmt.Fprintf(w, "  %-7s %s\n", d.Severity, d.Text)
+				fmt.Fprintf(w, "  %-7s %s\n", d.Severity, theme.Safe(d.Text))
 			}
 		}
 	}

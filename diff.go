@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +10,10 @@ import (
 
 	"rewind/library/diff"
 	"rewind/model"
+	"rewind/theme"
 	"rewind/tui"
+
+	"github.com/spf13/cobra"
 )
 
 const diffAbout = `Compare two replays. On a terminal a split view opens: both replays on one
@@ -56,22 +57,40 @@ cannot be compared (different formats, a path that cannot be read or is no
 replay) or the command line is wrong.
 `
 
-func cmdDiff(c *command, args []string) int {
-	c.about, c.notes = diffAbout, diffNotes
-	asJSON := c.flags.Bool("json", false, "write one JSON object")
-	limit := c.flags.Int("limit", 20, "list at most `N` differences (and list rows); 0 lists every one")
-	as := c.flags.String("as", "auto", "compare as the `same` game, as `different` games, or decide (auto)")
-	pair := c.flags.String("pair", "", "pair players of different games, `A=B,...` by slot number, e.g. 1=2")
-	ignore := c.flags.String("ignore", "", "leave out fields by key and events by kind, `KEY,...`, e.g. latestFinalizedFrame")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// diffFlags are rewind diff's flags.
+type diffFlags struct {
+	json     bool
+	limit    int
+	as, pair string
+	ignore   string
+}
+
+func diffCommand() *cobra.Command {
+	o := &diffFlags{}
+	cmd := &cobra.Command{
+		Use:                   "diff [--json] [--limit N] [--as same|different] [--pair A=B] [--ignore KEY] A B",
+		Short:                 "compare two replays: where one game's files first differ, or two games side by side",
+		Long:                  diffAbout,
+		Annotations:           map[string]string{notesKey: diffNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
-	opt, err := diffOptions(*as, *pair, *limit)
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "write one JSON object")
+	f.IntVar(&o.limit, "limit", 20, "list at most `N` differences (and list rows); 0 lists every one")
+	f.StringVar(&o.as, "as", "auto", "compare as the `same` game, as `different` games, or decide (auto)")
+	f.StringVar(&o.pair, "pair", "", "pair players of different games, `A=B,...` by slot number, e.g. 1=2")
+	f.StringVar(&o.ignore, "ignore", "", "leave out fields by key and events by kind, `KEY,...`, e.g. latestFinalizedFrame")
+	return cmd
+}
+
+func (o *diffFlags) run(c *call, paths []string) int {
+	opt, err := diffOptions(o.as, o.pair, o.limit)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
-	for _, k := range strings.Split(*ignore, ",") {
+	for _, k := range strings.Split(o.ignore, ",") {
 		if k = strings.TrimSpace(k); k != "" {
 			opt.Ignore = append(opt.Ignore, k)
 		}
@@ -83,27 +102,26 @@ func cmdDiff(c *command, args []string) int {
 	if a == nil {
 		return code
 	}
-	if !*asJSON && isTerminal(c.stdout) && c.stdout == os.Stdout {
+	if !o.json && isTerminal(c.stdout) && c.stdout == os.Stdout {
 		res, err := runDiffTUI(a, b, opt)
 		if err != nil {
 			return c.errorf("%v", err)
 		}
-		fmt.Fprintln(c.stdout, diffVerdict(res))
+		fmt.Fprintln(c.stdout, theme.Safe(diffVerdict(res)))
 		return diffStatus(res)
 	}
 	res, err := diff.Compare(a, b, opt)
 	if err != nil {
-		return c.errorf("cannot compare %s with %s: %v", paths[0], paths[1], err)
+		return c.errorf("cannot compare %s with %s: %v", c.epath(paths[0]), c.epath(paths[1]), err)
 	}
-	w := bufio.NewWriter(c.stdout)
+	w := c.output()
 	defer w.Flush()
-	if *asJSON {
-		enc := json.NewEncoder(w)
-		if err := enc.Encode(res.JSON(*limit)); err != nil {
+	if o.json {
+		if err := writeJSON(w, res.JSON(o.limit)); err != nil {
 			return c.errorf("%v", err)
 		}
 	} else {
-		res.WriteText(w, *limit)
+		res.WriteText(w, o.limit)
 	}
 	return diffStatus(res)
 }
@@ -140,14 +158,14 @@ func diffOptions(as, pair string, limit int) (diff.Options, error) {
 
 // decodePair decodes A and B side by side (one core each); a path that
 // cannot be read ends the command with its sentence and status 2.
-func decodePair(c *command, paths []string) (a, b *model.Replay, code int) {
+func decodePair(c *call, paths []string) (a, b *model.Replay, code int) {
 	var rs [2]*model.Replay
 	var errs [2]error
 	var wg sync.WaitGroup
 	for i, p := range paths {
 		inputs := collect([]string{p}, nil)
 		if len(inputs) != 1 || inputs[0].Name != p {
-			return nil, nil, c.errorf("%s is a folder; diff compares two replay files", p)
+			return nil, nil, c.errorf("%s is a folder; diff compares two replay files", c.epath(p))
 		}
 		wg.Add(1)
 		go func() {
@@ -158,12 +176,12 @@ func decodePair(c *command, paths []string) (a, b *model.Replay, code int) {
 	wg.Wait()
 	for i, p := range paths {
 		if errs[i] != nil && rs[i] == nil {
-			return nil, nil, c.errorf("%s: %s", p, reason(p, errs[i]))
+			return nil, nil, c.errorf("%s: %s", c.epath(p), reason(p, errs[i]))
 		}
 	}
 	if rs[0].Format != rs[1].Format {
 		_, err := diff.Compare(rs[0], rs[1], diff.Options{})
-		return nil, nil, c.errorf("cannot compare %s with %s: %v", paths[0], paths[1], err)
+		return nil, nil, c.errorf("cannot compare %s with %s: %v", c.epath(paths[0]), c.epath(paths[1]), err)
 	}
 	return rs[0], rs[1], 0
 }

@@ -172,7 +172,7 @@ func TestDiffCommand(t *testing.T) {
 		}
 		r := rewind(t, "diff", "--help")
 		r.want(t, "diff --help", 0, "")
-		for _, want := range []string{"Usage: rewind diff", "--json", "--limit", "--as", "--pair", "Exit status"} {
+		for _, want := range []string{"Usage:\n  rewind diff", "--json", "--limit", "--as", "--pair", "Exit status"} {
 			if !strings.Contains(r.stdout, want) {
 				t.Errorf("help lacks %q", want)
 			}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -14,9 +16,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"rewind/decoders"
 	"rewind/library"
 	"rewind/model"
+	"rewind/theme"
 )
 
 const dumpAbout = `Write one replay as NDJSON, one JSON object per line:
@@ -49,30 +54,50 @@ Exit status: 0 clean, 1 the replay has problems (the dump is still complete),
 2 the file cannot be read or is no replay, or the command line is wrong.
 `
 
-// cmdDump writes a replay as NDJSON (see dumpAbout).
-func cmdDump(c *command, args []string) int {
-	c.about, c.notes = dumpAbout, dumpNotes
-	frames := c.flags.String("frames", "", "frames `A..B` by number or time, e.g. -123..0 or 0:05..1:05.5")
-	asJSON := c.flags.Bool("json", true, "write NDJSON (the only output form; --json=false is refused)")
-	follow := c.flags.Bool("follow", false, "follow a file still being written: frames as they complete, until the recording ends")
-	idle := c.flags.Duration("idle", 30*time.Second, "with --follow, end after this long without a new byte, e.g. 30s; 0 waits for the recording's end")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// dumpOptions are dump's flags.
+type dumpOptions struct {
+	frames string
+	json   bool
+	follow bool
+	idle   time.Duration
+}
+
+func dumpCommand() *cobra.Command {
+	o := &dumpOptions{}
+	cmd := &cobra.Command{
+		Use:                   "dump [--frames A..B | --follow [--idle D]] [--json] FILE",
+		Short:                 "NDJSON: the replay, its moments, one object per frame, one per diagnostic; --follow: a file still being written",
+		Long:                  dumpAbout,
+		Annotations:           map[string]string{notesKey: dumpNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
-	if !*asJSON {
+	f := cmd.Flags()
+	f.StringVar(&o.frames, "frames", "", "frames `A..B` by number or time, e.g. -123..0 or 0:05..1:05.5")
+	f.BoolVar(&o.json, "json", true, "write NDJSON (the only output form; --json=false is refused)")
+	f.BoolVar(&o.follow, "follow", false, "follow a file still being written: frames as they complete, until the recording ends; wait for it to be created")
+	f.DurationVar(&o.idle, "idle", 30*time.Second, "with --follow, end after this long without a new byte (or without the file), e.g. 30s; 0 waits for the recording's end")
+	cmd.RegisterFlagCompletionFunc("frames", noFiles)
+	cmd.RegisterFlagCompletionFunc("idle", noFiles)
+	return cmd
+}
+
+// run writes a replay as NDJSON (see dumpAbout).
+func (o *dumpOptions) run(c *call, paths []string) int {
+	if !o.json {
 		return c.errorf("writes only NDJSON; --json=false has no other form to give (rewind info prints a summary for people)")
 	}
-	if *follow {
-		if *frames != "" {
+	if o.follow {
+		if o.frames != "" {
 			return c.errorf("--frames and --follow do not go together: following writes every frame as it completes")
 		}
 		if len(paths) != 1 {
 			return c.errorf("follows one replay file, and %d were given", len(paths))
 		}
-		return dumpFollow(c, paths[0], *idle)
+		return dumpFollow(c, paths[0], o.idle)
 	}
-	spec, err := parseFrames(*frames)
+	spec, err := parseFrames(o.frames)
 	if err != nil {
 		return c.errorf("--frames: %v", err)
 	}
@@ -85,17 +110,17 @@ func cmdDump(c *command, args []string) int {
 	}
 	inputs := collect(paths, nil)
 	if len(inputs) != 1 || inputs[0].Name != paths[0] {
-		return c.errorf("%s is a folder; dump takes one replay file", paths[0])
+		return c.errorf("%s is a folder; dump takes one replay file", c.epath(paths[0]))
 	}
 	in := inputs[0] // a file, or a path that cannot be read: decodeInput says why
 	r, err := decodeInput(in, model.DecodeOptions{})
 	if err != nil {
-		return c.errorf("%s: %s", in.Name, reason(in.Name, err))
+		return c.errorf("%s: %s", c.epath(in.Name), reason(in.Name, err))
 	}
 	lo, hi := 0, r.Timeline.Count-1
-	if *frames != "" {
+	if o.frames != "" {
 		if lo, hi, err = spec.resolve(&r.Timeline); err != nil {
-			return c.errorf("--frames %s: %v", *frames, err)
+			return c.errorf("--frames %s: %v", o.frames, err)
 		}
 	}
 	w := bufio.NewWriterSize(c.stdout, 1<<16)
@@ -250,7 +275,7 @@ func writeReplayLine(j *jsonWriter, in input, r *model.Replay) {
 	s := summarize(&h)
 	j.key("summary")
 	b, _ := json.Marshal(s)
-	w.Write(b)
+	w.Write(theme.EscapeJSON(b))
 	j.key("header")
 	j.fields(r.Header)
 	j.key("players")
@@ -345,9 +370,7 @@ func writeDiagnostics(w *bufio.Writer, r *model.Replay) {
 	for _, d := range r.Diagnostics {
 		jd := diagnosticJSON(r, d)
 		jd.Type = "diagnostic"
-		b, _ := json.Marshal(jd)
-		w.Write(b)
-		w.WriteByte('\n')
+		writeJSON(w, jd)
 	}
 }
 
@@ -468,9 +491,10 @@ func (j *jsonWriter) key(k string) {
 	j.w.WriteByte(':')
 }
 
+// str writes a string, escaped for JSON and for terminals (theme.EscapeJSON).
 func (j *jsonWriter) str(s string) {
 	b, _ := json.Marshal(s)
-	j.w.Write(b)
+	j.w.Write(theme.EscapeJSON(b))
 }
 
 func (j *jsonWriter) num(n int64) { j.w.WriteString(strconv.FormatInt(n, 10)) }
@@ -575,7 +599,7 @@ func (j *jsonWriter) value(v any) {
 			j.str(fmt.Sprint(x))
 			return
 		}
-		j.w.Write(b)
+		j.w.Write(theme.EscapeJSON(b))
 	}
 }
 
@@ -660,10 +684,14 @@ func (j *jsonWriter) fieldValue(f model.Field) {
 
 // dumpFollow is dump --follow: the frames of a file still being written,
 // each as it completes (decoders.Tail), then the rest of a dump of the
-// whole file and an end line.
-func dumpFollow(c *command, path string, idle time.Duration) int {
+// whole file and an end line. A file that is not there yet is waited for
+// (a recorder creates it when the game starts), for as long as --idle.
+func dumpFollow(c *call, path string, idle time.Duration) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if err := waitForFile(ctx, c, path, idle); err != nil {
+		return c.errorf("%s", err)
+	}
 	w := bufio.NewWriterSize(c.stdout, 1<<16)
 	defer w.Flush()
 	j := &jsonWriter{w: w}
@@ -681,7 +709,7 @@ func dumpFollow(c *command, path string, idle time.Duration) int {
 	u, err := decoders.Tail(ctx, path, decoders.TailOptions{Idle: idle}, emit)
 	if err != nil {
 		w.Flush()
-		return c.errorf("%s", reason(path, err))
+		return c.errorf("%s", withPath(c.epath(path), err))
 	}
 	r := u.Replay
 	writeReplayLine(j, input{Name: path, Size: u.Size}, r)
@@ -699,11 +727,40 @@ func dumpFollow(c *command, path string, idle time.Duration) int {
 		Frames int    `json:"frames"`
 		Note   string `json:"note,omitempty"`
 	}{"end", u.Ended, u.Size, r.Timeline.Count, u.Note}
-	b, _ := json.Marshal(end)
-	w.Write(b)
-	w.WriteByte('\n')
+	writeJSON(w, end)
 	if r.Problems() > 0 {
 		return 1
 	}
 	return 0
+}
+
+// waitForFile returns once path exists: a recorder (Slippi's, a DDNet
+// server) creates its file when the game starts, so following may begin
+// before it. It says on stderr that it waits, and gives up after idle (0:
+// until ctx ends, with Ctrl-C). A path that exists, or cannot be looked at
+// for another reason than its absence, returns at once.
+func waitForFile(ctx context.Context, c *call, path string, idle time.Duration) error {
+	_, err := os.Stat(path)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil // there, or a problem Tail words with the path
+	}
+	limit := "until it is (Ctrl-C stops)"
+	if idle > 0 {
+		limit = fmt.Sprintf("for up to %s (--idle)", idle)
+	}
+	c.notef("%s does not exist yet; waiting %s", c.epath(path), limit)
+	start := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: interrupted while waiting for it to be created", c.epath(path))
+		case <-time.After(200 * time.Millisecond):
+		}
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if idle > 0 && time.Since(start) >= idle {
+			return fmt.Errorf("%s: no such file or folder: nothing created it within %s (--idle)", c.epath(path), idle)
+		}
+	}
 }

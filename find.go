@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"rewind/library"
 )
@@ -24,18 +25,32 @@ const findNotes = `Exit status: 0 some replay matched, 1 none matched, 2 a path 
 the command line is wrong.
 `
 
-func cmdFind(c *command, args []string) int {
-	c.about, c.notes = findAbout, findNotes
-	asJSON := c.flags.Bool("json", false, "write one JSON object per match (NDJSON), the keys of info --json plus the check")
-	noCache := c.flags.Bool("no-cache", false, "read every header; neither use nor fill the index in the user's cache directory")
-	rest, code, ok := c.parse(args)
-	if !ok {
-		return code
+// findOptions are find's flags.
+type findOptions struct {
+	json, noCache bool
+}
+
+func findCommand() *cobra.Command {
+	o := &findOptions{}
+	cmd := &cobra.Command{
+		Use:                   "find [--json] [--no-cache] PATH... QUERY",
+		Short:                 "the replays under PATH that match a query (rewind help find)",
+		Long:                  findAbout,
+		Annotations:           map[string]string{notesKey: findNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "write one JSON object per match (NDJSON), the keys of info --json plus the check")
+	f.BoolVar(&o.noCache, "no-cache", false, "read every header; neither use nor fill the index in the user's cache directory")
+	return cmd
+}
+
+func (o *findOptions) run(c *call, rest []string) int {
 	if len(rest) < 2 {
 		return c.errorf("needs at least one PATH and a QUERY (quote a query of several terms)")
 	}
-	stderr := c.stderr
 	paths, text := rest[:len(rest)-1], rest[len(rest)-1]
 	q, err := library.ParseQuery(text)
 	if err != nil {
@@ -47,14 +62,13 @@ func cmdFind(c *command, args []string) int {
 		return c.errorf("%v", err)
 	}
 	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck()}
-	if !*noCache {
+	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()
 		opt.Index = idx
 	}
 	out := c.output()
 	defer out.Flush()
-	enc := json.NewEncoder(out)
 	matched, unreadable := false, false
 	library.Scan(context.Background(), library.Paths(paths), opt, func(h library.Header) bool {
 		if h.Kind == library.Skipped {
@@ -63,16 +77,16 @@ func cmdFind(c *command, args []string) int {
 		if h.Kind == library.Unreadable {
 			unreadable = true
 			out.Flush() // what came before it first
-			fmt.Fprintln(stderr, "rewind: find:", h.Err)
+			c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err)))
 		}
 		if !q.Match(library.NewDoc(&h)) {
 			return true
 		}
 		matched = true
-		if *asJSON {
-			enc.Encode(h)
+		if o.json {
+			writeJSON(out, h)
 		} else {
-			fmt.Fprintln(out, h.Path)
+			fmt.Fprintln(out, out.path(h.Path))
 		}
 		out.item()
 		return true

@@ -82,7 +82,7 @@ func TestDumpFollow(t *testing.T) {
 // replay is cut).
 func TestDumpFollowRefuses(t *testing.T) {
 	r := rewind(t, "dump", "--follow", "testdata/samples/bsor/easy-full-play.bsor")
-	r.want(t, "BSOR", 2, "rewind dump: rewind: follow: BSOR replay files are written whole, not live\n")
+	r.want(t, "BSOR", 2, "rewind dump: testdata/samples/bsor/easy-full-play.bsor: BSOR replay files are written whole, not live\n")
 	r = rewind(t, "dump", "--follow", "--frames", "0..10", netplay)
 	r.want(t, "--frames", 2, "rewind dump: --frames and --follow do not go together: following writes every frame as it completes\n")
 

@@ -2,16 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"rewind/decoders"
 	"rewind/library"
 	"rewind/model"
+	"rewind/theme"
 )
 
 type infoPlayer struct {
@@ -69,26 +70,46 @@ or UTC when the file stores UTC (Slippi, BSOR, StarCraft II): never in this
 machine's zone, so the same file prints the same date everywhere.
 `
 
-const infoNotes = `Exit status: 0 when every file was read (problems are reported, not failed),
-2 when a path cannot be read or is no replay, no replay was found, or the
-command line is wrong.
+const infoNotes = `A file found in a folder that is no replay (no format claims it, or its
+format's decoder refuses it, like an F-Zero GX emblem save) is skipped with a
+note on stderr that names it.
+
+Exit status: 0 when every file was read (problems are reported, not failed,
+and a folder's stray non-replay files are skipped), 2 when a path cannot be
+read, a file named on the command line is no replay, no replay was found, or
+the command line is wrong.
 `
 
-func cmdInfo(c *command, args []string) int {
-	c.about, c.notes = infoAbout, infoNotes
-	asJSON := c.flags.Bool("json", false, "write one JSON object per file (NDJSON)")
-	check := c.flags.Bool("check", false, "decode every file in full, so the problems line is final (and the index remembers it)")
-	noCache := c.flags.Bool("no-cache", false, "read every file; neither use nor fill the index in the user's cache directory")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// infoOptions are info's flags.
+type infoOptions struct {
+	json, check, noCache bool
+}
+
+func infoCommand() *cobra.Command {
+	o := &infoOptions{}
+	cmd := &cobra.Command{
+		Use:                   "info [--json] [--check] [--no-cache] [FILE|DIR ...]",
+		Short:                 "summary of each replay, header only (no argument: the samples)",
+		Long:                  infoAbout,
+		Annotations:           map[string]string{notesKey: infoNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "write one JSON object per file (NDJSON)")
+	f.BoolVar(&o.check, "check", false, "decode every file in full, so the problems line is final (and the index remembers it)")
+	f.BoolVar(&o.noCache, "no-cache", false, "read every file; neither use nor fill the index in the user's cache directory")
+	return cmd
+}
+
+func (o *infoOptions) run(c *call, paths []string) int {
 	walk, prefix := library.Paths(paths), ""
 	if len(paths) == 0 {
 		walk, prefix = library.FSPaths(samples(), "."), "samples/"
 	}
-	opt := library.ScanOptions{Ordered: true, Check: *check}
-	if !*noCache {
+	opt := library.ScanOptions{Ordered: true, Check: o.check}
+	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()
 		opt.Index = idx
@@ -96,16 +117,23 @@ func cmdInfo(c *command, args []string) int {
 	exit, files, first := 0, 0, true
 	out := c.output()
 	defer out.Flush()
+	named := namedPaths(paths)
 	library.Scan(context.Background(), walk, opt, func(h library.Header) bool {
 		h.Path = prefix + h.Path
+		if stray(&h, named) {
+			// a file in a folder that is no replay: named on stderr, not a failure
+			out.Flush()
+			c.notef("skipped %s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err)))
+			return true
+		}
 		if h.Kind == library.File {
 			files++
 		}
 		if h.Err != "" && h.Kind != library.Skipped {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
-		if *asJSON {
-			json.NewEncoder(out).Encode(summarize(&h))
+		if o.json {
+			writeJSON(out, summarize(&h))
 		} else {
 			if !first {
 				out.WriteByte('\n')
@@ -125,18 +153,37 @@ func cmdInfo(c *command, args []string) int {
 	return exit
 }
 
+// namedPaths is the set of paths named on the command line.
+func namedPaths(paths []string) map[string]bool {
+	named := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		named[p] = true
+	}
+	return named
+}
+
+// stray reports whether h is a file found in a folder that gives no
+// replay: no format claims it, or its format's decoder refuses it (an
+// F-Zero GX emblem save, a text file named .slp). Commands that summarise
+// replays pass over such a file with a note on stderr; a file named on
+// the command line that is no replay stays an error, and a path that
+// cannot be read stays unreadable.
+func stray(h *library.Header, named map[string]bool) bool {
+	return h.Kind == library.File && h.Err != "" && !named[h.Path]
+}
+
 // openIndex opens the index in the user's cache directory for info and
 // find; without one (no cache directory, a read-only disk) they read every
 // file, and say so once.
-func (c *command) openIndex() (*library.Index, func()) {
+func (c *call) openIndex() (*library.Index, func()) {
 	idx, err := library.OpenIndex("")
 	if err != nil {
-		fmt.Fprintf(c.stderr, "rewind: %s: no index: %v\n", c.name, err)
+		c.notef("no index: %v", err)
 		return nil, func() {}
 	}
 	return idx, func() {
 		if err := idx.Close(); err != nil {
-			fmt.Fprintf(c.stderr, "rewind: %s: index: %v\n", c.name, err)
+			c.notef("index: %v", err)
 		}
 	}
 }
@@ -147,7 +194,7 @@ func under(paths []string) string {
 	case 0:
 		return " in the built-in samples"
 	case 1:
-		return " in " + paths[0]
+		return " in " + theme.Safe(paths[0])
 	}
 	return fmt.Sprintf(" in the %d paths given", len(paths))
 }
@@ -201,8 +248,8 @@ func summarize(h *library.Header) infoJSON {
 }
 
 // writeInfo prints the human summary of one replay.
-func writeInfo(w io.Writer, h *library.Header) {
-	fmt.Fprintln(w, h.Path)
+func writeInfo(w *output, h *library.Header) {
+	fmt.Fprintln(w, w.path(h.Path))
 	if h.Err != "" {
 		label := "unreadable"
 		if h.Kind == library.Skipped {
@@ -210,12 +257,12 @@ func writeInfo(w io.Writer, h *library.Header) {
 		} else if failureOf(h) != failRead {
 			label = "error"
 		}
-		fmt.Fprintf(w, "  %-10s  %s\n", label, reason(h.Path, errors.New(h.Err)))
+		fmt.Fprintf(w, "  %-10s  %s\n", label, theme.Safe(reason(h.Path, errors.New(h.Err))))
 		return
 	}
 	row := func(label, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "  %-10s  %s\n", label, value)
+			fmt.Fprintf(w, "  %-10s  %s\n", label, theme.Safe(value))
 		}
 	}
 	row("format", strings.TrimSpace(h.FormatName+" "+h.Version))
@@ -249,7 +296,7 @@ func writeInfo(w io.Writer, h *library.Header) {
 		if i == 0 {
 			label = "players"
 		}
-		fmt.Fprintf(w, "  %-10s  %s\n", label, playerLine(p))
+		fmt.Fprintf(w, "  %-10s  %s\n", label, theme.Safe(playerLine(p)))
 	}
 	row("problems", problemsLine(h))
 }

@@ -16,6 +16,7 @@ type input struct {
 	Size    int64  // bytes, from the file system; -1 when unknown
 	Err     error  // why the path cannot be read (unreadable or skipped)
 	Skipped bool   // a device, FIFO or socket met in a folder: listed, never opened
+	Named   bool   // named on the command line, not found in a folder
 	fsys    fs.FS  // the sample library; nil for the operating system's files
 	path    string // the path inside fsys
 }
@@ -29,7 +30,7 @@ type input struct {
 func collect(paths []string, found func(n int)) []input {
 	var out []input
 	add := func(e library.Entry) bool {
-		in := input{Name: e.Path, Size: e.Size, Err: e.Err, Skipped: e.Kind == library.Skipped, fsys: e.FS, path: e.Path}
+		in := input{Name: e.Path, Size: e.Size, Err: e.Err, Skipped: e.Kind == library.Skipped, Named: e.Named, fsys: e.FS, path: e.Path}
 		if e.Kind == library.Unreadable && e.Size == 0 {
 			in.Size = -1
 		}
@@ -104,4 +105,17 @@ func failure(err error) (string, model.Format) {
 		return failNotReplay, ""
 	}
 	return failRead, ""
+}
+
+// stray reports whether err, the decode of in, makes in a stray file: one
+// found in a folder that gives no replay (no format claims it, or its
+// format's decoder refuses it), which commands that summarise replays pass
+// over with a note. A file named on the command line is never stray, and
+// a path that cannot be read is unreadable, not stray.
+func (in input) stray(err error) bool {
+	if err == nil || in.Named || in.Skipped || in.Err != nil {
+		return false
+	}
+	how, _ := failure(err)
+	return how != failRead
 }

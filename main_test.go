@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"rewind/model"
 )
 
@@ -43,11 +45,7 @@ func TestMain(m *testing.M) {
 	// REWIND_CACHE, not XDG_CACHE_HOME, which would also move Go's build
 	// cache and make the go build below rebuild every dependency
 	os.Setenv("REWIND_CACHE", filepath.Join(dir, "cache"))
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
-	build := exec.Command(goTool, "build", "-o", bin, ".")
+	build := exec.Command(goTool(), "build", "-o", bin, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building rewind: %v\n%s", err, out)
 		os.RemoveAll(dir)
@@ -56,6 +54,19 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// goTool is the go command of the toolchain running the tests.
+func goTool() string {
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // result is what one run of the binary gave.
@@ -249,31 +260,52 @@ func TestHelpEverywhere(t *testing.T) {
 		r.want(t, strings.Join(tt.args, " "), 0, "")
 		golden(t, tt.golden, r.stdout)
 	}
+	// every command's help, however asked, on stdout with exit 0
+	for _, args := range [][]string{{"help", "help"}, {"help", "--help"}, {"help", "completion"}, {"completion", "-h"},
+		{"help", "man"}, {"man", "--help"}, {"stats", "--json", "--help"}, {"export", "--help"}, {"find", "-h"}} {
+		r := rewind(t, args...)
+		r.want(t, strings.Join(args, " "), 0, "")
+		if !strings.Contains(r.stdout, "\nUsage:\n  rewind ") || !strings.Contains(r.stdout, "Exit status: ") {
+			t.Errorf("%v: %q", args, r.stdout)
+		}
+	}
 }
 
-// TestHelpListsEveryFlag: a flag added to a command shows in its help.
+// TestHelpListsEveryFlag: a flag added to a command shows in its help and
+// in its usage line, and the help starts with what the command does and
+// has the usage line cobra writes.
 func TestHelpListsEveryFlag(t *testing.T) {
-	for _, cmd := range commands {
-		var out, errb bytes.Buffer
-		c := newCommand(cmd.name, cmd.synopsis, &out, &errb)
-		if code := cmd.run(c, []string{"--help"}); code != 0 {
-			t.Errorf("%s --help: exit %d", cmd.name, code)
+	for _, newCmd := range commands {
+		cmd := newCmd()
+		if cmd.Hidden {
+			continue
 		}
-		if !strings.HasPrefix(out.String(), "Usage: "+cmd.synopsis+"\n") {
-			t.Errorf("%s --help does not start with its usage line: %q", cmd.name, out.String())
+		var out, errb bytes.Buffer
+		if code := run([]string{cmd.Name(), "--help"}, &out, &errb); code != 0 || errb.Len() > 0 {
+			t.Errorf("%s --help: exit %d, stderr %q", cmd.Name(), code, errb.String())
+		}
+		help := out.String()
+		if !strings.Contains(help, "\nUsage:\n  rewind "+cmd.Use+"\n") {
+			t.Errorf("%s --help has no usage line %q:\n%s", cmd.Name(), cmd.Use, help)
+		}
+		if !strings.HasPrefix(help, strings.SplitN(cmd.Long, "\n", 2)[0]) {
+			t.Errorf("%s --help does not start with what the command does: %.80q", cmd.Name(), help)
+		}
+		if notes := cmd.Annotations[notesKey]; notes == "" || !strings.Contains(help, "Exit status: ") {
+			t.Errorf("%s --help says no exit status", cmd.Name())
 		}
 		n := 0
-		c.flags.VisitAll(func(f *flag.Flag) {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			n++
-			if !strings.Contains(out.String(), "\n  "+dashed(f.Name)+" ") {
-				t.Errorf("%s --help does not list %s", cmd.name, dashed(f.Name))
+			if !strings.Contains(help, "--"+f.Name+" ") && !strings.Contains(help, "--"+f.Name+"\n") {
+				t.Errorf("%s --help does not list --%s", cmd.Name(), f.Name)
 			}
-			if !strings.Contains(cmd.synopsis, dashed(f.Name)) {
-				t.Errorf("%s's usage line does not show %s", cmd.name, dashed(f.Name))
+			if !strings.Contains(cmd.Use, "--"+f.Name) && (f.Shorthand == "" || !strings.Contains(cmd.Use, "-"+f.Shorthand+" ")) {
+				t.Errorf("%s's usage line does not show --%s", cmd.Name(), f.Name)
 			}
 		})
-		if n == 0 {
-			t.Errorf("%s has no flags", cmd.name)
+		if n == 0 && cmd.Name() != "completion" {
+			t.Errorf("%s has no flags", cmd.Name())
 		}
 	}
 }
@@ -324,8 +356,14 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"dump", "testdata/samples"}, "rewind dump: testdata/samples is a folder; dump takes one replay file"},
 		{[]string{"dump", "testdata/missing.slp"}, "rewind dump: testdata/missing.slp: no such file or folder"},
 		{[]string{"dump", "testdata/samples/slippi/MANIFEST.tsv"}, `rewind dump: testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
-		{[]string{"help", "nosuch"}, `rewind: no command "nosuch"; the commands are info, dump, check, stats, diff, repair, find, export`},
-		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, diff, repair, find, export (rewind --help)"},
+		{[]string{"help", "nosuch"}, `rewind help: no command "nosuch"; the commands are info, dump, check, stats, diff, repair, find, export, completion`},
+		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, diff, repair, find, export, completion (rewind --help)"},
+		{[]string{"repair", netplay, "-o"}, "rewind repair: -o needs a value, like -o fixed.slp"},
+		{[]string{"repair", netplay, "--out"}, "rewind repair: --out needs a value, like --out fixed.slp"},
+		{[]string{"dump", "--follow", "--idle", "soon", netplay}, "rewind dump: --idle soon: not a duration; write it like 30s, 1m30s or 0"},
+		{[]string{"completion"}, "rewind completion: name one shell: bash, zsh, fish, powershell"},
+		{[]string{"completion", "tcsh"}, `rewind completion: no completion for "tcsh"; the shells are bash, zsh, fish, powershell`},
+		{[]string{"man"}, "rewind man: name the folder to write the pages to, like rewind man ./man1"},
 	} {
 		r := rewind(t, tt.args...)
 		r.want(t, strings.Join(tt.args, " "), 2, tt.stderr+"\n")
@@ -1041,5 +1079,151 @@ func TestDumpMoments(t *testing.T) {
 			}
 			checkKeys(t, "moment", o, map[string]bool{"fields": true})
 		}
+	}
+}
+
+// ---- what a new user tripped on ------------------------------------------------
+
+// TestStrayFilesInFolders: a folder's files that are no replay (a text
+// file with a replay's name, an F-Zero GX emblem save) are named on stderr
+// and fail nothing in info, stats and export; named on the command line
+// they stay errors. check reports them: finding such files is its job.
+func TestStrayFilesInFolders(t *testing.T) {
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "games")
+	os.Mkdir(folder, 0o755)
+	copyFile := func(src, dst string) {
+		t.Helper()
+		if err := os.WriteFile(dst, mustRead(t, src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile(netplay, filepath.Join(folder, "game.slp"))
+	copyFile("decoders/fzgx/testdata/emblem-falcon.gci", filepath.Join(folder, "emblem.gci"))
+	os.WriteFile(filepath.Join(folder, "notes.slp"), []byte("my notes\n"), 0o644)
+	// the reason is the file's, as info and stats word it
+	emblem := "rewind %s: skipped " + filepath.Join(folder, "emblem.gci") + ": fzgx: at 0x42: this is an F-Zero GX emblem save (file type 04 01), not a replay (05 04)\n"
+	notes := "rewind %s: skipped " + filepath.Join(folder, "notes.slp") + ": not a replay%s: a text file beginning \"my notes\"\n"
+	r := rewind(t, "info", "--no-cache", folder)
+	r.want(t, "info DIR", 0, fmt.Sprintf(emblem, "info")+fmt.Sprintf(notes, "info", ""))
+	if !strings.HasPrefix(r.stdout, filepath.Join(folder, "game.slp")+"\n") || strings.Count(r.stdout, "\n  format ") != 1 {
+		t.Errorf("info DIR lists more than the replay:\n%s", r.stdout)
+	}
+	j := rewind(t, "info", "--json", "--no-cache", folder)
+	j.want(t, "info --json DIR", 0, "*")
+	if n := len(ndjson(t, j.stdout)); n != 1 {
+		t.Errorf("info --json DIR: %d objects, want the replay's alone", n)
+	}
+	rewind(t, "info", "--no-cache", filepath.Join(folder, "notes.slp")).want(t, "info on a named non-replay", 2, "")
+
+	s := rewind(t, "stats", folder)
+	s.want(t, "stats DIR", 0, fmt.Sprintf(emblem, "stats")+fmt.Sprintf(notes, "stats", " although its name ends in .slp"))
+	rewind(t, "stats", filepath.Join(folder, "emblem.gci")).want(t, "stats on a named non-replay", 2, "")
+
+	e := rewind(t, "export", "--quiet", "--out", filepath.Join(dir, "ds"), folder)
+	e.want(t, "export DIR", 0, "*")
+	for _, name := range []string{"emblem.gci", "notes.slp"} {
+		if !strings.Contains(e.stderr, filepath.Join(folder, name)+": ") {
+			t.Errorf("export does not name %s: %q", name, e.stderr)
+		}
+	}
+	e = rewind(t, "export", "--quiet", "--out", filepath.Join(dir, "ds2"), filepath.Join(folder, "notes.slp"))
+	e.want(t, "export on a named non-replay", 1, "*")
+
+	c := rewind(t, "check", folder)
+	c.want(t, "check DIR", 2, "")
+	if !strings.Contains(c.stdout, "not a replay") {
+		t.Errorf("check does not report the stray files:\n%s", c.stdout)
+	}
+}
+
+// TestFindJSONPartial: find --json says partial only once a check has run,
+// and then what the check says (corrupt.slp is cut inside the gecko list,
+// peppi tests/peppi.rs:767-770; netplay.slp is whole).
+func TestFindJSONPartial(t *testing.T) {
+	r := rewind(t, "find", "--json", "--no-cache", "testdata/samples/slippi", "format:slippi")
+	r.want(t, "find --json", 0, "")
+	for _, o := range ndjson(t, r.stdout) {
+		if _, ok := o["partial"]; ok || o["checked"] != false {
+			t.Errorf("%v: partial %v before a check", o["path"], o["partial"])
+		}
+	}
+	r = rewind(t, "find", "--json", "--no-cache", "testdata/samples/slippi", "problems:>=0")
+	r.want(t, "find --json problems:>=0", 0, "")
+	for _, o := range ndjson(t, r.stdout) {
+		check, _ := o["check"].(map[string]any)
+		if check == nil || o["partial"] != check["partial"] {
+			t.Errorf("%v: partial %v, check %v", o["path"], o["partial"], check)
+		}
+		switch o["path"] {
+		case corrupt:
+			if o["partial"] != true {
+				t.Errorf("corrupt.slp: partial %v", o["partial"])
+			}
+		case netplay:
+			if o["partial"] != false {
+				t.Errorf("netplay.slp: partial %v", o["partial"])
+			}
+		}
+	}
+}
+
+// TestHeaderProblemsAreProblems: what a header read counts as problems is
+// never more than the full check finds (a note is no problem, and a header
+// read that walked the events once more counted Game Start and Game End
+// twice: "a second Game Start", "2 Game End events"), on the samples and
+// the corpus's Slippi files.
+func TestHeaderProblemsAreProblems(t *testing.T) {
+	paths := []string{"testdata/samples"}
+	if _, err := os.Stat("../shared/corpus/slp"); err == nil {
+		paths = append(paths, "../shared/corpus/slp")
+	} else {
+		t.Log("../shared is absent: the samples alone")
+	}
+	head := ndjson(t, rewind(t, append([]string{"info", "--json", "--no-cache"}, paths...)...).stdout)
+	full := ndjson(t, rewind(t, append([]string{"info", "--json", "--no-cache", "--check"}, paths...)...).stdout)
+	if len(head) != len(full) || len(head) < 20 {
+		t.Fatalf("%d header reads, %d checks", len(head), len(full))
+	}
+	for i := range head {
+		if h, f := head[i]["problems"].(float64), full[i]["problems"].(float64); h > f {
+			t.Errorf("%v: %v problems in the header, %v in the whole file", head[i]["path"], h, f)
+		}
+	}
+}
+
+// TestFollowWaitsForTheFile: dump --follow (and rewind --follow piped) on
+// a path a recorder has not created yet waits for it, saying so, and gives
+// up after --idle naming the path.
+func TestFollowWaitsForTheFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "never.slp")
+	for _, args := range [][]string{{"dump", "--follow", "--idle", "300ms", missing}, {"--follow", "--idle", "300ms", missing}} {
+		r := rewind(t, args...)
+		r.want(t, strings.Join(args, " "), 2, "rewind dump: "+missing+" does not exist yet; waiting for up to 300ms (--idle)\n"+
+			"rewind dump: "+missing+": no such file or folder: nothing created it within 300ms (--idle)\n")
+	}
+	// the file comes once rewind said it waits for it
+	later := filepath.Join(dir, "later.slp")
+	cmd := exec.Command(bin, "dump", "--follow", "--idle", "20s", later)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	stderr, _ := cmd.StderrPipe()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	said, _ := bufio.NewReader(stderr).ReadString('\n')
+	if said != "rewind dump: "+later+" does not exist yet; waiting for up to 20s (--idle)\n" {
+		t.Errorf("before the file: %q", said)
+	}
+	os.WriteFile(later, mustRead(t, netplay), 0o644)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("dump --follow on a file created later: %v", err)
+	}
+	r := result{stdout: out.String()}
+	objs := ndjson(t, r.stdout)
+	if last := objs[len(objs)-1]; last["type"] != "end" || last["frames"] != 128.0 { // netplay.slp: 128 frames (EXPECTED.md)
+		t.Errorf("end line %v", last)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -152,5 +153,36 @@ func TestTUIEntryPoint(t *testing.T) {
 				t.Fatalf("q did not quit")
 			}
 		})
+	}
+}
+
+// TestPathsQuotedOnTerminal: on a terminal a file name is quoted as ls
+// quotes it, so it can be pasted into a shell; piped, it is the name with
+// only its control characters escaped.
+func TestPathsQuotedOnTerminal(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "my game\x1b[2J.slp")
+	if err := os.WriteFile(name, mustRead(t, netplay), 0o644); err != nil {
+		t.Skipf("this file system refuses the name: %v", err)
+	}
+	master, tty := pty(t, 200, 24)
+	cmd := exec.Command(bin, "info", "--no-cache", name)
+	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Stdout, cmd.Stderr = tty, tty
+	var term screen
+	go io.Copy(&term, master)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	want := "'" + dir + "/my game'$'\\033''[2J.slp'"
+	if !term.waitFor(want, 5*time.Second) {
+		t.Errorf("the terminal did not get %s:\n%q", want, term.String())
+	}
+	if strings.Contains(term.String(), "\x1b[2J") {
+		t.Error("the name's ESC reached the terminal")
+	}
+	piped := rewind(t, "info", "--no-cache", name)
+	if !strings.HasPrefix(piped.stdout, dir+"/my game\\x1b[2J.slp\n") {
+		t.Errorf("piped: %q", piped.stdout)
 	}
 }

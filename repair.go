@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"rewind/decoders"
 	"rewind/model"
+	"rewind/theme"
 )
 
 var repairAbout = `Write a repaired copy of a damaged replay to OUT, which other tools open, and
@@ -33,24 +35,6 @@ func repairFormats() string {
 		}
 		b.WriteString(wrapIndented(fmt.Sprintf("  %-14s", f.ID), does, 80))
 	}
-	return b.String()
-}
-
-// wrapIndented writes text after lead, wrapped at width with later lines
-// indented as far as lead.
-func wrapIndented(lead, text string, width int) string {
-	var b strings.Builder
-	line := lead
-	for i, w := range strings.Fields(text) {
-		if i > 0 && len(line)+1+len(w) > width {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = strings.Repeat(" ", len(lead))
-		} else if i > 0 {
-			line += " "
-		}
-		line += w
-	}
-	b.WriteString(line + "\n")
 	return b.String()
 }
 
@@ -86,52 +70,68 @@ type repairStep struct {
 	Text   string `json:"text"`
 }
 
-func cmdRepair(c *command, args []string) int {
-	c.about, c.notes = repairAbout, repairNotes
-	outPath := c.flags.String("o", "", "write the repaired replay to `OUT`, e.g. fixed.slp")
-	force := c.flags.Bool("force", false, "replace OUT if it exists; with a whole replay, write a copy")
-	asJSON := c.flags.Bool("json", false, "write the report as one JSON object")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// repairOptions are repair's flags.
+type repairOptions struct {
+	out         string
+	force, json bool
+}
+
+func repairCommand() *cobra.Command {
+	o := &repairOptions{}
+	cmd := &cobra.Command{
+		Use:                   "repair FILE -o OUT [--force] [--json]",
+		Short:                 "repair a damaged replay into a new file, saying what was kept and cut",
+		Long:                  repairAbout,
+		Annotations:           map[string]string{notesKey: repairNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "", "write the repaired replay to `OUT`, e.g. fixed.slp")
+	f.BoolVar(&o.force, "force", false, "replace OUT if it exists; with a whole replay, write a copy")
+	f.BoolVar(&o.json, "json", false, "write the report as one JSON object")
+	return cmd
+}
+
+func (o *repairOptions) run(c *call, paths []string) int {
 	switch {
 	case len(paths) == 0:
 		return c.errorf("name the replay to repair, like rewind repair broken.slp -o fixed.slp")
 	case len(paths) > 1:
 		return c.errorf("repairs one replay, and %d were given", len(paths))
-	case *outPath == "":
+	case o.out == "":
 		return c.errorf("name the new file with -o OUT; rewind never repairs a replay in place")
 	}
 	path := paths[0]
 
 	in, err := decoders.OpenRegular(path)
 	if err != nil {
-		return c.errorf("%s", unreadable(path, err))
+		return c.errorf("%s", unreadable(c.epath(path), err))
 	}
 	st, err := in.Stat()
 	if err != nil {
 		in.Close()
-		return c.errorf("%s", unreadable(path, err))
+		return c.errorf("%s", unreadable(c.epath(path), err))
 	}
 	data, err := io.ReadAll(in)
 	in.Close()
 	if err != nil {
-		return c.errorf("%s", unreadable(path, err))
+		return c.errorf("%s", unreadable(c.epath(path), err))
 	}
 	f, err := decoders.Detect(data, path)
 	if err != nil {
-		return c.errorf("%s: %s", path, err)
+		return c.errorf("%s: %s", c.epath(path), err)
 	}
 	if f.Repair == nil {
-		return c.errorf("%s: %s", path, f.NoRepair)
+		return c.errorf("%s: %s", c.epath(path), f.NoRepair)
 	}
 	// a file its decoder refuses outright is no replay to repair (an
 	// F-Zero GX emblem, a Slippi file whose stream is not one)
 	if _, err := decoders.Decode(data, path, model.DecodeOptions{HeaderOnly: true}); err != nil {
-		return c.errorf("%s: %s", path, reason(path, err))
+		return c.errorf("%s: %s", c.epath(path), reason(path, err))
 	}
-	if why := refuseOut(st, *outPath, *force); why != "" {
+	if why := refuseOut(st, c.epath, o.out, o.force); why != "" {
 		return c.errorf("%s", why)
 	}
 
@@ -139,10 +139,10 @@ func cmdRepair(c *command, args []string) int {
 	j := repairJSON{Path: path, Format: f.ID, BytesIn: int64(len(data)), Steps: []repairStep{}}
 	if err != nil {
 		j.Status, j.Reason = "failed", repairReason(err)
-		if *asJSON {
-			json.NewEncoder(c.stdout).Encode(j)
+		if o.json {
+			writeJSON(c.stdout, j)
 		}
-		fmt.Fprintf(c.stderr, "%s: could not repair %s: %s\n", c.prog(), path, j.Reason)
+		c.notef("could not repair %s: %s", c.epath(path), j.Reason)
 		return 1
 	}
 	j.Frames, j.FramesIn, j.BytesCut = rep.Frames, rep.FramesIn, rep.BytesCut
@@ -160,39 +160,42 @@ func cmdRepair(c *command, args []string) int {
 	if rep.Whole != "" {
 		j.Status, j.Reason = "whole", rep.Whole
 		out = nil
-		if *force {
+		if o.force {
 			out = data // the copy --force asks for
 		}
 	}
 	if out != nil {
-		if err := writeAtomic(*outPath, out, *force); err != nil {
+		if err := writeAtomic(o.out, c.epath, out, o.force); err != nil {
 			return c.errorf("%v", err)
 		}
-		j.Out, j.BytesOut = *outPath, int64(len(out))
+		j.Out, j.BytesOut = o.out, int64(len(out))
 	}
-	if *asJSON {
-		json.NewEncoder(c.stdout).Encode(j)
+	if o.json {
+		writeJSON(c.stdout, j)
 		return 0
 	}
-	writeRepair(c.stdout, j)
+	w := c.output()
+	writeRepair(w, j)
+	w.Flush()
 	return 0
 }
 
 // writeRepair prints the report for people.
-func writeRepair(w io.Writer, j repairJSON) {
+func writeRepair(w *output, j repairJSON) {
+	in, out := w.path(j.Path), w.path(j.Out)
 	switch {
 	case j.Status == "whole" && j.Out != "":
-		fmt.Fprintf(w, "%s needs no repair: %s\ncopied it to %s (--force)\n", j.Path, j.Reason, j.Out)
+		fmt.Fprintf(w, "%s needs no repair: %s\ncopied it to %s (--force)\n", in, theme.Safe(j.Reason), out)
 		return
 	case j.Status == "whole":
-		fmt.Fprintf(w, "%s needs no repair: %s\nnothing written\n", j.Path, j.Reason)
+		fmt.Fprintf(w, "%s needs no repair: %s\nnothing written\n", in, theme.Safe(j.Reason))
 		return
 	}
-	fmt.Fprintf(w, "repaired %s -> %s (%s -> %s bytes)\n", j.Path, j.Out, model.FormatCount(j.BytesIn), model.FormatCount(j.BytesOut))
+	fmt.Fprintf(w, "repaired %s -> %s (%s -> %s bytes)\n", in, out, model.FormatCount(j.BytesIn), model.FormatCount(j.BytesOut))
 	for _, s := range j.Steps {
-		fmt.Fprintf(w, "  %-11s  %s\n", s.Action, s.Text)
+		fmt.Fprintf(w, "  %-11s  %s\n", s.Action, theme.Safe(s.Text))
 	}
-	fmt.Fprintf(w, "%s decodes without a problem (rewind check %s)\n", j.Out, j.Out)
+	fmt.Fprintf(w, "%s decodes without a problem (rewind check %s)\n", out, out)
 }
 
 // unreadable words why FILE could not be read, path first.
@@ -219,20 +222,21 @@ func repairReason(err error) string {
 // refuseOut says why OUT cannot be written, or "" when it can: it is the
 // file being repaired (by any path or link), a folder, or an existing file
 // without --force.
-func refuseOut(in os.FileInfo, out string, force bool) string {
-	st, err := os.Stat(out)
+func refuseOut(in os.FileInfo, show func(string) string, outPath string, force bool) string {
+	out := show(outPath)
+	st, err := os.Stat(outPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if _, err := os.Stat(filepath.Dir(out)); err != nil {
-			return fmt.Sprintf("-o %s: its folder %s does not exist", out, filepath.Dir(out))
+		if _, err := os.Stat(filepath.Dir(outPath)); err != nil {
+			return fmt.Sprintf("-o %s: its folder %s does not exist", out, show(filepath.Dir(outPath)))
 		}
 		return ""
 	case err != nil:
-		return fmt.Sprintf("-o %s: %s", out, reason(out, err))
+		return fmt.Sprintf("-o %s: %s", out, reason(outPath, err))
 	case os.SameFile(in, st):
-		return fmt.Sprintf("-o %s is the replay being repaired (the same file%s); rewind never writes to the file it reads", out, viaLink(out))
+		return fmt.Sprintf("-o %s is the replay being repaired (the same file%s); rewind never writes to the file it reads", out, viaLink(outPath))
 	case st.IsDir():
-		return fmt.Sprintf("-o %s is a folder; name the new file, like -o %s", out, filepath.Join(out, "repaired"+filepath.Ext(in.Name())))
+		return fmt.Sprintf("-o %s is a folder; name the new file, like -o %s", out, show(filepath.Join(outPath, "repaired"+filepath.Ext(in.Name()))))
 	case !st.Mode().IsRegular():
 		return fmt.Sprintf("-o %s is not a regular file; rewind writes the repair only to a new or regular file", out)
 	case !force:
@@ -251,27 +255,28 @@ func viaLink(path string) string {
 // writeAtomic writes data to path through a temporary file in the same
 // folder, so path is whole or absent. Without replace, an existing path is
 // never replaced, even one created while the repair ran.
-func writeAtomic(path string, data []byte, replace bool) error {
+func writeAtomic(path string, show func(string) string, data []byte, replace bool) error {
+	shown := show(path)
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("-o %s: cannot write in %s: %s", path, dir, reason(dir, err))
+		return fmt.Errorf("-o %s: cannot write in %s: %s", shown, show(dir), reason(dir, err))
 	}
 	name := tmp.Name()
 	defer os.Remove(name) // gone after the rename or link; removed on failure
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("-o %s: %s", path, reason(name, err))
+		return fmt.Errorf("-o %s: %s", shown, reason(name, err))
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("-o %s: %s", path, reason(name, err))
+		return fmt.Errorf("-o %s: %s", shown, reason(name, err))
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("-o %s: %s", path, reason(name, err))
+		return fmt.Errorf("-o %s: %s", shown, reason(name, err))
 	}
 	if err := os.Chmod(name, 0o644); err != nil {
-		return fmt.Errorf("-o %s: %s", path, reason(name, err))
+		return fmt.Errorf("-o %s: %s", shown, reason(name, err))
 	}
 	if replace {
 		err = os.Rename(name, path)
@@ -289,10 +294,10 @@ func writeAtomic(path string, data []byte, replace bool) error {
 		}
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("-o %s exists; add --force to replace it", path)
+		return fmt.Errorf("-o %s exists; add --force to replace it", shown)
 	}
 	if err != nil {
-		return fmt.Errorf("-o %s: %s", path, strings.TrimPrefix(reason(path, err), name+" "))
+		return fmt.Errorf("-o %s: %s", shown, strings.TrimPrefix(reason(path, err), name+" "))
 	}
 	return nil
 }

@@ -1,14 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/spf13/cobra"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 const statsAbout = `Per-player stats of each replay: tables with the players side by side, or
@@ -26,8 +28,10 @@ a row {"key", "label", "frame" (when it points at one), "values", "text"}.
 A file that cannot be read has "error" instead.
 `
 
-const statsNotes = `Exit status: 0, or 2 when a path cannot be read or is no replay, or the
-command line is wrong.
+const statsNotes = `A file found in a folder that is no replay is skipped with a note on stderr.
+
+Exit status: 0, or 2 when a path cannot be read, a file named on the command
+line is no replay, or the command line is wrong.
 `
 
 // statsJSON is the object `rewind stats --json` writes per file.
@@ -55,33 +59,57 @@ type rowJSON struct {
 	Text   []string `json:"text"`
 }
 
-func cmdStats(c *command, args []string) int {
-	c.about, c.notes = statsAbout, statsNotes
-	asJSON := c.flags.Bool("json", false, "write one JSON object per file (NDJSON)")
-	paths, code, ok := c.parse(args)
-	if !ok {
-		return code
+// statsOptions are stats's flags.
+type statsOptions struct {
+	json bool
+}
+
+func statsCommand() *cobra.Command {
+	o := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:                   "stats [--json] FILE|DIR...",
+		Short:                 "per-player stats (Slippi: slippi-js getStats() in the JSON)",
+		Long:                  statsAbout,
+		Annotations:           map[string]string{notesKey: statsNotes},
+		DisableFlagsInUseLine: true,
+		ValidArgsFunction:     completePaths,
+		RunE:                  runs(o.run),
 	}
+	cmd.Flags().BoolVar(&o.json, "json", false, "write one JSON object per file (NDJSON)")
+	return cmd
+}
+
+func (o *statsOptions) run(c *call, paths []string) int {
 	if len(paths) == 0 {
 		return c.errorf("name at least one replay file or folder")
 	}
 	exit := 0
-	enc := json.NewEncoder(c.stdout)
-	for i, in := range collect(paths, nil) {
+	out := c.output()
+	defer out.Flush()
+	first := true
+	for _, in := range collect(paths, nil) {
 		r, err := decodeInput(in, model.DecodeOptions{})
+		if in.stray(err) {
+			out.Flush()
+			c.notef("skipped %s: %s", c.epath(in.Name), reason(in.Name, err))
+			continue
+		}
 		if err != nil && !in.Skipped {
 			exit = 2
 		}
-		if *asJSON {
-			if err := enc.Encode(statsObject(in.Name, r, err)); err != nil {
+		if o.json {
+			if err := writeJSON(out, statsObject(in.Name, r, err)); err != nil {
 				return c.errorf("%v", err)
 			}
+			out.item()
 			continue
 		}
-		if i > 0 {
-			fmt.Fprintln(c.stdout)
+		if !first {
+			fmt.Fprintln(out)
 		}
-		writeStats(c.stdout, in.Name, r, err)
+		first = false
+		writeStats(out, in.Name, r, err)
+		out.item()
 	}
 	return exit
 }
@@ -124,10 +152,10 @@ func jsonValue(v any) any {
 }
 
 // writeStats prints one replay's tables.
-func writeStats(w io.Writer, path string, r *model.Replay, err error) {
-	fmt.Fprintln(w, path)
+func writeStats(w *output, path string, r *model.Replay, err error) {
+	fmt.Fprintln(w, w.path(path))
 	if err != nil {
-		fmt.Fprintf(w, "  unreadable  %v\n", err)
+		fmt.Fprintf(w, "  unreadable  %s\n", theme.Safe(reason(path, err)))
 		return
 	}
 	tables := r.Analysis().Stats.Tables
@@ -139,40 +167,129 @@ func writeStats(w io.Writer, path string, r *model.Replay, err error) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		writeTable(w, t)
+		writeTable(w, t, statsWidth)
 	}
 }
 
-// writeTable prints a table with its title as the first column's heading
-// and columns padded to their widest cell.
-func writeTable(w io.Writer, t model.StatTable) {
-	grid := [][]string{append([]string{t.Title}, t.Columns...)}
+// statsWidth is how wide stats text may run: a table that needs more is
+// cut into groups of columns, each under the labels again.
+const statsWidth = 100
+
+// writeTable prints a table: the labels under its title (on a line of its
+// own when it is wider than they are) and a column per player (or per
+// heading), padded to their widest cell and three spaces apart. Columns
+// that do not fit in width go into the next group, under the title and the
+// labels again; a column too wide alone is cut with an ellipsis.
+func writeTable(w io.Writer, t model.StatTable, width int) {
+	const indent, gap = 2, 3
+	labels := []string{""}
 	for _, row := range t.Rows {
-		line := []string{row.Label}
-		for _, c := range row.Cells {
-			line = append(line, c.Text())
-		}
-		grid = append(grid, line)
+		labels = append(labels, theme.Safe(row.Label))
 	}
-	var width []int
-	for _, line := range grid {
-		for i, s := range line {
-			if i >= len(width) {
-				width = append(width, 0)
+	labelW := 0
+	for _, l := range labels {
+		labelW = max(labelW, ansi.StringWidth(l))
+	}
+	labelW = min(labelW, width/2)
+	// the title heads the labels when it fits there, else has a line of
+	// its own: a long title there widened the labels of every row
+	title := theme.Safe(t.Title)
+	ownLine := ansi.StringWidth(title) > labelW
+	if !ownLine {
+		labels[0] = title
+	}
+	// cols[i] is column i top to bottom: its heading, then a cell per row
+	n := len(t.Columns)
+	for _, row := range t.Rows {
+		n = max(n, len(row.Cells))
+	}
+	cols := make([][]string, n)
+	colW := make([]int, n)
+	room := width - indent - labelW - gap // for one column alone
+	for i := range cols {
+		head := ""
+		if i < len(t.Columns) {
+			head = theme.Safe(t.Columns[i])
+		}
+		cols[i] = append(cols[i], head)
+		for _, row := range t.Rows {
+			cell := ""
+			if i < len(row.Cells) {
+				cell = theme.Safe(row.Cells[i].Text())
 			}
-			width[i] = max(width[i], utf8.RuneCountInString(s))
+			cols[i] = append(cols[i], cell)
+		}
+		for j, s := range cols[i] {
+			if ansi.StringWidth(s) > room && i < n-1 {
+				cols[i][j] = ansi.Truncate(s, room, "…") // the last column wraps instead
+			}
+			colW[i] = max(colW[i], ansi.StringWidth(cols[i][j]))
 		}
 	}
-	for _, line := range grid {
-		var b strings.Builder
-		b.WriteString(" ")
-		for i, s := range line {
-			b.WriteString(" ")
-			b.WriteString(s)
-			if i < len(line)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(s)+2))
+	// groups of columns that fit, at least one column each; the table's
+	// last column (a chat message, a description) wraps in what is left
+	// of the line when that is at least minWrap wide
+	const minWrap = 24
+	type group struct{ lo, hi, lastW int }
+	var groups []group
+	for lo := 0; lo < n || lo == 0; {
+		hi, used, lastW := lo, indent+labelW, 0
+		for hi < n {
+			left := width - used - gap
+			if colW[hi] <= left {
+				lastW = colW[hi]
+			} else if hi == n-1 && (left >= minWrap || hi == lo) {
+				lastW = max(left, 1)
+			} else if hi == lo {
+				lastW = colW[hi]
+			} else {
+				break
+			}
+			used += gap + lastW
+			hi++
+		}
+		groups = append(groups, group{lo, hi, lastW})
+		if hi == lo {
+			break
+		}
+		lo = hi
+	}
+	pad := func(s string, w int) string { return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) }
+	for g, cut := range groups {
+		if g > 0 {
+			fmt.Fprintln(w)
+		}
+		if len(groups) > 1 || ownLine {
+			more := ""
+			if len(groups) > 1 {
+				more = fmt.Sprintf(" (columns %d–%d of %d)", cut.lo+1, cut.hi, n)
+			}
+			for _, l := range strings.Split(ansi.Wrap(title+more, width-indent, " "), "\n") {
+				fmt.Fprintf(w, "%*s%s\n", indent, "", strings.TrimRight(l, " "))
+			}
+			labels[0] = ""
+		}
+		for r, label := range labels {
+			var b strings.Builder
+			b.WriteString(strings.Repeat(" ", indent))
+			b.WriteString(pad(ansi.Truncate(label, labelW, "…"), labelW))
+			var more []string // the wrapped last cell's further lines
+			for i := cut.lo; i < cut.hi; i++ {
+				b.WriteString(strings.Repeat(" ", gap))
+				cell, cw := cols[i][r], colW[i]
+				if i == cut.hi-1 && cut.lastW < cw {
+					lines := strings.Split(ansi.Wrap(cell, cut.lastW, " "), "\n")
+					cell, more, cw = lines[0], lines[1:], cut.lastW
+				}
+				b.WriteString(pad(cell, cw))
+			}
+			fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+			if len(more) > 0 {
+				at := ansi.StringWidth(b.String()) - cut.lastW
+				for _, m := range more {
+					fmt.Fprintln(w, strings.TrimRight(strings.Repeat(" ", at)+m, " "))
+				}
 			}
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
 }

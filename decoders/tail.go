@@ -60,7 +60,7 @@ type Update struct {
 type NotLiveError struct{ Format string }
 
 func (e *NotLiveError) Error() string {
-	return fmt.Sprintf("rewind: follow: %s files are written whole, not live", e.Format)
+	return fmt.Sprintf("%s files are written whole, not live", e.Format)
 }
 
 // Tail follows the file at path (see above). It returns the final update,

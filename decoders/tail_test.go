@@ -166,7 +166,7 @@ func TestTailRefuses(t *testing.T) {
 	os.WriteFile(bsor, sampleFile(t, "bsor", "easy-full-play.bsor"), 0o644)
 	_, err := Tail(ctx, bsor, TailOptions{}, nil)
 	var nl *NotLiveError
-	if !errors.As(err, &nl) || err.Error() != "rewind: follow: BSOR replay files are written whole, not live" {
+	if !errors.As(err, &nl) || err.Error() != "BSOR replay files are written whole, not live" {
 		t.Errorf("BSOR: %v", err)
 	}
 	text := filepath.Join(dir, "notes.slp")

@@ -33,8 +33,10 @@ type Header struct {
 	Clock     time.Duration
 	ClockName string
 	Result    string
-	Partial   bool
-	Players   []Player
+	// Partial is what the decode that made the header said: a header-only
+	// read always stops early, so it means something only beside Check.
+	Partial bool
+	Players []Player
 	// Problems and Notes are the diagnostics the header read itself found
 	// (warnings and errors; infos). A header read skips most of a file, so
 	// these are a lower bound until Check is set.
@@ -165,8 +167,10 @@ type jsonHeader struct {
 	Frames          int          `json:"frames"`
 	Rate            float64      `json:"rate,omitempty"`
 	Result          string       `json:"result,omitempty"`
-	Partial         bool         `json:"partial"`
-	Players         []jsonPlayer `json:"players"`
+	// Partial is the full check's (check.partial), there only once a
+	// check ran: a header read stops early by design and cannot tell.
+	Partial *bool        `json:"partial,omitempty"`
+	Players []jsonPlayer `json:"players"`
 	// Problems is the count known so far; Checked says whether a full
 	// decode ran (false: only the header was read).
 	Problems    int        `json:"problems"`
@@ -198,7 +202,7 @@ func (h Header) MarshalJSON() ([]byte, error) {
 	j := jsonHeader{
 		Path: h.Path, Format: h.Format, FormatName: h.FormatName, Version: h.Version, Size: h.Size,
 		Modified: h.ModTime.UTC(), Title: h.Title, Mode: h.Mode, DurationSeconds: h.Duration.Seconds(),
-		Frames: h.Frames, Rate: h.Rate, Result: h.Result, Partial: h.Partial, Players: []jsonPlayer{},
+		Frames: h.Frames, Rate: h.Rate, Result: h.Result, Players: []jsonPlayer{},
 		Problems: h.ProblemCount(), Diagnostics: h.Problems + h.Notes, Checked: h.Checked(), Error: h.Err,
 	}
 	if !h.Start.IsZero() {
@@ -214,6 +218,8 @@ func (h Header) MarshalJSON() ([]byte, error) {
 	}
 	if c := h.Check; c != nil {
 		j.Check = &jsonCheck{c.Problems, c.Notes, c.Partial, c.Err, c.First}
+		partial := c.Partial
+		j.Partial = &partial
 	}
 	return json.Marshal(j)
 }

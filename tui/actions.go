@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // onKey handles a key press. A key that cannot act says why in the status
@@ -325,7 +326,7 @@ func (v *replayView) nextNotable(d int) {
 func (v *replayView) timeText(f int) string {
 	switch {
 	case v.noTime:
-		return v.unit() + " " + clean(v.tl.Label(f))
+		return v.unit() + " " + theme.Safe(v.tl.Label(f))
 	case v.tl.Clock != nil:
 		return model.FormatDuration(v.tl.Clock(f))
 	}

@@ -207,16 +207,16 @@ func (v *aggView) View() string {
 	th := v.th
 	who := "everyone"
 	if v.player != "" {
-		who = clean(v.player)
+		who = theme.Safe(v.player)
 	}
 	title := th.TitleFocused.Render(" stats by "+string(aggKeys[v.key])+" ") + " " +
-		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s", clean(v.what), v.res.Games, who))
+		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s", theme.Safe(v.what), v.res.Games, who))
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
 	}
 	lines := []string{fit(title, v.w)}
 	if n := len(v.res.Skipped); n > 0 {
-		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+clean(skipReasons(v.res))+")"), v.w))
+		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+theme.Safe(skipReasons(v.res))+")"), v.w))
 	}
 	footer := v.footer()
 	chartH := 0
@@ -301,7 +301,7 @@ func (v *aggView) tableLines(rows int) []string {
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			b.WriteString(pad(clean(c.Cell(g)), widths[i], c.Right))
+			b.WriteString(pad(theme.Safe(c.Cell(g)), widths[i], c.Right))
 		}
 		line := b.String()
 		if gi == v.cur {
@@ -319,7 +319,7 @@ func (v *aggView) fitColumns() ([]aggregate.Column, []int) {
 	width := func(c aggregate.Column) int {
 		w := ansi.StringWidth(c.Title)
 		for _, g := range v.res.Groups {
-			w = max(w, ansi.StringWidth(clean(c.Cell(g))))
+			w = max(w, ansi.StringWidth(theme.Safe(c.Cell(g))))
 		}
 		return w
 	}
@@ -360,7 +360,7 @@ func (v *aggView) pickerLines(rows int) []string {
 	for i := top; i <= len(v.who) && i < top+rows; i++ {
 		line := "  everyone (each player of each game counts once)"
 		if i > 0 {
-			line = fmt.Sprintf("  %-24s %d games", clean(v.who[i-1].who), v.who[i-1].games)
+			line = fmt.Sprintf("  %-24s %d games", theme.Safe(v.who[i-1].who), v.who[i-1].games)
 		}
 		if i == v.pick {
 			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))
@@ -389,7 +389,7 @@ func (v *aggView) chartLines(h int) []string {
 	sort.Slice(months.Groups, func(i, j int) bool { return months.Groups[i].Values[0] < months.Groups[j].Values[0] })
 	label := strings.Join(g.Values, " ")
 	if len(months.Groups) < 2 {
-		return []string{"", v.th.Dim.Render("  " + clean(label) + ": one month of games; the charts need two or more")}
+		return []string{"", v.th.Dim.Render("  " + theme.Safe(label) + ": one month of games; the charts need two or more")}
 	}
 	// the stat: one the groups have, chosen with s
 	var defs []model.StatDef
@@ -418,7 +418,7 @@ func (v *aggView) chartLines(h int) []string {
 	bars.PushAll(data)
 	bars.Draw()
 	left := strings.Split(bars.View(), "\n")
-	left = append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(clean(label), barW-20)))}, left...)
+	left = append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(theme.Safe(label), barW-20)))}, left...)
 	var right []string
 	if len(defs) > 0 {
 		d := defs[v.stat%len(defs)]

@@ -321,7 +321,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// the header showed, the rest would not decode: say so and keep
 			// the header on screen
 			a.rv.loading = ""
-			a.rv.status = "the full decode failed: " + clean(msg.err.Error())
+			a.rv.status = "the full decode failed: " + theme.Safe(msg.err.Error())
 			return a, nil
 		}
 		if msg.err != nil {
@@ -443,7 +443,7 @@ func (a *app) loadingView() string {
 	}
 	ls := a.load
 	if a.live != nil {
-		lines := []string{"", "  following " + clean(filepath.Base(ls.name)) + ": waiting for its header (" +
+		lines := []string{"", "  following " + theme.Safe(filepath.Base(ls.name)) + ": waiting for its header (" +
 			humanSize(ls.done.Load()) + " so far)", "", a.th.Dim.Render("  q quit")}
 		return strings.Join(block(lines, a.w, a.h), "\n")
 	}
@@ -454,7 +454,7 @@ func (a *app) loadingView() string {
 	}
 	lines := []string{
 		"",
-		"  decoding " + clean(filepath.Base(ls.name)) + "  " + humanSize(total),
+		"  decoding " + theme.Safe(filepath.Base(ls.name)) + "  " + humanSize(total),
 		"",
 		"  " + a.progressBar(frac, max(min(a.w-4, 66), 1)),
 		"",
@@ -468,7 +468,7 @@ func (a *app) errorView() string {
 		return ""
 	}
 	lines := []string{"", "  " + a.th.Error.Render("cannot open"), ""}
-	for _, l := range wrap(clean(a.errMsg), max(a.w-4, 10)) {
+	for _, l := range wrap(theme.Safe(a.errMsg), max(a.w-4, 10)) {
 		lines = append(lines, "  "+l)
 	}
 	hint := "  q quit"

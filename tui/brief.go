@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // Rendering hints for the players pane, keyed by field key only: the TUI
@@ -71,7 +72,7 @@ func briefText(f model.Field, start int) string {
 			}
 		}
 	}
-	t := clean(f.Text())
+	t := theme.Safe(f.Text())
 	if b, ok := f.Value.(bool); ok && f.Name == "" {
 		t = "no"
 		if b {
@@ -111,7 +112,7 @@ func speaks(t string) bool {
 // "shield", "Checkpoints passed" -> "checkpoints", "Action State ID" ->
 // "action"; acronyms keep their case.
 func shortLabel(f model.Field) string {
-	l := strings.TrimSpace(clean(f.Label))
+	l := strings.TrimSpace(theme.Safe(f.Label))
 	if l == "" {
 		l = f.Key
 	}

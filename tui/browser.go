@@ -91,7 +91,7 @@ func (rw *row) setDoc(d *library.Doc) {
 	rw.doc.Store(d)
 	rw.key = sortKey{
 		dated: !h.Start.IsZero(), format: string(h.Format), hasWhat: h.Title != "" || len(h.Players) > 0,
-		what: strings.ToLower(rw.what), file: strings.ToLower(path.Base(filepath.ToSlash(h.Path))),
+		what: strings.ToLower(rw.what), file: strings.ToLower(path.Base(filepath.ToSlash(rw.src.path))), // the name the file column shows
 		dur: int64(h.Duration), size: h.Size, probs: h.ProblemCount(), checked: h.Checked(),
 	}
 	if rw.key.dated {
@@ -114,7 +114,7 @@ func describe(h *library.Header) string {
 		if who == "" {
 			who = p.Character
 		}
-		return clean(strings.TrimSuffix(h.Title+" · "+who, " · "))
+		return theme.Safe(strings.TrimSuffix(h.Title+" · "+who, " · "))
 	}
 	var ps []string
 	for i, p := range h.Players {
@@ -141,7 +141,7 @@ func describe(h *library.Header) string {
 	if h.Title != "" {
 		parts = append(parts, h.Title)
 	}
-	return clean(strings.Join(parts, " · "))
+	return theme.Safe(strings.Join(parts, " · "))
 }
 
 // durText is the length column: the game's length without hundredths.
@@ -1042,7 +1042,7 @@ func (b *browser) View() string {
 		return ""
 	}
 	p := b.pt
-	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(clean(b.title)+" · "+b.status())}
+	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(theme.Safe(b.title)+" · "+b.status())}
 	if b.help.ShowAll {
 		page := b.helpPage()
 		b.helpTop = max(0, min(b.helpTop, len(page)-(b.h-2)))
@@ -1136,7 +1136,14 @@ func (b *browser) View() string {
 		sb.WriteString(pr)
 		if nameW > 0 {
 			sb.WriteByte(' ')
-			sb.WriteString(b.hlTail(path.Base(filepath.ToSlash(rw.src.path)), nameW, marks, sel))
+			name := path.Base(filepath.ToSlash(rw.src.path))
+			if b.order.col == colFile {
+				// sorted by file: the names from their start, the part
+				// the order reads, so what is shown is in order
+				sb.WriteString(b.hl(name, nameW, marks, sel))
+			} else {
+				sb.WriteString(b.hlTail(name, nameW, marks, sel))
+			}
 		}
 		line := fit(sb.String(), b.w)
 		if sel {
@@ -1189,7 +1196,7 @@ func (b *browser) helpPage() []string {
 // hl fits a cell's text to w cells and highlights where the filter's
 // words and values appear in it (case-insensitively, as typed).
 func (b *browser) hl(s string, w int, marks []string, sel bool) string {
-	s = clean(s)
+	s = theme.Safe(s)
 	if len(marks) == 0 || sel {
 		return fit(s, w)
 	}
@@ -1198,9 +1205,11 @@ func (b *browser) hl(s string, w int, marks []string, sel bool) string {
 }
 
 // hlTail is hl for file names: a name too long keeps its end (the part
-// that tells files apart, "…__corrupt.slp") rather than its start.
+// that tells files apart, "…__corrupt.slp") rather than its start, except
+// when the list is sorted by file (then the start shows, which the order
+// follows).
 func (b *browser) hlTail(s string, w int, marks []string, sel bool) string {
-	s = clean(s)
+	s = theme.Safe(s)
 	if w <= 1 || ansi.StringWidth(s) <= w {
 		return b.hl(s, w, marks, sel)
 	}

@@ -137,6 +137,37 @@ func TestBrowserKeys(t *testing.T) {
 	}
 }
 
+// TestBrowserSortByFileShowsTheOrder: sorted by file, names too long for
+// the column show their start, so the rows read in order; sorted by
+// anything else they show their end, which tells them apart.
+func TestBrowserSortByFileShowsTheOrder(t *testing.T) {
+	b := newBrowser(theme.New(false), "testdata")
+	b.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	var rows []*row
+	for i, name := range []string{"b_replays__4__1@ab1d4891.bsor", "c__data__short_game_tbh10.slp", "a__then_change_map.teehistorian", "d_old_republic_50.SC2Replay"} {
+		p := "corpus/some__very__long__folder__name/" + strings.Repeat("x", 30) + name
+		rows = append(rows, newRow(source{path: p}, library.Header{Path: p, Kind: library.File, Format: model.Format("slippi"), Size: int64(i)}))
+	}
+	b.Update(rowsMsg{rows: rows, done: true})
+	for b.order.col != colFile {
+		b.Update(keyMsg("s"))
+	}
+	view := b.View()
+	var shown []string
+	for _, line := range strings.Split(view, "\n") {
+		if i := strings.Index(line, "xxxxx"); i >= 0 {
+			shown = append(shown, strings.TrimSpace(line[i:]))
+		}
+	}
+	if len(shown) != 4 || !slices.IsSorted(shown) || strings.HasPrefix(shown[0], "…") {
+		t.Errorf("sorted by file, the column shows %q", shown)
+	}
+	b.Update(keyMsg("s")) // back to the date
+	if view := b.View(); !strings.Contains(view, "…") || strings.Contains(view, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxb") {
+		t.Errorf("sorted by date, long names do not show their end:\n%s", view)
+	}
+}
+
 // TestBrowserSort: s steps through the columns, S reverses; rows without
 // a value go last either way.
 func TestBrowserSort(t *testing.T) {

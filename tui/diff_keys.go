@@ -10,6 +10,7 @@ import (
 
 	"rewind/library/diff"
 	"rewind/model"
+	"rewind/theme"
 )
 
 // diffKeys are the split view's own keys; every other key goes to the
@@ -138,7 +139,7 @@ func (d *diffView) switchSide() {
 	if nv.focus == paneProblems && len(nv.r.Diagnostics) == 0 {
 		nv.focus = paneEvents
 	}
-	d.status = "inspector and keys on " + sideLetter(d.active) + ": " + clean(nv.r.Path)
+	d.status = "inspector and keys on " + sideLetter(d.active) + ": " + theme.Safe(nv.r.Path)
 	d.sync()
 }
 
@@ -282,7 +283,7 @@ func (d *diffView) footer() string {
 		ess = []key.Binding{hint("↑↓", "scroll"), hint("r/esc", "close"), k.Quit}
 	}
 	if st != "" {
-		s := p.status.wrap(clean(st))
+		s := p.status.wrap(theme.Safe(st))
 		if tail := v.keyText(ess); width(s)+3+width(tail) <= d.w {
 			return fit(s+"   "+tail, d.w)
 		}
@@ -327,7 +328,7 @@ func (d *diffView) reportLines() []string {
 	d.res.WriteText(&b, 0)
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = clean(l)
+		lines[i] = theme.Safe(l)
 	}
 	return lines
 }

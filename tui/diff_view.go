@@ -212,16 +212,16 @@ func (d *diffView) playersPane(i, w, h int) []string {
 	v := d.sides[i]
 	lines := v.playersPane(w, h)
 	r := v.r
-	title := sideLetter(i) + " " + clean(filepath.Base(r.Path))
+	title := sideLetter(i) + " " + theme.Safe(filepath.Base(r.Path))
 	if r.Path == "" {
 		title = sideLetter(i) + " (memory)"
 	}
 	var about []string
 	if s := strings.TrimSpace(r.FormatName + " " + r.Version); s != "" {
-		about = append(about, clean(s))
+		about = append(about, theme.Safe(s))
 	}
 	if r.Title != "" {
-		about = append(about, clean(r.Title))
+		about = append(about, theme.Safe(r.Title))
 	}
 	if r.Partial {
 		about = append(about, "partial")
@@ -389,7 +389,7 @@ func (d *diffView) statusLine() string {
 	}
 	switch {
 	case d.res == nil && d.resErr != "":
-		parts = append(parts, p.err.wrap(clean(d.resErr)))
+		parts = append(parts, p.err.wrap(theme.Safe(d.resErr)))
 	case d.res == nil:
 		parts = append(parts, p.dim.wrap(fmt.Sprintf("comparing the whole timelines… %d%%", int(d.progress*100))))
 	case !d.res.SameGame:
@@ -506,10 +506,10 @@ func (d *diffView) differenceLine(x diff.Difference) string {
 	p.player(x.Player).write(&b, fmt.Sprintf("%-3s", who))
 	what := string(x.Kind)
 	if x.Kind == diff.KindEvent {
-		what += " " + clean(x.Event)
+		what += " " + theme.Safe(x.Event)
 	}
 	if x.Field != "" {
-		what += " " + clean(x.Field)
+		what += " " + theme.Safe(x.Field)
 	}
 	b.WriteString(" " + p.label.wrap(what) + "  ")
 	switch {
@@ -519,7 +519,7 @@ func (d *diffView) differenceLine(x diff.Difference) string {
 		if x.Only == "B" {
 			s = x.B
 		}
-		b.WriteString(clean(fmt.Sprint(s)))
+		b.WriteString(theme.Safe(fmt.Sprint(s)))
 	default:
 		b.WriteString(valueText(x.A, x.AName) + p.err.wrap(" → ") + valueText(x.B, x.BName))
 	}
@@ -539,5 +539,5 @@ func valueText(v any, name string) string {
 			s += " " + name
 		}
 	}
-	return clean(s)
+	return theme.Safe(s)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"rewind/theme"
 )
 
 // footer is the last line: the text field while one is open, else the
@@ -15,7 +17,7 @@ func (v *replayView) footer() string {
 	}
 	if v.status != "" {
 		// the status, and the two keys that always work when they fit
-		st := v.paints.status.wrap(clean(v.status))
+		st := v.paints.status.wrap(theme.Safe(v.status))
 		if tail := v.keyText(v.essentials()); width(st)+3+width(tail) <= v.w {
 			return fit(st+"   "+tail, v.w)
 		}

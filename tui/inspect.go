@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 func (v *replayView) bytesPerRow(w int) int {
@@ -41,20 +42,20 @@ func (v *replayView) inspectorPane(w, h int) []string {
 	data := r.Bytes(v.stream)
 	title := "inspector"
 	if v.stream != "" {
-		title += " " + clean(v.stream)
+		title += " " + theme.Safe(v.stream)
 	}
 	title += fmt.Sprintf(" %s bytes", thousands(int64(len(data))))
 	if v.stream != "" {
 		// a decoded stream names the container bytes it came from
 		if g := r.RegionAt(v.stream, v.cur); g >= 0 {
-			title += fmt.Sprintf(" · %s at %#x (o)", clean(strings.TrimPrefix(r.Regions[g].Label, v.stream+" ")), r.Regions[g].Span.Off)
+			title += fmt.Sprintf(" · %s at %#x (o)", theme.Safe(strings.TrimPrefix(r.Regions[g].Label, v.stream+" ")), r.Regions[g].Span.Off)
 		}
 	}
 	focused := v.focus == paneInspector
 	if len(data) == 0 {
 		msg := "no bytes to show"
 		if g := r.RegionAt(v.stream, 0); g >= 0 {
-			msg = fmt.Sprintf("no bytes: %s at %#x did not read · o goes to its bytes in the file", clean(r.Regions[g].Label), r.Regions[g].Span.Off)
+			msg = fmt.Sprintf("no bytes: %s at %#x did not read · o goes to its bytes in the file", theme.Safe(r.Regions[g].Label), r.Regions[g].Span.Off)
 		}
 		return v.pane(title, focused, w, h, []string{p.dim.wrap(msg)})
 	}
@@ -278,7 +279,7 @@ func (v *replayView) fieldLine() string {
 // goes to the bytes it decodes to.
 func (v *replayView) regionText(g *model.Region) string {
 	p := v.paints
-	s := clean(g.Label)
+	s := theme.Safe(g.Label)
 	// a sector: "(bzip2 42,225 → 100,215 bytes)"
 	var comp, stored, decoded string
 	for _, f := range g.Fields {
@@ -295,7 +296,7 @@ func (v *replayView) regionText(g *model.Region) string {
 		s += fmt.Sprintf(" (%s %s → %s bytes)", comp, stored, decoded)
 	}
 	if g.Err != "" {
-		s += " " + p.err.wrap(clean(g.Err))
+		s += " " + p.err.wrap(theme.Safe(g.Err))
 	}
 	return s
 }
@@ -318,10 +319,10 @@ func (v *replayView) regionFieldLine(g *model.Region) string {
 		if t.raw != "" && t.raw != t.text {
 			val += " (" + t.raw + ")"
 		}
-		return p.label.wrap("field ") + clean(t.label) + " = " + val + "  " + p.dim.wrap(fmt.Sprintf("%#x+%d", t.span.Off, t.span.Len))
+		return p.label.wrap("field ") + theme.Safe(t.label) + " = " + val + "  " + p.dim.wrap(fmt.Sprintf("%#x+%d", t.span.Off, t.span.Len))
 	}
 	if g.Link.Stream != "" {
-		return p.dim.wrap(fmt.Sprintf("o: its bytes decoded, %s at %#x", clean(g.Link.Stream), g.Link.Off))
+		return p.dim.wrap(fmt.Sprintf("o: its bytes decoded, %s at %#x", theme.Safe(g.Link.Stream), g.Link.Off))
 	}
 	return ""
 }
@@ -344,10 +345,10 @@ func (v *replayView) ownerLine() string {
 	ev := &r.Events[e]
 	who := ""
 	if ev.Player >= 0 && ev.Player < len(r.Players) {
-		who = p.player(ev.Player).wrap(clean(r.Players[ev.Player].Slot)) + " "
+		who = p.player(ev.Player).wrap(theme.Safe(r.Players[ev.Player].Slot)) + " "
 	}
-	return fmt.Sprintf("%s in #%d %s%s @%s: %s", at, e+1, who, clean(ev.Kind),
-		clean(r.Timeline.Label(ev.Frame)), clean(r.EventSummary(e)))
+	return fmt.Sprintf("%s in #%d %s%s @%s: %s", at, e+1, who, theme.Safe(ev.Kind),
+		theme.Safe(r.Timeline.Label(ev.Frame)), theme.Safe(r.EventSummary(e)))
 }
 
 // detail says what the decoder expected at a problem, or what the
@@ -357,12 +358,12 @@ func (v *replayView) detail() (string, paint) {
 	p := v.paints
 	if v.diag >= 0 && v.diag < len(r.Diagnostics) {
 		d := r.Diagnostics[v.diag]
-		s := clean(d.Subject + " " + d.Message)
+		s := theme.Safe(d.Subject + " " + d.Message)
 		if d.Expected != "" {
-			s += " · expected " + clean(d.Expected)
+			s += " · expected " + theme.Safe(d.Expected)
 		}
 		if d.Found != "" {
-			s += " · found " + clean(d.Found)
+			s += " · found " + theme.Safe(d.Found)
 		}
 		if d.Skipped {
 			s += fmt.Sprintf(" · skipped %#x..%#x", d.Span.Off, d.Span.End())

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // hitRows remember what the last drawing put on each row of the panes
@@ -87,16 +88,16 @@ func (v *replayView) eventsPane(w, h int) []string {
 		}
 		slot := ""
 		if ev.Player >= 0 && ev.Player < len(r.Players) {
-			slot = clean(r.Players[ev.Player].Slot)
+			slot = theme.Safe(r.Players[ev.Player].Slot)
 		}
-		label := clean(frameLabel(&r.Timeline, ev.Frame))
+		label := theme.Safe(frameLabel(&r.Timeline, ev.Frame))
 		plain := fmt.Sprintf("%s%*s  ", string(mark), v.p.labelW, label)
 		var b strings.Builder
-		rest := fmt.Sprintf("  %-8s ", cut(clean(ev.Kind), 8))
-		sum := clean(r.EventSummary(i))
+		rest := fmt.Sprintf("  %-8s ", cut(theme.Safe(ev.Kind), 8))
+		sum := theme.Safe(r.EventSummary(i))
 		flag := ""
 		if ev.Flag != "" && !strings.Contains(sum, ev.Flag) {
-			flag = "[" + clean(ev.Flag) + "] "
+			flag = "[" + theme.Safe(ev.Flag) + "] "
 		}
 		switch {
 		case i == v.ev && v.evField < 0:
@@ -147,7 +148,7 @@ func momentPlayer(m *model.Moment) int {
 func (v *replayView) momentSlot(m *model.Moment) string {
 	slot := func(p int) string {
 		if p >= 0 && p < len(v.r.Players) {
-			return clean(v.r.Players[p].Slot)
+			return theme.Safe(v.r.Players[p].Slot)
 		}
 		return ""
 	}
@@ -240,8 +241,8 @@ func (v *replayView) momentsPane(w, h int) []string {
 		}
 		lead := fmt.Sprintf("%s%*s  ", mark, timeW, v.timeText(m.Frame))
 		slot := v.momentSlot(m)
-		kind := fmt.Sprintf("  %-10s ", cut(clean(string(m.Kind)), 10))
-		sum := clean(m.Summary)
+		kind := fmt.Sprintf("  %-10s ", cut(theme.Safe(string(m.Kind)), 10))
+		sum := theme.Safe(m.Summary)
 		until := ""
 		if m.End > m.Frame {
 			until = "  until " + v.timeText(m.End)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // listMode is what the list pane shows: the moments of the game (what a
@@ -127,7 +128,7 @@ func playerSlot(r *model.Replay, p int) string {
 	if p < 0 || p >= len(r.Players) {
 		return "no player"
 	}
-	if s := clean(r.Players[p].Slot); s != "" {
+	if s := theme.Safe(r.Players[p].Slot); s != "" {
 		return s
 	}
 	return fmt.Sprintf("player %d", p+1)
@@ -290,7 +291,7 @@ func (v *replayView) openChooser() {
 	}
 	for p := 0; p < len(v.r.Players); p++ {
 		if perPlayer[p] > 0 {
-			c.items = append(c.items, chooseItem{isPlayer: true, player: p, name: clean(v.r.Players[p].Label()), n: perPlayer[p], on: f.keepPlayer(p)})
+			c.items = append(c.items, chooseItem{isPlayer: true, player: p, name: theme.Safe(v.r.Players[p].Label()), n: perPlayer[p], on: f.keepPlayer(p)})
 		}
 	}
 	if perPlayer[-1] > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"rewind/decoders"
 	"rewind/model"
+	"rewind/theme"
 )
 
 // Following a file as it is written (rewind --follow): decoders.Tail
@@ -126,9 +127,9 @@ func (v *replayView) liveText() string {
 	case !v.live.on:
 		return ""
 	case v.live.failed:
-		return p.err.wrap("stopped: " + clean(v.live.ended))
+		return p.err.wrap("stopped: " + theme.Safe(v.live.ended))
 	case v.live.ended != "":
-		return p.dim.wrap("ended: " + clean(v.live.ended))
+		return p.dim.wrap("ended: " + theme.Safe(v.live.ended))
 	}
 	s := p.playing.wrap("● live")
 	if behind := v.count() - 1 - v.frame; behind > 0 {

@@ -230,16 +230,16 @@ func (v *momentsView) View() string {
 		return ""
 	}
 	th := v.th
-	title := th.TitleFocused.Render(" moments ") + " " + th.Dim.Render(fmt.Sprintf("%s · %d found · by %s · ", clean(v.what), len(v.rows), v.sortBy)) +
-		th.Bold.Render(clean(v.query))
+	title := th.TitleFocused.Render(" moments ") + " " + th.Dim.Render(fmt.Sprintf("%s · %d found · by %s · ", theme.Safe(v.what), len(v.rows), v.sortBy)) +
+		th.Bold.Render(theme.Safe(v.query))
 	lines := []string{fit(title, v.w)}
 	switch {
 	case v.typing:
 		lines = append(lines, " "+v.input.View(v.w-1))
 	case v.qErr != "":
-		lines = append(lines, " "+th.Error.Render(clean(v.qErr)))
+		lines = append(lines, " "+th.Error.Render(theme.Safe(v.qErr)))
 	case v.status != "":
-		lines = append(lines, " "+th.Status.Render(clean(v.status)))
+		lines = append(lines, " "+th.Status.Render(theme.Safe(v.status)))
 	default:
 		lines = append(lines, "")
 	}
@@ -274,8 +274,8 @@ func (v *momentsView) View() string {
 		if r.m.Facts.Kill {
 			move = "kill " + move
 		}
-		line := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", date, cut(clean(filepath.Base(g.Path)), 24), cut(clean(who), 22),
-			r.m.Kind, dmg, hits, cut(clean(move), 14), model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))))
+		line := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", date, cut(theme.Safe(filepath.Base(g.Path)), 24), cut(theme.Safe(who), 22),
+			r.m.Kind, dmg, hits, cut(theme.Safe(move), 14), model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))))
 		if i == v.cur {
 			line = th.Cursor.Render(fit(">"+line[1:], v.w))
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // maxMarks caps how many distinct positions the timeline remembers for
@@ -250,14 +251,14 @@ func (p *prepared) searchText(r *model.Replay) ([]string, []string) {
 		labels := make([]string, len(r.Players))
 		p.players = make([]string, len(r.Players))
 		for i, pl := range r.Players {
-			labels[i] = clean(pl.Label())
-			p.players[i] = clean(pl.Label() + " " + pl.Name + " " + pl.Code)
+			labels[i] = theme.Safe(pl.Label())
+			p.players[i] = theme.Safe(pl.Label() + " " + pl.Name + " " + pl.Code)
 		}
 		p.search = make([]string, len(r.Events))
 		for i := range r.Events {
-			s := clean(r.EventSummary(i))
+			s := theme.Safe(r.EventSummary(i))
 			if f := r.Events[i].Flag; f != "" && !strings.Contains(s, f) {
-				s = "[" + clean(f) + "] " + s
+				s = "[" + theme.Safe(f) + "] " + s
 			}
 			if pl := r.Events[i].Player; pl >= 0 && pl < len(labels) {
 				s = labels[pl] + " " + r.Events[i].Kind + " " + s

@@ -212,12 +212,12 @@ func flattenFields(fs []model.Field, limit int) []treeLine {
 			if d > 8 || len(out) > limit {
 				return
 			}
-			tl := treeLine{depth: d, label: clean(f.Label), text: clean(f.Text()), span: f.Span}
+			tl := treeLine{depth: d, label: theme.Safe(f.Label), text: theme.Safe(f.Text()), span: f.Span}
 			if tl.label == "" {
 				tl.label = f.Key
 			}
 			if f.Name != "" {
-				tl.raw = clean(f.Raw())
+				tl.raw = theme.Safe(f.Raw())
 			}
 			out = append(out, tl)
 			walk(f.Fields, d+1)
@@ -408,7 +408,7 @@ func (v *replayView) selectMoment(i int) {
 		v.diag = -1
 		v.stream, v.cur, v.hexTop = sp.Stream, sp.Off, -1
 		v.field, v.useField = sp, true
-		v.fieldWhat = "moment " + clean(string(m.Kind))
+		v.fieldWhat = "moment " + theme.Safe(string(m.Kind))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // searchQuery runs a `/` query: its kind: and player: terms set the list's
@@ -86,12 +87,12 @@ func searchMoments(r *model.Replay, p *prepared, q string) []int {
 	labels := make([]string, len(r.Players))
 	players := make([]string, len(r.Players))
 	for i, pl := range r.Players {
-		labels[i] = clean(pl.Label())
-		players[i] = clean(pl.Label() + " " + pl.Name + " " + pl.Code)
+		labels[i] = theme.Safe(pl.Label())
+		players[i] = theme.Safe(pl.Label() + " " + pl.Name + " " + pl.Code)
 	}
 	texts := make([]string, len(p.moments))
 	for i, m := range p.moments {
-		s := string(m.Kind) + " " + clean(m.Summary)
+		s := string(m.Kind) + " " + theme.Safe(m.Summary)
 		if m.By >= 0 && m.By < len(labels) {
 			s = labels[m.By] + " " + s
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // canvas is a braille canvas: every cell holds 2×4 dots, so a pane of
@@ -287,7 +288,7 @@ func (v *replayView) stagePane(w, h int) []string {
 	var titles []string
 	for i := 0; i < n; i++ {
 		if t := scenes[(first+i)%len(scenes)].Title; t != "" {
-			titles = append(titles, clean(t))
+			titles = append(titles, theme.Safe(t))
 		}
 	}
 	title := "stage"
@@ -450,19 +451,19 @@ func (v *replayView) drawScene(sc model.Scene, past []model.Scene, w, h int) []s
 			case "unit", "checkpoint":
 				c.set(x, y, pp) // many of them: one dot each
 				if pt.Label != "" && labelAll {
-					minor = append(minor, lbl{cx, cy, clean(pt.Label), pp})
+					minor = append(minor, lbl{cx, cy, theme.Safe(pt.Label), pp})
 				}
 				continue
 			case "item":
 				if mx, my, ok := c.mark(cx, cy, '•', pp); ok && pt.Label != "" && labelAll {
-					minor = append(minor, lbl{mx, my, clean(pt.Label), pp})
+					minor = append(minor, lbl{mx, my, theme.Safe(pt.Label), pp})
 				}
 				continue
 			}
 			// a mark that says who: the player's glyph, or a one-letter
 			// label itself (a head H, hands L and R)
 			g := playerGlyph(pt.Player, false)
-			label := clean(pt.Label)
+			label := theme.Safe(pt.Label)
 			if rs := []rune(label); len(rs) == 1 {
 				g, label = rs[0], ""
 			} else if pt.Kind == "player" || pt.Kind == "" {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // statLines is the stats overlay drawn for one width: every table of
@@ -58,20 +59,20 @@ func (v *replayView) buildStats(w int) *statLines {
 		if ti > 0 {
 			add("", -1)
 		}
-		title := clean(t.Title)
+		title := theme.Safe(t.Title)
 		if title == "" {
-			title = clean(t.Key)
+			title = theme.Safe(t.Key)
 		}
 		add(p.bold.wrap(title), -1)
 		// column widths: the row labels, then each column's widest cell
 		labelW := 0
 		for _, r := range t.Rows {
-			labelW = max(labelW, width(clean(r.Label)))
+			labelW = max(labelW, width(theme.Safe(r.Label)))
 		}
 		labelW = min(labelW, max(w/3, 12))
 		colW := make([]int, len(t.Columns))
 		for j, h := range t.Columns {
-			colW[j] = width(clean(h))
+			colW[j] = width(theme.Safe(h))
 		}
 		for _, r := range t.Rows {
 			for j, f := range r.Cells {
@@ -100,7 +101,7 @@ func (v *replayView) buildStats(w int) *statLines {
 		head.WriteString(strings.Repeat(" ", labelW))
 		for j, h := range t.Columns {
 			head.WriteString("  ")
-			cell := fitLeft(cut(clean(h), colW[j]), colW[j])
+			cell := fitLeft(cut(theme.Safe(h), colW[j]), colW[j])
 			if pc := playerCol(j); pc >= 0 {
 				head.WriteString(p.player(pc).wrap(cell))
 			} else {
@@ -110,7 +111,7 @@ func (v *replayView) buildStats(w int) *statLines {
 		add(head.String(), -1)
 		for _, r := range t.Rows {
 			var b strings.Builder
-			b.WriteString(p.label.wrap(fitRight(cut(clean(r.Label), labelW), labelW)))
+			b.WriteString(p.label.wrap(fitRight(cut(theme.Safe(r.Label), labelW), labelW)))
 			for j := range t.Columns {
 				b.WriteString("  ")
 				txt := ""
@@ -129,7 +130,7 @@ func (v *replayView) buildStats(w int) *statLines {
 }
 
 // cellText is a stat cell as text: the field's name or value.
-func cellText(f model.Field) string { return clean(f.Text()) }
+func cellText(f model.Field) string { return theme.Safe(f.Text()) }
 
 // fitLeft pads plain text on the right (numbers and names read from the left).
 func fitLeft(s string, w int) string {

@@ -188,19 +188,3 @@ func humanSize(n int64) string {
 
 // thousands writes an integer with thousands separators: 28,800.
 func thousands(n int64) string { return model.FormatCount(n) }
-
-// clean removes control characters from text a file supplied (player names,
-// summaries), so a hostile replay cannot move the cursor or restyle the screen.
-func clean(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // barCache holds the timeline's marks for one width.
@@ -122,26 +123,26 @@ func (v *replayView) timeline(w int) []string {
 	} else {
 		// a label that names the unit itself ("loop 1234") is said once:
 		// "loop 1234 / 15467"
-		cur := clean(tl.Label(v.frame))
+		cur := theme.Safe(tl.Label(v.frame))
 		t := model.FormatDuration(tl.Time(v.frame))
 		switch {
 		case tl.Clock != nil:
 			// the game's own clock as players saw it, real time beside it,
 			// and the frame by its unit ("loop 6,720 / 8,185")
 			s = append(s, fmt.Sprintf("%s / %s %s", model.FormatDuration(tl.Clock(v.frame)), model.FormatDuration(tl.Clock(n-1)), tl.ClockName),
-				p.dim.wrap(fmt.Sprintf("%s / %s real", t, model.FormatDuration(tl.Time(n-1)))),
+				p.dim.wrap(fmt.Sprintf("%s / %s real", t, model.FormatDuration(playLength(v.r)))),
 				fmt.Sprintf("%s %s / %s", unit, model.FormatCount(tl.Number(v.frame)), model.FormatCount(tl.Number(n-1))))
 		case !v.noTime && strings.HasPrefix(cur, t):
 			// the label is the game time (BSOR's song time): say it once,
 			// and count the frames by their unit ("sample 901 / 2,682")
-			s = append(s, cur+" / "+clean(tl.Label(n-1)),
+			s = append(s, cur+" / "+model.FormatDuration(playLength(v.r)),
 				fmt.Sprintf("%s %s / %s", unit, model.FormatCount(int64(v.frame+1)), model.FormatCount(int64(n))))
 		default:
-			s = append(s, fmt.Sprintf("%s %s / %s", unit, clean(frameLabel(tl, v.frame)), clean(frameLabel(tl, n-1))))
+			s = append(s, fmt.Sprintf("%s %s / %s", unit, theme.Safe(frameLabel(tl, v.frame)), theme.Safe(frameLabel(tl, n-1))))
 			if v.noTime {
 				s = append(s, p.dim.wrap(fmt.Sprintf("no game time: 1 s = %d %ss", framesPerSecond, unit)))
 			} else {
-				s = append(s, t+" / "+model.FormatDuration(tl.Time(n-1)))
+				s = append(s, t+" / "+model.FormatDuration(playLength(v.r)))
 			}
 		}
 	}
@@ -278,7 +279,7 @@ func (v *replayView) chartLabels() []string {
 			if !strings.Contains(strings.ToLower(label), strings.ToLower(ch.title)) {
 				label = strings.TrimSpace(label + " " + ch.title)
 			}
-			v.chartLbl = append(v.chartLbl, clean(label))
+			v.chartLbl = append(v.chartLbl, theme.Safe(label))
 		}
 	}
 	return v.chartLbl

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"rewind/model"
+	"rewind/theme"
 )
 
 // layout is where every pane goes at the current size. It is plain
@@ -244,9 +246,9 @@ func (v *replayView) legend() string {
 		}
 		seen[m.kind] = true
 		if m.ranged {
-			parts = append(parts, p.player(m.player).wrap("━")+" "+clean(string(m.kind)))
+			parts = append(parts, p.player(m.player).wrap("━")+" "+theme.Safe(string(m.kind)))
 		} else {
-			parts = append(parts, p.notable.wrap(string(momentGlyph(m.kind)))+" "+clean(string(m.kind)))
+			parts = append(parts, p.notable.wrap(string(momentGlyph(m.kind)))+" "+theme.Safe(string(m.kind)))
 		}
 	}
 	if len(v.p.moments) == 0 && len(v.p.notable) > 0 {
@@ -258,6 +260,21 @@ func (v *replayView) legend() string {
 	return p.label.wrap("timeline: ") + strings.Join(parts, "  ")
 }
 
+// playLength is the replay's length, one value for the header and the
+// status line (which disagreed by a frame when one showed the decoder's
+// Duration and the other the last frame's time): the decoder's Duration,
+// as info and the browser show it, or while that is unknown (a snapshot of
+// a file still being written) the time of the last frame.
+func playLength(r *model.Replay) time.Duration {
+	if r.Duration > 0 {
+		return r.Duration
+	}
+	if n := r.Timeline.Count; n > 0 {
+		return r.Timeline.Time(n - 1)
+	}
+	return 0
+}
+
 // headerPane: the summary values, then the header fields as a tree.
 func (v *replayView) headerPane(w, h int) []string {
 	r := v.r
@@ -266,13 +283,13 @@ func (v *replayView) headerPane(w, h int) []string {
 	var first []string
 	add := func(parts *[]string, s string) {
 		if s != "" {
-			*parts = append(*parts, clean(s))
+			*parts = append(*parts, theme.Safe(s))
 		}
 	}
 	add(&first, strings.TrimSpace(r.FormatName+" "+r.Version))
 	add(&first, r.Title)
-	if r.Duration > 0 {
-		add(&first, model.FormatDuration(r.Duration))
+	if d := playLength(r); d > 0 {
+		add(&first, model.FormatDuration(d))
 	}
 	lines = append(lines, p.bold.wrap(strings.Join(first, "  ")))
 	var second []string
@@ -291,7 +308,7 @@ func (v *replayView) headerPane(w, h int) []string {
 	if r.Path == "" {
 		name = "(memory)"
 	}
-	lines = append(lines, p.dim.wrap(clean(name)+"  "+humanSize(max(r.Size, int64(len(r.Data))))))
+	lines = append(lines, p.dim.wrap(theme.Safe(name)+"  "+humanSize(max(r.Size, int64(len(r.Data))))))
 	// the fields scroll under the summary; the cursor shows when focused
 	rows := h - 1 - len(lines)
 	focused := v.focus == paneHeader
@@ -341,7 +358,7 @@ func (v *replayView) playersPane(w, h int) []string {
 		said := map[string]bool{}
 		var who []string
 		for _, s := range []string{pl.Character, pl.Name, pl.Code} {
-			if s = clean(s); s != "" && !said[s] {
+			if s = theme.Safe(s); s != "" && !said[s] {
 				who = append(who, s)
 				said[s] = true
 			}
@@ -396,7 +413,7 @@ func (v *replayView) playersPane(w, h int) []string {
 			// the player's mark in the stage view
 			b.WriteString(p.player(i).wrap(string(playerGlyph(i, false))) + " ")
 		}
-		b.WriteString(p.player(i).wrap(clean(pl.Slot)))
+		b.WriteString(p.player(i).wrap(theme.Safe(pl.Slot)))
 		b.WriteString(v.diffMarks.playerMark(p, i))
 		if len(who) > 0 {
 			b.WriteString(" " + strings.Join(who, " "))
@@ -452,9 +469,9 @@ func (v *replayView) problemsPane(w, h int) []string {
 		}
 		where := d.Span.String()
 		if d.Frame >= 0 && d.Frame < v.count() {
-			where += " @" + clean(r.Timeline.Label(d.Frame))
+			where += " @" + theme.Safe(r.Timeline.Label(d.Frame))
 		}
-		text := clean(d.Subject + " " + d.Message)
+		text := theme.Safe(d.Subject + " " + d.Message)
 		if d.Skipped {
 			text = fmt.Sprintf("skipped %s bytes: %s", thousands(d.Span.Len), text)
 		}

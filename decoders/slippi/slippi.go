@@ -292,6 +292,7 @@ func (d *decoder) headerOnly() {
 		// events, as the read of a cut file does, for the full decode's
 		// length and numbering.
 		d.stop = from
+		d.startOff, d.endOff, d.endCount = -1, -1, 0 // the skim found them; the walk finds them again, once
 		d.scan()
 	}
 	if d.why == stopCut {

@@ -61,6 +61,22 @@ type Options struct {
 	// Progress, when set, is called about ten times a second and once at
 	// the end, from one goroutine.
 	Progress func(Progress)
+	// File, when set, is called once for each file that gives no replay,
+	// when it is done, one call at a time: the CLI names such files and
+	// decides whether they fail the export (named ones) or not (strays in
+	// a folder).
+	File func(File)
+}
+
+// File is a file of an export that gave no replay, and why.
+type File struct {
+	Path  string
+	Named bool // named as an input, not found in a folder
+	// NotReplay is set when the file was read but is no replay: no format
+	// claims it, or its format's decoder refused it. Otherwise it could
+	// not be read.
+	NotReplay bool
+	Err       error
 }
 
 // Progress is how far an export is.
@@ -133,6 +149,7 @@ func Export(ctx context.Context, inputs []Input, opt Options) (Progress, error) 
 	}
 	jobs := make(chan library.Entry)
 	errc := make(chan error, workers)
+	var fileMu sync.Mutex
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -146,14 +163,20 @@ func Export(ctx context.Context, inputs []Input, opt Options) (Progress, error) 
 				}
 				var n int64
 				var kind fileKind
-				n, kind, err = s.file(e)
+				var why error
+				n, kind, why, err = s.file(e)
 				st.bytes.Add(n)
 				st.files.Add(1)
 				switch kind {
-				case unreadableFile:
+				case unreadableFile, refusedFile:
 					st.unreadable.Add(1)
 				case notReplay:
 					st.notReplays.Add(1)
+				}
+				if kind != replayFile && opt.File != nil {
+					fileMu.Lock()
+					opt.File(File{Path: e.Path, Named: e.Named, NotReplay: kind != unreadableFile, Err: why})
+					fileMu.Unlock()
 				}
 			}
 			if cerr := s.close(); err == nil {
@@ -284,9 +307,10 @@ func removeShard(out, prefix string) error {
 type fileKind int
 
 const (
-	replayFile fileKind = iota
-	unreadableFile
-	notReplay
+	replayFile     fileKind = iota
+	unreadableFile          // could not be read
+	refusedFile             // its format's decoder refused it
+	notReplay               // no format claims it
 )
 
 // sink is one worker's open files, one per table and format.
@@ -417,8 +441,9 @@ type frameWriter struct{ w frames.Writer }
 
 func (f frameWriter) Close() error { return f.w.Close() }
 
-// file exports one file: read, hash, decode, and every table's rows.
-func (s *sink) file(e library.Entry) (n int64, kind fileKind, err error) {
+// file exports one file: read, hash, decode, and every table's rows. why
+// says why a file gave no replay; err is a write error.
+func (s *sink) file(e library.Entry) (n int64, kind fileKind, why, err error) {
 	path := e.Path
 	data, rerr := read(e)
 	n = int64(len(data))
@@ -426,7 +451,7 @@ func (s *sink) file(e library.Entry) (n int64, kind fileKind, err error) {
 	hexSum := hex.EncodeToString(sum[:])
 	if rerr != nil {
 		row := replayOf(path, filepath.Base(path), "", e.Size, e.ModTime, nil, rerr)
-		return n, unreadableFile, put(s, "replays", "none", []replayRow{row})
+		return n, unreadableFile, rerr, put(s, "replays", "none", []replayRow{row})
 	}
 	r, derr := decode(data, path)
 	format := "none"
@@ -434,24 +459,25 @@ func (s *sink) file(e library.Entry) (n int64, kind fileKind, err error) {
 		format = string(r.Format)
 	} else if f, err := decoders.Detect(data, path); err == nil {
 		format = string(f.ID) // a replay its decoder refused
+		kind = refusedFile
 	} else {
 		kind = notReplay
 	}
-	if r == nil && kind != notReplay {
-		kind = unreadableFile
+	if r == nil {
+		why = derr
 	}
 	row := replayOf(path, filepath.Base(path), hexSum, int64(len(data)), e.ModTime, r, derr)
 	if err := put(s, "replays", format, []replayRow{row}); err != nil {
-		return n, kind, err
+		return n, kind, why, err
 	}
 	if r == nil {
-		return n, kind, nil
+		return n, kind, why, nil
 	}
 	r.Path = path
 	if err := s.rowsOf(r, format); err != nil {
-		return n, kind, err
+		return n, kind, why, err
 	}
-	return n, kind, nil
+	return n, kind, why, nil
 }
 
 func read(e library.Entry) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/dsnet/compress/bzip2"
@@ -69,6 +70,26 @@ func TestBzip2LikeDsnet(t *testing.T) {
 				t.Errorf("bzDecoder took it: %v, want %v", ok, tt.fast)
 			}
 		})
+	}
+}
+
+// TestBzip2ErrorsSayBzip2Once: a damaged sector's error names the method
+// once ("bzip2: corrupted input ..."), not "bzip2: bzip2: ...".
+func TestBzip2ErrorsSayBzip2Once(t *testing.T) {
+	text := bytes.Repeat([]byte("SC2 tracker events\x00\x01\x02"), 3000)
+	good := bzipped(t, text, 9)
+	for _, src := range [][]byte{
+		append([]byte("BZh9"), bytes.Repeat([]byte{0x55}, 40)...), // a header, then no block
+		func() []byte { b := append([]byte(nil), good...); b[len(b)/2] ^= 0x10; return b }(),
+		good[:len(good)/2],
+	} {
+		_, err := decompress(nil, len(text), len(text), append([]byte{CompBzip2}, src...))
+		if err == nil {
+			t.Fatal("a damaged stream read")
+		}
+		if msg := err.Error(); !strings.HasPrefix(msg, "bzip2") || strings.Count(msg, "bzip2") != 1 {
+			t.Errorf("%q: want the method named once", msg)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 
 	"github.com/dsnet/compress/bzip2"
 )
@@ -140,7 +141,7 @@ func unbzip2Dsnet(out []byte, size, limit int, src []byte) (_ []byte, err error)
 	}
 	if err != nil {
 		z.r = nil
-		return out, fmt.Errorf("bzip2: %w", err)
+		return out, err // dsnet's errors start "bzip2: " already
 	}
 	out, err = readStream(z.r, out, size, limit, "bzip2")
 	if err != nil {
@@ -184,6 +185,8 @@ func readStream(r io.Reader, out []byte, size, limit int, method string) ([]byte
 			return out, nil // the stream ends at its size
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
 			return out, fmt.Errorf("%s stream ends after %d of %d bytes", method, len(out)-start, size)
+		case err != nil && strings.HasPrefix(err.Error(), method+": "): // "bzip2: corrupted input"
+			return out, fmt.Errorf("%w after %d of %d bytes", err, len(out)-start, size)
 		case err != nil:
 			return out, fmt.Errorf("%s: %w after %d of %d bytes", method, err, len(out)-start, size)
 		case n == 0:
