@@ -250,17 +250,18 @@ func (a *analysis) tables() []model.StatTable {
 		per("result", "Result", func(p int) model.Field { return cell(nonEmpty(a.r.Players[p].Result, "—")) }))
 	if a.acts.counted {
 		rows = append(rows,
-			per("apm", "APM (sc2reader)", func(p int) model.Field {
-				if !a.human(p) {
+			per("apm", "APM (sc2reader's count)", func(p int) model.Field {
+				v, ok := a.acts.average(p)
+				if !ok {
 					return none
 				}
-				return apmText(a.acts.average(p, a.last))
+				return apmText(v)
 			}),
 			per("actions", "Actions", func(p int) model.Field { return cell(int64(a.acts.total[p])) }))
 	}
 	gameAPM, mmr := a.metadata()
 	if len(gameAPM) > 0 {
-		rows = append(rows, per("gameAPM", "APM (the game's own)", func(p int) model.Field {
+		rows = append(rows, per("gameAPM", "APM (the game's)", func(p int) model.Field {
 			if v, ok := gameAPM[p]; ok {
 				return apmText(v)
 			}
