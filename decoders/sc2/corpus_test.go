@@ -199,7 +199,12 @@ func TestCorpusAll(t *testing.T) {
 		if d.init != nil && d.game.exact && d.msgs != nil && d.msgs.exact {
 			fs.exact++
 		}
+		before := 0
+		for _, n := range unnamed {
+			before += n
+		}
 		n, cmds := checkGameEvents(t, name, d, unnamed)
+		checkUnnamedNote(t, name, r, unnamed, before)
 		events += n
 		commands += cmds
 		checkPings(t, name, d)
@@ -326,6 +331,29 @@ func checkGameEvents(t *testing.T, name string, d *decoder, unnamed map[string]i
 		t.Errorf("%s: %d game events, the first at loop %d", name, len(g.events), g.events[0].loop)
 	}
 	return len(g.events), commands
+}
+
+// checkUnnamedNote: the commands without a name that checkGameEvents
+// counted for a file (the unnamed total grew from before) are said once,
+// in one Info diagnostic that counts them all.
+func checkUnnamedNote(t *testing.T, name string, r *model.Replay, unnamed map[string]int, before int) {
+	after := 0
+	for _, n := range unnamed {
+		after += n
+	}
+	var notes []model.Diagnostic
+	for _, dg := range r.Diagnostics {
+		if dg.Span.Stream == fGame && strings.Contains(dg.Message, "has no name for") {
+			notes = append(notes, dg)
+		}
+	}
+	switch {
+	case after == before && len(notes) == 0:
+	case len(notes) != 1:
+		t.Errorf("%s: %d commands without a name, %d diagnostics say so", name, after-before, len(notes))
+	case notes[0].Severity != model.Info || !strings.HasPrefix(notes[0].Message, fmt.Sprintf("%d commands ", after-before)):
+		t.Errorf("%s: %d commands without a name, the diagnostic says %s: %s", name, after-before, notes[0].Severity, notes[0].Message)
+	}
 }
 
 // checkBitArrays: a bit array of n bits has no index at n or past it.
