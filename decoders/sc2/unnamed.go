@@ -121,10 +121,10 @@ func (d *decoder) noteUnnamedCommands(out *[]model.Diagnostic) {
 	if !path.ok {
 		return
 	}
-	type seen struct {
-		count, first int
-	}
-	ids := map[[2]int64]*seen{}
+	// counts by ability id (link << 5 | command index, as sc2reader keys
+	// them), and the first command of each
+	counts := map[int64]int32{}
+	first := map[int64]int32{}
 	var r bitpack.Reader
 	for i := range g.events {
 		e := &g.events[i]
@@ -137,23 +137,30 @@ func (d *decoder) noteUnnamedCommands(out *[]model.Diagnostic) {
 		if !has {
 			continue
 		}
-		k := [2]int64{link, index}
-		if s := ids[k]; s != nil {
-			s.count++
-		} else {
-			ids[k] = &seen{count: 1, first: i}
+		k := link<<5 | index&31
+		if index < 0 || index > 31 {
+			k = -1 - (link<<16 | index&0xffff) // an index past 5 bits: a key of its own
 		}
+		n := counts[k]
+		if n == 0 {
+			first[k] = int32(i)
+		}
+		counts[k] = n + 1
 	}
-	type unnamed struct {
-		id [2]int64
-		seen
+	type seen struct {
+		link, index  int64
+		count, first int
 	}
-	var list []unnamed
+	var list []seen
 	total := 0
-	for k, s := range ids {
-		if _, ok := d.names.Command(int(k[0]), int(k[1])); !ok {
-			list = append(list, unnamed{k, *s})
-			total += s.count
+	for k, n := range counts {
+		link, index := k>>5, k&31
+		if k < 0 {
+			link, index = (-1-k)>>16, (-1-k)&0xffff
+		}
+		if _, ok := d.names.Command(int(link), int(index)); !ok {
+			list = append(list, seen{link, index, int(n), int(first[k])})
+			total += int(n)
 		}
 	}
 	if len(list) == 0 {
@@ -174,13 +181,13 @@ func (d *decoder) noteUnnamedCommands(out *[]model.Diagnostic) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "ability %d command %d (%d×)", u.id[0], u.id[1], u.count)
+		fmt.Fprintf(&b, "ability %d command %d (%d×)", u.link, u.index, u.count)
 	}
-	first := list[0].first
+	at := list[0].first
 	for _, u := range list {
-		first = min(first, u.first)
+		at = min(at, u.first)
 	}
-	e := &g.events[first]
+	e := &g.events[at]
 	dg := diagnostic(model.Info, model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}, fGame,
 		fmt.Sprintf("%d commands use %d abilities the id table (%s/%s) has no name for, shown by number: %s",
 			total, len(list), d.names.Expansion, d.names.Build, b.String()), "", "")
