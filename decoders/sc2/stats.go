@@ -281,7 +281,7 @@ func (a *analysis) tables() []model.StatTable {
 	rows = append(rows, per("chat", "Chat lines", count(func(ps *playerStats) int { return ps.chat })))
 	title := "Players"
 	if a.acts.counted {
-		title += " · APM as sc2reader counts it, per real minute"
+		title += " · APM as sc2reader counts it, and as the game does"
 	}
 	if !a.tracked {
 		title += " · orders, not units (no tracker events)"
