@@ -7,29 +7,37 @@ import (
 	"rewind/model"
 )
 
-// APM as sc2reader counts it (ggtracker/sc2reader, engine/plugins/apm.py,
-// APMTracker, and its factory plugin, which agree):
+// APM as sc2reader 1.8 counts it (ggtracker/sc2reader, engine/plugins/
+// apm.py, APMTracker), so that a script comparing the two reads the same
+// number ("apm" in the stats JSON, "APM (sc2reader's count)" in the
+// table). The game's own figure, in replay.gamemetadata.json, is another
+// number ("gameApm", "APM (the game's)").
 //
-//   - an action is every selection event (SelectionDelta, including the
-//     ones the game writes when a selected unit dies), every control-group
-//     event (ControlGroupUpdate: set, add, recall) and every command (Cmd,
+//   - An action is every selection event (SelectionDelta, the ones the game
+//     writes when a selected unit dies included), every control-group event
+//     (ControlGroupUpdate: set, add, recall, clear) and every command (Cmd,
 //     and from base build 34784, where sc2reader's reader starts reading
 //     them as commands, CmdUpdateTargetPoint and CmdUpdateTargetUnit);
-//     camera moves are not actions;
-//   - nothing is left out at the start: the first seconds count;
-//   - each action counts 1.4 in the game second (16 loops) it falls in,
-//     which turns actions per game minute into actions per real minute on
-//     Faster (a real second is 1.4 game seconds); rewind takes the game's
-//     own speed factor, which is 1.4 on Faster, the speed of every ranked
-//     game;
-//   - the average is the actions over the game seconds the player played:
-//     up to their leave event (loop / 16, whole seconds), else the game's
-//     length (loops / 16, whole seconds), times the factor. sc2reader
-//     measures a Legacy of the Void game without a leave event in real
-//     seconds and so shows 1.4 times the rate; rewind does not.
+//     camera moves are not actions.
+//   - Each action counts 1.4, at any game speed (sc2reader's constant: a
+//     real second on Faster is 1.4 game seconds).
+//   - The average is the player's actions × 1.4 × 60 over the seconds the
+//     player played: the game second (loop / 16, whole seconds) of the
+//     player's last leave event when there is one; else the replay's
+//     length as sc2reader measures it, whole seconds of real time (loops /
+//     22.4) for clients of build 34784 and later, of game time (loops / 16)
+//     before. So a Legacy of the Void player who stayed to the end is
+//     measured in real seconds and one who left in game seconds: sc2reader
+//     mixes the two, and rewind follows it.
+//   - A player with no action has 0; so has one who played no whole second.
+//   - sc2reader gives APM to the lobby's humans (a slot of m_control 2), not
+//     to computers; its GameHeart normalizer moves every event of a
+//     GameHeart game (pre-LotV, the players' first town halls born after
+//     loop 0) back to the start of the play (gameHeartStart), which moves
+//     the leave events and so the seconds played.
 //
 // By minute, sc2reader buckets actions by game minute (960 loops); rewind
-// buckets them by the minute of the clock the client showed: game minutes
+// buckets them by the minute of the game's clock (clock.go): game minutes
 // before Legacy of the Void (sc2reader's buckets), real minutes (1,344
 // loops on Faster) after, each the actions per real minute in it (a last,
 // shorter minute is scaled up to a whole one).
@@ -37,14 +45,21 @@ import (
 // gameSecond is a game second in loops, sc2reader's unit of time.
 const gameSecond = 16
 
+// actionWeight is what sc2reader adds for an action: 1.4, the real
+// minute of Faster in game minutes.
+const actionWeight = 1.4
+
 // actionCounts are each player's actions: the loops they fall on, in
 // order (memory follows the events, not the game's length).
 type actionCounts struct {
-	loops   [][]int32 // [player]
-	total   []int
-	leftAt  []int // loop of the player's first leave event, -1 when none
-	factor  float64
-	counted bool // the replay has game events to count
+	loops    [][]int32 // [player]
+	total    []int
+	leftAt   []int // loop of the player's first leave event, -1 when none
+	lastLeft []int // loop of the player's last leave event, -1 when none
+	human    []bool
+	length   int // the replay's length in sc2reader's seconds
+	start    int // the loop sc2reader counts a leave from (gameHeartStart)
+	counted  bool
 }
 
 // gameEventRoles tells for each event id of a game stream whether it is
@@ -65,16 +80,17 @@ func (d *decoder) gameEventRoles(g *gameStream) (action, leave []bool) {
 	return action, leave
 }
 
-// countActions finds every player's actions and first leave.
+// countActions finds every player's actions and leaves.
 func (a *analysis) countActions() actionCounts {
 	d := a.d
 	n := len(a.r.Players)
-	c := actionCounts{loops: make([][]int32, n), total: make([]int, n), leftAt: make([]int, n), factor: d.rate / 16}
+	c := actionCounts{loops: make([][]int32, n), total: make([]int, n), leftAt: make([]int, n), lastLeft: make([]int, n),
+		human: d.lobbyHumans(), length: d.sc2readerLength(), start: d.gameHeartStart()}
 	for p := range c.leftAt {
-		c.leftAt[p] = -1
+		c.leftAt[p], c.lastLeft[p] = -1, -1
 	}
 	g := d.game
-	if g == nil || c.factor <= 0 {
+	if g == nil {
 		return c
 	}
 	c.counted = true
@@ -88,28 +104,46 @@ func (a *analysis) countActions() actionCounts {
 		if p < 0 || p >= n {
 			continue
 		}
-		loop := min(int(e.loop), a.last)
 		switch {
 		case action[e.id]:
-			c.loops[p] = append(c.loops[p], int32(loop))
+			c.loops[p] = append(c.loops[p], int32(min(int(e.loop), a.last)))
 			c.total[p]++
-		case leave[e.id] && c.leftAt[p] < 0:
-			c.leftAt[p] = loop
+		case leave[e.id]:
+			if c.leftAt[p] < 0 {
+				c.leftAt[p] = min(int(e.loop), a.last)
+			}
+			c.lastLeft[p] = int(e.loop)
 		}
 	}
 	return c
 }
 
-// average is sc2reader's avg_apm for a player (see the top of this file).
-func (c *actionCounts) average(p, loops int) float64 {
-	played := loops / gameSecond
-	if c.leftAt[p] >= 0 {
-		played = c.leftAt[p] / gameSecond
-	}
-	if played <= 0 {
+// seconds is how long sc2reader says a player played (see the top of
+// this file).
+func (c *actionCounts) seconds(p int) int {
+	l := c.lastLeft[p]
+	switch {
+	case l < 0:
+		return c.length
+	case c.start == 0:
+		return l / gameSecond
+	case l < c.start:
 		return 0
 	}
-	return float64(c.total[p]) * c.factor * 60 / float64(played)
+	return (l - c.start) / gameSecond
+}
+
+// average is sc2reader's avg_apm for a player; ok false for a player
+// sc2reader gives none (a computer).
+func (c *actionCounts) average(p int) (apm float64, ok bool) {
+	if p >= len(c.human) || !c.human[p] {
+		return 0, false
+	}
+	s := c.seconds(p)
+	if c.total[p] == 0 || s <= 0 {
+		return 0, true
+	}
+	return float64(c.total[p]) * actionWeight * 60 / float64(s), true
 }
 
 // before counts a player's actions at loops below loop.
@@ -161,4 +195,104 @@ func (c *actionCounts) chart(r *model.Replay, samples int) model.Chart {
 // apmText formats an APM for a table cell.
 func apmText(v float64) model.Field {
 	return model.Field{Value: v, Name: fmt.Sprintf("%.0f", v)}
+}
+
+// sc2readerLength is the replay's length in whole seconds as sc2reader
+// measures it (Replay.length): loops / 22.4 for clients of build 34784
+// and later, loops / 16 before; for the HotS beta (base build 23925) the
+// last event's loop when it is past the header's.
+func (d *decoder) sc2readerLength() int {
+	loops := d.loops
+	if d.baseBuild == 23925 {
+		loops = max(loops, d.lastEventLoop())
+	}
+	if d.build >= 34784 {
+		return int(float64(loops) / (gameSecond * actionWeight))
+	}
+	return loops / gameSecond
+}
+
+// lastEventLoop is the loop of the last event of any stream, before the
+// timeline holds it to the header's length.
+func (d *decoder) lastEventLoop() int {
+	last := 0
+	if g := d.game; g != nil && len(g.events) > 0 {
+		last = max(last, int(g.events[len(g.events)-1].loop))
+	}
+	if t := d.tr; t != nil && len(t.events) > 0 {
+		last = max(last, int(t.events[len(t.events)-1].loop))
+	}
+	if m := d.msgs; m != nil && len(m.events) > 0 {
+		last = max(last, int(m.events[len(m.events)-1].raw.loop))
+	}
+	return last
+}
+
+// lobbyHumans tells which players a person played, as sc2reader has it:
+// it walks the lobby's slots in order, and each slot of a participant
+// (m_control 2, not observing) or a computer (m_control 3) is the next
+// player of replay.details; the participants are its humans. Without a
+// lobby, every player that replay.details does not mark a computer or an
+// observer.
+func (d *decoder) lobbyHumans() []bool {
+	n := len(d.r.Players)
+	out := make([]bool, n)
+	if d.init == nil || len(d.init.slots) == 0 {
+		for p := range out {
+			out[p] = p < len(d.players) && d.players[p].control != 3 && !(d.players[p].observe != 0 && d.players[p].result == 0)
+		}
+		return out
+	}
+	next := 0
+	for _, s := range d.init.slots {
+		switch {
+		case s.control == 2 && s.observe == 0:
+			if next < n {
+				out[next] = true
+			}
+			next++
+		case s.control == 3 && next < n:
+			next++
+		}
+	}
+	return out
+}
+
+// gameHeartStart is the loop sc2reader's GameHeart normalizer takes for
+// the start of the play, 0 when it leaves the replay alone. GameHeart
+// games (an observer overlay of Heart of the Swarm tournaments) start in a
+// lobby on the map; the players' town halls appear when the play starts.
+// The normalizer works on replays with tracker events that are not Legacy
+// of the Void's: it reads the tracker events until one comes more than 5
+// loops after the last town hall (Hatchery, Nexus, Command Center) born
+// to a player, and gives up on a replay whose town halls are born at loop
+// 0. The start is that last town hall's loop, or -1 when no player's town
+// hall is born (sc2reader then moves every event a loop later).
+func (d *decoder) gameHeartStart() int {
+	t := d.tr
+	if t == nil || len(t.events) == 0 || d.expansion == "LotV" {
+		return 0
+	}
+	start := -1
+	for i := range t.events {
+		e := &t.events[i]
+		if start != -1 && int(e.loop) > start+5 {
+			break
+		}
+		if e.id != tUnitBorn || e.unit < 0 {
+			continue
+		}
+		u := t.units.at(int(e.unit))
+		if u.born != e.loop || u.hist[0].owner == 0 {
+			continue
+		}
+		switch t.types[u.hist[0].typ] {
+		case "Hatchery", "Nexus", "CommandCenter":
+			if e.loop == 0 {
+				return 0
+			}
+			start = int(e.loop)
+		}
+	}
+	return start
 }

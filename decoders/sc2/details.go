@@ -135,7 +135,7 @@ func (d *decoder) detailsPlayer(i int, p *versioned.Value, stream string) {
 	info.observe, _ = p.IntOf(7)
 	info.result, _ = p.IntOf(8)
 	info.workingSlot, info.hasWorkingSlot = p.IntOf(9)
-	mp := model.Player{Slot: fmt.Sprintf("player %d", i+1), Name: info.name, Character: info.race,
+	mp := model.Player{Slot: fmt.Sprintf("P%d", i+1), Name: info.name, Character: info.race,
 		Team: fmt.Sprintf("team %d", info.team+1), Result: resultName(info.result)}
 	f := []model.Field{{Key: "name", Label: "m_name", Value: info.name, Span: spanOf(p, 0, stream)}}
 	if info.clan != "" {

@@ -23,6 +23,8 @@ var Format = format.Format{
 	Extent: extent,
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "rebuild the archive from the members that still read, an event stream cut to its last whole event (refused when the replay header or the player list is lost)",
+	Summarize:  Summarize,
+	Stats:      statDefs,
 	Frames:     frames.Of("frames_sc2", StatsRows, "stats"),
 }
 

@@ -23,6 +23,14 @@ type initResult struct {
 	// occupied: for each occupied slot in order (counted from 1 as Wings
 	// of Liberty game events number their users), the player, or -1
 	occupied []int
+	// slots: every lobby slot's control and observe, in order (who
+	// sc2reader counts a human, lobbyHumans)
+	slots []lobbySlot
+}
+
+// lobbySlot is what a lobby slot says of who sits in it.
+type lobbySlot struct {
+	control, observe int64
 }
 
 // pickInit reads replay.initData with the table of the base build or the
@@ -190,6 +198,8 @@ func (d *decoder) slotFields(res *initResult, slots *bitpack.Value, userName map
 	for i := range slots.Items {
 		s := &slots.Items[i]
 		ctl, _ := s.IntOf("m_control")
+		obs, _ := s.IntOf("m_observe")
+		res.slots = append(res.slots, lobbySlot{control: ctl, observe: obs})
 		uid, hasUser := s.IntOf("m_userId")
 		wss, hasWss := s.IntOf("m_workingSetSlotId")
 		toon, _ := s.BytesOf("m_toonHandle")

@@ -45,6 +45,7 @@ type line struct {
 	kind             model.MomentKind
 	verb, name       string // "Train", "Marine": the game's name of the unit or upgrade
 	text             string // an order's words ("Train Marine"), name being the command's
+	makes            string // the unit an order makes, "" for research
 	upgrade          bool
 	count            int
 	done             bool // the line's time is when the thing was finished
@@ -82,6 +83,24 @@ func (a *analysis) lineTitle(l *line) string {
 		return names.Words(strings.TrimSuffix(l.name, "Research"))
 	}
 	return a.unitTitle(l.name)
+}
+
+// lineMove is what a line makes as an archive searches it (MomentFacts.Move):
+// the unit, structure or upgrade ("Marine", "Supply Depot", "Stimpack"),
+// for an order the unit it makes or the research's upgrade.
+func (a *analysis) lineMove(l *line) string {
+	if !l.ordered {
+		return a.lineTitle(l)
+	}
+	if l.makes != "" {
+		return a.unitTitle(l.makes)
+	}
+	for _, verb := range []string{"Research", "Upgrade", "Evolve"} {
+		if rest, ok := strings.CutPrefix(l.name, verb); ok && rest != "" {
+			return names.Words(rest)
+		}
+	}
+	return names.Words(l.name)
 }
 
 // unitTitle is names.UnitTitle, once per unit type of the replay.
@@ -172,20 +191,28 @@ func (a *analysis) trackerSpan(e *tevent) model.Span {
 	return model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}
 }
 
+// statsAt is the index of a player's last player-stats record at or
+// before a frame; false when there is none.
+func (a *analysis) statsAt(p, frame int) (int, bool) {
+	t := a.d.tr
+	if t == nil || p < 0 || p >= len(t.stats) {
+		return 0, false
+	}
+	st := t.stats[p]
+	k := sort.Search(len(st), func(i int) bool { return int(st[i].loop) > frame }) - 1
+	return k, k >= 0
+}
+
 // supplyAt is a player's supply at a frame as the game showed it, used
 // over cap (at most 200), from the last player-stats record at or before
 // it; "" when there is none.
 func (a *analysis) supplyAt(p, frame int) string {
-	t := a.d.tr
-	if t == nil || p < 0 || p >= len(t.stats) {
+	k, ok := a.statsAt(p, frame)
+	if !ok {
 		return ""
 	}
-	st := t.stats[p]
-	k := sort.Search(len(st), func(i int) bool { return int(st[i].loop) > frame }) - 1
-	if k < 0 {
-		return ""
-	}
-	used, made := float64(st[k].v[sFoodUsed])/4096, float64(st[k].v[sFoodMade])/4096
+	v := &a.d.tr.stats[p][k].v
+	used, made := float64(v[sFoodUsed])/4096, float64(v[sFoodMade])/4096
 	return fmt.Sprintf("%g/%g", used, min(made, 200))
 }
 
@@ -257,6 +284,11 @@ func (a *analysis) unitMade(e *tevent) {
 	if !ok || trivial(info) {
 		return
 	}
+	ev := fromBorn
+	if init {
+		ev = fromInit
+	}
+	a.addItem(p, e.loop, name, kindOf(info), ev)
 	ps := &a.players[p]
 	l := line{frame: a.frame(e.loop), player: p, name: name, units: []int32{u}, span: a.trackerSpan(e)}
 	switch {
@@ -309,6 +341,7 @@ func (a *analysis) morph(e *tevent) {
 	if old, ok := a.unitInfo(oldName); !inProgress(oldName) && (!ok || old.Base == info.Base) {
 		return
 	}
+	a.addItem(p, e.loop, newName, kindOf(info), fromTypeChange)
 	ps := &a.players[p]
 	l := line{frame: a.frame(e.loop), player: p, name: newName, verb: "Morph", done: true, span: a.trackerSpan(e),
 		kind: model.MomentTrain}
@@ -334,6 +367,7 @@ func (a *analysis) upgrade(e *tevent) {
 		return
 	}
 	a.players[p].upgrades++
+	a.addItem(p, e.loop, name, itemUpgrade, fromUpgrade)
 	a.addLine(line{frame: a.frame(e.loop), player: p, name: name, upgrade: true, verb: "Research", done: true,
 		kind: model.MomentResearch, span: a.trackerSpan(e)})
 }
@@ -579,12 +613,13 @@ func (a *analysis) lineMoments() {
 			fs = append(fs, model.Field{Key: "note", Label: "note", Value: l.note})
 		}
 		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, By: l.player, On: -1,
-			Summary: s, Fields: fs, Span: l.span})
+			Summary: s, Fields: fs, Span: l.span, Facts: model.MomentFacts{Move: a.lineMove(l), Hits: l.count}})
 	}
 	for i := range a.losses {
 		l := &a.losses[i]
 		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
-			On: l.player, Summary: a.lossText(l), Span: l.span, Fields: []model.Field{
+			On: l.player, Summary: a.lossText(l), Span: l.span,
+			Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}, Fields: []model.Field{
 				{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
 				{Key: "count", Label: "count", Value: int64(l.count)},
 				{Key: "killer", Label: "killer", Value: a.name(l.killer)},

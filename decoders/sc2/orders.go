@@ -49,7 +49,16 @@ func (a *analysis) walkOrders() {
 		if !ok {
 			continue
 		}
-		l := line{frame: a.frame(e.loop), player: p, name: c.Name, text: c.Text(), ordered: true,
+		kind, name := itemUpgrade, c.Name
+		if c.Makes != "" {
+			info, _ := a.unitInfo(c.Makes)
+			kind, name = kindOf(info), c.Makes
+		}
+		a.addItem(p, e.loop, name, kind, fromOrder)
+		if kind == itemWorker {
+			continue // workers are in the JSON's build order, not the table's
+		}
+		l := line{frame: a.frame(e.loop), player: p, name: c.Name, text: c.Text(), makes: c.Makes, ordered: true,
 			span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
 		l.kind = a.orderKind(c)
 		a.players[p].orders[l.kind]++
@@ -58,8 +67,8 @@ func (a *analysis) walkOrders() {
 }
 
 // order names a command's ability; false when it is no train, build,
-// morph or research order, or orders a worker or something worth less
-// than 25 resources.
+// morph or research order, or orders something worth less than 25
+// resources.
 func (a *analysis) order(v *bitpack.Value) (names.Command, bool) {
 	ab, ok := at(v, "m_abil")
 	if !ok {
@@ -73,7 +82,7 @@ func (a *analysis) order(v *bitpack.Value) (names.Command, bool) {
 	}
 	if c.Makes != "" {
 		info, ok := a.unitInfo(c.Makes)
-		return c, ok && !trivial(info) && info.Kind != names.Worker
+		return c, ok && !trivial(info)
 	}
 	return c, strings.HasSuffix(c.Ability, "Research")
 }

@@ -467,7 +467,10 @@ func (d *decoder) readArchive() {
 		{stream: fInit, run: d.decodeInit},
 		{stream: fTracker, run: d.decodeTracker},
 		{stream: fMessages, run: d.decodeMessages},
-		{stream: fGame, run: d.decodeGame},
+		{stream: fGame, run: func(b []byte, out *[]model.Diagnostic) {
+			d.decodeGame(b, out)
+			d.noteUnnamedCommands(out)
+		}},
 	}
 	// The members nothing decodes (the battle lobby, the sync and smartcam
 	// events, the game metadata) are read too, on a goroutine of their

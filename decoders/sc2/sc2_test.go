@@ -2,6 +2,7 @@ package sc2
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -614,6 +615,17 @@ func FuzzSC2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Decode(data, model.DecodeOptions{})
 		checkContract(t, "input", data, r, err)
+		if r == nil {
+			return
+		}
+		// the analysis, its JSON (no NaN or infinity) and the summary
+		a := r.Analysis()
+		if _, err := json.Marshal(a.Stats.Native); err != nil {
+			t.Errorf("stats JSON: %v", err)
+		}
+		if s := Format.Summarize(r); s != nil && len(s.Players) != len(r.Players) {
+			t.Errorf("%d player summaries for %d players", len(s.Players), len(r.Players))
+		}
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"rewind/decoders/sc2/versioned"
 	"rewind/model"
@@ -51,7 +50,8 @@ type analysis struct {
 
 	acts    actionCounts
 	players []playerStats
-	lines   []line // build order lines of every player, in frame order
+	lines   []line        // build order lines of every player, in frame order
+	items   [][]buildItem // every player's build order for the JSON (buildorder.go)
 	losses  []loss
 	moments []model.Moment
 	chat    []chatLine
@@ -100,34 +100,7 @@ func (d *decoder) analyze() *model.Analysis {
 			Summary: "game ends: " + nonEmpty(a.r.Result, "result unknown")})
 	}
 	sortMoments(a.moments)
-	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables()}, Charts: a.charts()}
-}
-
-// clock is the time the client showed at a frame: game time before Legacy
-// of the Void, real time after (Timeline.Clock when set).
-func (a *analysis) clock(frame int) time.Duration {
-	if a.r.Timeline.Clock != nil {
-		return a.r.Timeline.Clock(frame)
-	}
-	return a.r.Timeline.Time(frame)
-}
-
-// clockText is the clock as the game's timer shows it: m:ss, seconds cut.
-func (a *analysis) clockText(frame int) string {
-	s := int(a.clock(frame) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-// minuteLoops is a minute of the client's clock in loops: 960 of game time
-// (16 loops a second), or a real minute (1,344 loops on Faster).
-func (a *analysis) minuteLoops() int {
-	if a.r.Timeline.Clock != nil || a.r.Timeline.Rate <= 0 {
-		return 60 * 16
-	}
-	return int(60*a.r.Timeline.Rate + 0.5)
+	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables(), Native: a.native()}, Charts: a.charts()}
 }
 
 func (a *analysis) frame(loop int32) int { return max(min(int(loop), a.last), 0) }
@@ -144,9 +117,12 @@ func (a *analysis) name(p int) string {
 
 // observer reports whether a player of replay.details watched: marked an
 // observer and without a result (the KR sample, a Wings of Liberty
-// replay, marks a player who played and lost an observer of a closed slot).
+// replay, marks a player who played and lost an observer of a closed
+// slot), and not a participant of the lobby (a 1.1 3v3 marks a player who
+// played and left an observer of a closed slot without a result; its
+// lobby has him play, lobbyHumans).
 func (a *analysis) observer(p int) bool {
-	if p < 0 || p >= len(a.d.players) {
+	if p < 0 || p >= len(a.d.players) || (p < len(a.acts.human) && a.acts.human[p]) {
 		return false
 	}
 	pi := a.d.players[p]
@@ -250,17 +226,18 @@ func (a *analysis) tables() []model.StatTable {
 		per("result", "Result", func(p int) model.Field { return cell(nonEmpty(a.r.Players[p].Result, "—")) }))
 	if a.acts.counted {
 		rows = append(rows,
-			per("apm", "APM (sc2reader)", func(p int) model.Field {
-				if !a.human(p) {
+			per("apm", "APM (sc2reader's count)", func(p int) model.Field {
+				v, ok := a.acts.average(p)
+				if !ok {
 					return none
 				}
-				return apmText(a.acts.average(p, a.last))
+				return apmText(v)
 			}),
 			per("actions", "Actions", func(p int) model.Field { return cell(int64(a.acts.total[p])) }))
 	}
 	gameAPM, mmr := a.metadata()
 	if len(gameAPM) > 0 {
-		rows = append(rows, per("gameAPM", "APM (the game's own)", func(p int) model.Field {
+		rows = append(rows, per("gameAPM", "APM (the game's)", func(p int) model.Field {
 			if v, ok := gameAPM[p]; ok {
 				return apmText(v)
 			}
@@ -304,7 +281,7 @@ func (a *analysis) tables() []model.StatTable {
 	rows = append(rows, per("chat", "Chat lines", count(func(ps *playerStats) int { return ps.chat })))
 	title := "Players"
 	if a.acts.counted {
-		title += " · APM as sc2reader counts it, per real minute"
+		title += " · APM as sc2reader counts it, and as the game does"
 	}
 	if !a.tracked {
 		title += " · orders, not units (no tracker events)"
@@ -329,67 +306,77 @@ func (a *analysis) tables() []model.StatTable {
 	return out
 }
 
-// resourceRows are the player-stats records' totals: what each player
-// lost, killed, collected and spent.
-func (a *analysis) resourceRows(per func(key, label string, f func(p int) model.Field) model.StatRow) []model.StatRow {
+// resources are a player's player-stats records summed up: what the
+// player lost, killed, collected and spent.
+type resources struct {
+	MineralsLost   int64   `json:"mineralsLost"`
+	VespeneLost    int64   `json:"vespeneLost"`
+	MineralsKilled int64   `json:"mineralsKilled"`
+	VespeneKilled  int64   `json:"vespeneKilled"`
+	Spent          int64   `json:"spent"`          // used now, in progress and lost, minerals and vespene, at the last record
+	CollectionRate float64 `json:"collectionRate"` // minerals and vespene a minute, the mean of the records
+	Unspent        float64 `json:"unspent"`        // minerals and vespene in the bank, the mean of the records
+	PeakWorkers    int64   `json:"peakWorkers"`    // workers active, the most
+	PeakSupply     float64 `json:"peakSupply"`     // supply used, the most
+}
+
+// resourcesOf sums up a player's records; false when there are none.
+func (a *analysis) resourcesOf(p int) (resources, bool) {
 	t := a.d.tr
-	records := func(p int) []statRec {
-		if p >= len(t.stats) {
-			return nil
-		}
-		return t.stats[p]
+	if t == nil || p >= len(t.stats) || len(t.stats[p]) == 0 {
+		return resources{}, false
 	}
-	sum := func(idx ...int) func(p int) model.Field {
-		return func(p int) model.Field {
-			st := records(p)
-			if len(st) == 0 {
-				return none
-			}
-			n := int64(0)
-			for _, i := range idx {
-				n += int64(st[len(st)-1].v[i])
-			}
-			return cell(n)
-		}
-	}
-	// over folds a value of every record: the mean, or the most
-	over := func(mean bool, f func(v *[nStats]int32) float64) func(p int) model.Field {
-		return func(p int) model.Field {
-			st := records(p)
-			if len(st) == 0 {
-				return none
-			}
-			s, m := 0.0, 0.0
-			for i := range st {
-				x := f(&st[i].v)
-				s, m = s+x, max(m, x)
-			}
-			if mean {
-				m = s / float64(len(st))
-				return named(m, fmt.Sprintf("%.0f", m))
-			}
-			return named(m, fmt.Sprintf("%g", m))
-		}
-	}
-	mean := func(f func(v *[nStats]int32) float64) func(p int) model.Field { return over(true, f) }
-	peak := func(f func(v *[nStats]int32) float64) func(p int) model.Field { return over(false, f) }
+	st := t.stats[p]
+	last := &st[len(st)-1].v
 	// the counters come three by three (army, economy, technology),
 	// minerals then vespene
-	minerals := func(at int) []int { return []int{at, at + 1, at + 2} }
-	vespene := func(at int) []int { return []int{at + 3, at + 4, at + 5} }
-	both := func(at int) []int { return append(minerals(at), vespene(at)...) }
+	sum := func(at int) int64 { return int64(last[at]) + int64(last[at+1]) + int64(last[at+2]) }
+	both := func(at int) int64 { return sum(at) + sum(at+3) }
+	r := resources{MineralsLost: sum(sLost), VespeneLost: sum(sLost + 3), MineralsKilled: sum(sKilled), VespeneKilled: sum(sKilled + 3),
+		Spent: both(sInProgress) + both(sUsedCurrent) + both(sLost)}
+	for i := range st {
+		v := &st[i].v
+		r.CollectionRate += float64(v[sMineralRate]) + float64(v[sVespeneRate])
+		r.Unspent += float64(v[sMinerals]) + float64(v[sGas])
+		r.PeakWorkers = max(r.PeakWorkers, int64(v[sWorkers]))
+		r.PeakSupply = max(r.PeakSupply, float64(v[sFoodUsed])/4096)
+	}
+	r.CollectionRate /= float64(len(st))
+	r.Unspent /= float64(len(st))
+	return r, true
+}
+
+// resourceRows are the player-stats records' totals (resourcesOf).
+func (a *analysis) resourceRows(per func(key, label string, f func(p int) model.Field) model.StatRow) []model.StatRow {
+	of := func(f func(r *resources) model.Field) func(p int) model.Field {
+		return func(p int) model.Field {
+			r, ok := a.resourcesOf(p)
+			if !ok {
+				return none
+			}
+			return f(&r)
+		}
+	}
+	n := func(f func(r *resources) int64) func(p int) model.Field {
+		return of(func(r *resources) model.Field { return cell(f(r)) })
+	}
+	mean := func(f func(r *resources) float64) func(p int) model.Field {
+		return of(func(r *resources) model.Field { return named(f(r), fmt.Sprintf("%.0f", f(r))) })
+	}
 	return []model.StatRow{
-		per("mineralsLost", "Minerals lost", sum(minerals(sLost)...)),
-		per("vespeneLost", "Vespene lost", sum(vespene(sLost)...)),
-		per("mineralsKilled", "Minerals killed", sum(minerals(sKilled)...)),
-		per("vespeneKilled", "Vespene killed", sum(vespene(sKilled)...)),
-		per("spent", "Resources spent (alive, in progress, lost)", sum(append(append(both(sInProgress), both(sUsedCurrent)...), both(sLost)...)...)),
-		per("collectionRate", "Collection rate, average (per minute)", mean(func(v *[nStats]int32) float64 {
-			return float64(v[sMineralRate]) + float64(v[sVespeneRate])
+		per("mineralsLost", "Minerals lost", n(func(r *resources) int64 { return r.MineralsLost })),
+		per("vespeneLost", "Vespene lost", n(func(r *resources) int64 { return r.VespeneLost })),
+		per("mineralsKilled", "Minerals killed", n(func(r *resources) int64 { return r.MineralsKilled })),
+		per("vespeneKilled", "Vespene killed", n(func(r *resources) int64 { return r.VespeneKilled })),
+		per("spent", "Resources spent (alive, in progress, lost)", n(func(r *resources) int64 { return r.Spent })),
+		per("collectionRate", "Collection rate, average (per minute)", mean(func(r *resources) float64 { return r.CollectionRate })),
+		per("unspent", "Unspent resources, average", mean(func(r *resources) float64 { return r.Unspent })),
+		per("peakWorkers", "Workers active, most", of(func(r *resources) model.Field {
+			return named(float64(r.PeakWorkers), fmt.Sprintf("%d", r.PeakWorkers))
 		})),
-		per("unspent", "Unspent resources, average", mean(func(v *[nStats]int32) float64 { return float64(v[sMinerals]) + float64(v[sGas]) })),
-		per("peakWorkers", "Workers active, most", peak(func(v *[nStats]int32) float64 { return float64(v[sWorkers]) })),
-		per("peakSupply", "Supply used, most", peak(func(v *[nStats]int32) float64 { return float64(v[sFoodUsed]) / 4096 })),
+		per("peakSupply", "Supply used, most", of(func(r *resources) model.Field {
+			return named(r.PeakSupply, fmt.Sprintf("%g", r.PeakSupply))
+		})),
 	}
 }
 
@@ -420,7 +407,7 @@ func (a *analysis) minutesTable(cols []string) (model.StatTable, bool) {
 	t := model.StatTable{Key: "minutes", Title: fmt.Sprintf("By %s-time minute · %s", clockName, strings.Join(what, " · ")),
 		Player: -1, Columns: cols}
 	for m, start := 0, 0; start < count; m, start = m+1, start+ml {
-		end := min(start+ml, count) - 1
+		end := min(start+ml, count-1) // when the clock reads the next minute: workers6 is the 5:00 row's
 		cells := make([]model.Field, a.n)
 		for p := range cells {
 			var parts []string

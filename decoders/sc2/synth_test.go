@@ -279,7 +279,9 @@ func TestSynthetic(t *testing.T) {
 			}
 		}
 	}
-	if st := r.PlayerState(9, 0); st.Brief[0].Value != int64(0) {
+	// before the first record (loop 10, within the first game second) its
+	// values show: the game's starting state, not zeros
+	if st := r.PlayerState(0, 0); st.Brief[0].Value != int64(50) {
 		t.Errorf("minerals before the first stats: %v", st.Brief[0].Value)
 	}
 	st := r.PlayerState(10, 0)

@@ -568,6 +568,12 @@ func (t *tracker) install(d *decoder) {
 			k++
 		}
 		if k == 0 {
+			// Before the first record (loop 1): the game's starting state,
+			// which that record gives (50 minerals, 12 workers in Legacy
+			// of the Void, 6 before), not zeros.
+			if first := &t.stats[p][0]; first.loop <= gameSecond {
+				return first
+			}
 			return nil
 		}
 		return &t.stats[p][k-1]

@@ -385,8 +385,12 @@ type patch struct {
 	stream     string // "game"
 	id         int    // the event id in into
 	fromID     int    // the event id in from (an event can move between builds)
-	why        string
-	after      int // how many derivations the file lists before it
+	// body and name, when set, make an event no table has (an "event"
+	// line): from and fromID are unused
+	body  *typ
+	name  string
+	why   string
+	after int // how many derivations the file lists before it
 }
 
 func find(tabs []*table, base int) *table {
@@ -400,8 +404,27 @@ func find(tabs []*table, base int) *table {
 
 func (p patch) apply(tabs []*table) error {
 	into, from := find(tabs, p.into), find(tabs, p.from)
+	if p.body != nil {
+		from = into
+	}
 	if into == nil || from == nil || p.stream != "game" {
 		return fmt.Errorf("patch %+v: no such table", p)
+	}
+	if p.body != nil {
+		for _, e := range into.game {
+			if e.id == p.id {
+				return fmt.Errorf("patch %+v: build %d has game event %d", p, p.into, p.id)
+			}
+		}
+		into.types = append(into.types, *p.body)
+		memo := map[int]int{}
+		ty := copyType(into, into, len(into.types)-1, memo) // an identical type already there, or the new one
+		if ty != len(into.types)-1 {
+			into.types = into.types[:len(into.types)-1]
+		}
+		into.game = append(into.game, event{id: p.id, typ: ty, name: p.name})
+		sort.Slice(into.game, func(i, j int) bool { return into.game[i].id < into.game[j].id })
+		return nil
 	}
 	kept := into.game[:0]
 	for _, e := range into.game {
@@ -523,6 +546,10 @@ func write(path string, tabs []*table, patches []patch, derived []derivation) er
 	fmt.Fprintln(w, "# tables (specs/sc2-protocols, MIT licence); do not edit. The format is described in")
 	fmt.Fprintln(w, "# decoders/sc2/protocol/protocol.go.")
 	for _, p := range patches {
+		if p.body != nil {
+			fmt.Fprintf(w, "# Patch: build %d %s event %d, %s, with a body of %q (gen/patches.txt): %s.\n", p.into, p.stream, p.id, p.name, p.body.line(), p.why)
+			continue
+		}
 		from := fmt.Sprintf("build %d", p.from)
 		if p.fromID != p.id {
 			from += fmt.Sprintf("'s event %d", p.fromID)
@@ -606,6 +633,23 @@ func parseDerived(src string) ([]patch, []derivation, error) {
 				return nil, nil, bad
 			}
 			ps = append(ps, patch{into: into, from: from, stream: "game", id: id, fromID: fromID, why: strings.TrimSpace(why), after: len(out)})
+		case "event":
+			// event BASE game ID NAME TYPE: WHY
+			head, why, _ := strings.Cut(line, ":")
+			hw := strings.Fields(head)
+			if len(hw) < 6 || hw[2] != "game" {
+				return nil, nil, bad
+			}
+			into, err1 := strconv.Atoi(hw[1])
+			id, err2 := strconv.Atoi(hw[3])
+			if err1 != nil || err2 != nil {
+				return nil, nil, bad
+			}
+			body, err := parseLine(hw[5:])
+			if err != nil || body.kind == "a" || body.kind == "o" {
+				return nil, nil, fmt.Errorf("line %d: an event's body is an integer, bool, blob or bit array here", n+1)
+			}
+			ps = append(ps, patch{into: into, stream: "game", id: id, body: &body, name: hw[4], why: strings.TrimSpace(why), after: len(out)})
 		case "derive":
 			head, why, _ := strings.Cut(line, ":")
 			hw := strings.Fields(head)
