@@ -3,6 +3,8 @@ package sc2
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
+	"strings"
 
 	"rewind/decoders/format"
 	"rewind/decoders/frames"
@@ -16,7 +18,7 @@ const ID model.Format = "sc2"
 // registry lists it.
 var Format = format.Format{
 	ID: ID, Name: "StarCraft II replay", Exts: []string{".sc2replay"}, Aliases: []string{"starcraft", "starcraft2", "sc"},
-	Title: "map", Character: "race",
+	Title: "map", Character: "race", Matchup: matchup,
 	Match: func(h []byte) bool {
 		return bytes.HasPrefix(h, []byte("MPQ\x1b")) || bytes.HasPrefix(h, []byte("MPQ\x1a"))
 	},
@@ -63,4 +65,27 @@ func extent(head []byte, size int64) int64 {
 		return -1 // an archive that ends inside its own header says nothing
 	}
 	return at + end
+}
+
+// matchup names a matchup as StarCraft players do: each side's races by
+// their initials, the sides in a fixed order (PvZ, not ZvP and PvZ as two).
+func matchup(side, other []string) string {
+	initials := func(races []string) string {
+		b := make([]byte, 0, len(races))
+		for _, r := range races {
+			if r != "" {
+				b = append(b, strings.ToUpper(r[:1])[0])
+			}
+		}
+		slices.Sort(b)
+		return string(b)
+	}
+	a, b := initials(side), initials(other)
+	if b < a {
+		a, b = b, a
+	}
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "v" + b
 }
