@@ -519,6 +519,10 @@ func TestBytesRawLengthZero(t *testing.T) {
 	eq(t, "frames", r.Timeline.Count, 3)
 	eq(t, "result", r.Result, "GAME!")
 	eq(t, "lastFrame", get(t, r.Header, "metadata", "lastFrame").Value, int64(-123))
+	// the header says the length is not written yet, once, beside its 0
+	raw := get(t, r.Header, "raw")
+	eq(t, "raw length", raw.Value, int64(0))
+	eq(t, "raw length name", raw.Name, "in progress (length not yet written)")
 	if r.Problems() != 0 || r.Partial {
 		t.Errorf("partial=%v %v", r.Partial, r.Diagnostics)
 	}

@@ -273,9 +273,13 @@ func (d *decoder) finishHeader() {
 	}
 }
 
+// rawName says what a raw length of 0 means: the recorder writes the
+// length when it closes the file, so the file was still being written (or
+// the writer stopped). The value, 0, is shown beside the name, so the name
+// does not repeat it.
 func rawName(n int64) string {
 	if n == 0 {
-		return "in progress (length 0)"
+		return "in progress (length not yet written)"
 	}
 	return ""
 }
