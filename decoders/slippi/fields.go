@@ -528,7 +528,7 @@ func nameOf(n namer, v int64, ctx nameCtx) string {
 		}
 		return "grounded"
 	case nPort:
-		if v >= 0 && v < 4 {
+		if v >= 0 && v < maxSlots {
 			return fmt.Sprintf("P%d", v+1)
 		}
 		return ""

@@ -207,7 +207,7 @@ func (d *decoder) payload(off int32, code byte) reader {
 }
 
 func (d *decoder) postAt(fi, port int) (postVals, bool) {
-	r := d.payload(d.post[fi*4+port], cmdPost)
+	r := d.payload(d.post[fi*d.slots+port], cmdPost)
 	if r.b == nil {
 		return postVals{}, false
 	}
@@ -227,7 +227,7 @@ func (d *decoder) postAt(fi, port int) (postVals, bool) {
 }
 
 func (d *decoder) preAt(fi, port int) preVals {
-	r := d.payload(d.pre[fi*4+port], cmdPre)
+	r := d.payload(d.pre[fi*d.slots+port], cmdPre)
 	if r.b == nil {
 		return preVals{}
 	}
@@ -283,7 +283,7 @@ frames:
 			break
 		}
 		for _, port := range s.ports {
-			if d.post[fi*4+port] == 0 {
+			if d.post[fi*d.slots+port] == 0 {
 				break frames
 			}
 		}

@@ -72,7 +72,7 @@ func (d *decoder) gameStart() {
 	g := model.Field{Key: "gameStart", Label: "Game Start", Span: model.Span{Off: int64(p), Len: int64(n)}}
 	var short bool
 	var known int
-	g.Fields, short, known = gameStartFields(ev, p, d.version, &d.ports)
+	g.Fields, short, known = gameStartFields(ev, p, d.version, (*[4]portInfo)(d.ports[:4]))
 	if short {
 		d.diag(model.Warning, p, n, "event 0x36", fmt.Sprintf("Game Start is shorter than version %s implies; the missing fields are left out", verString(d.version)),
 			fmt.Sprintf("%d bytes", gameStartImplied(d.version)), fmt.Sprintf("%d bytes", n))

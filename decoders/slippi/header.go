@@ -13,14 +13,21 @@ import (
 var placeNames = []string{"1st", "2nd", "3rd", "4th"}
 
 // assignPorts makes the occupied ports, and the ports only frame updates
-// name (framed), players, in port order.
+// name (framed), players, in port order. In a single-player mode those are
+// the fighters the game brings on (Multi-Man Melee's enemies); in any
+// other game they are unexpected, and said so.
 func (d *decoder) assignPorts() {
-	for port := 0; port < 4; port++ {
+	solo := d.soloMode()
+	for port := 0; port < maxSlots; port++ {
 		if d.playerOf[port] >= 0 || !d.ports[port].used && !d.framed[port] {
 			continue
 		}
 		if !d.ports[port].used {
 			d.ports[port].ext = -1 // Game Start's character for the port is not theirs
+			if !solo && d.startOff >= 0 {
+				d.diag(model.Warning, d.framedAt[port], 0, "player index", fmt.Sprintf("frame updates name port %d, which Game Start leaves empty in a game that is not single-player; they are decoded as a player", port+1),
+					"an occupied port", fmt.Sprintf("port %d", port+1))
+			}
 		}
 		d.playerOf[port] = len(d.portOf)
 		d.portOf = append(d.portOf, port)
@@ -85,7 +92,10 @@ func (d *decoder) buildPlayers() []model.Player {
 // A header-only listing looks at the first events only.
 func (d *decoder) framePorts() {
 	limit := -1
-	if d.opt.HeaderOnly {
+	if d.opt.HeaderOnly && !d.soloMode() {
+		// a listing looks at the first events only; in a single-player
+		// mode the game brings fighters on later (Multi-Man Melee's
+		// enemies), and the files are short
 		limit = 1024
 	}
 	for p, k := d.from, 0; p < d.stop && k != limit; k++ {
@@ -94,8 +104,8 @@ func (d *decoder) framePorts() {
 		if d.size[c] < 0 || p+n > d.stop {
 			break
 		}
-		if (c == cmdPre || c == cmdPost) && n > 7 && d.data[p+5] < 4 && d.data[p+6] == 0 {
-			d.framePort(int(d.data[p+5]), c, d.data[p+7])
+		if (c == cmdPre || c == cmdPost) && n > 7 && d.data[p+5] < maxSlots && d.data[p+6] == 0 {
+			d.framePort(int(d.data[p+5]), c, d.data[p+7], p)
 		}
 		p += n
 	}
@@ -105,6 +115,10 @@ func (d *decoder) framePorts() {
 // (Multi-Man Melee's enemies): the characters are the ones its post-frame
 // updates give, one after another as each enemy is knocked out.
 func (d *decoder) unlistedPlayer(port int, chars []int) model.Player {
+	source := "frame updates only: Game Start leaves this port empty"
+	if d.soloMode() {
+		source += " (an enemy the game brings on, as Multi-Man Melee's)"
+	}
 	var names []string
 	for _, c := range chars {
 		if n := internalName(c); n != "" {
@@ -114,8 +128,7 @@ func (d *decoder) unlistedPlayer(port int, chars []int) model.Player {
 		}
 	}
 	return model.Player{Slot: fmt.Sprintf("P%d", port+1), Character: strings.Join(names, " / "),
-		Fields: []model.Field{{Key: "source", Label: "Source",
-			Value: "frame updates only: Game Start leaves this port empty (Multi-Man Melee enemies)"}}}
+		Fields: []model.Field{{Key: "source", Label: "Source", Value: source}}}
 }
 
 // firstInternal is the internal character of the port's first
@@ -293,39 +306,97 @@ func (d *decoder) mode() string {
 		return ""
 	}
 	ev := d.data[d.startOff : d.startOff+1+int(d.size[cmdStart])]
-	if d.version >= v370 && len(ev) > 0x1A4 {
-		major := int(ev[0x1A4])
-		if major == 8 {
-			return d.onlineMode(ev)
-		}
-		if m := sceneName(major); m != "" {
-			return m
-		}
-		return fmt.Sprintf("scene %d", major)
+	switch s := d.scene(); {
+	case s == sceneOnline:
+		return d.onlineMode(ev)
+	case s == sceneMultiMan:
+		return "multi-man melee" // before 3.7.0 no scene tells which
+	case sceneName(s) != "":
+		return sceneName(s)
+	case s >= 0:
+		return fmt.Sprintf("scene %d", s)
+	}
+	return ""
+}
+
+// Major scenes (ids/melee-major-scenes.tsv) the decoder acts on.
+const (
+	sceneVS          = 2
+	sceneClassic     = 3
+	sceneAdventure   = 4
+	sceneAllStar     = 5
+	sceneOnline      = 8
+	sceneTargetTest  = 15
+	sceneHomeRun     = 32
+	sceneTenMan      = 33 // the first of the six Multi-Man Melee scenes
+	sceneCruel       = 38 // the last
+	sceneEventMatch  = 43
+	sceneMultiMan    = -2 // Multi-Man Melee in a file too old to say which (the scene's stage, 285)
+	stageMultiMan    = 285
+	stageHomeRun     = 84
+	stageTargetsLo   = 33 // Break the Targets stages
+	stageTargetsHi   = 58
+	stageEventsLo    = 202 // event match stages
+	stageEventsHi    = 272
+	gameBitfield2Off = 6
+)
+
+// scene is the major scene the game was played in (sceneOf); -1 without
+// a Game Start.
+func (d *decoder) scene() int {
+	if d.startOff < 0 {
+		return -1
+	}
+	return sceneOf(d.data[d.startOff:d.startOff+1+int(d.size[cmdStart])], d.version)
+}
+
+// sceneOf is the major scene of a game from its Game Start event ev:
+// Game Start says it from 3.7.0; before, the stage and Game Bitfield 2
+// tell the single-player modes from VS (sceneMultiMan when it is
+// Multi-Man Melee of an unknown kind).
+func sceneOf(ev []byte, version uint32) int {
+	if version >= v370 && len(ev) > 0x1A4 {
+		return int(ev[0x1A4])
 	}
 	stage := -1
 	if len(ev) > 0x14 {
 		stage = int(binary.BigEndian.Uint16(ev[0x13:]))
 	}
 	switch {
-	case stage >= 33 && stage <= 58:
-		return sceneName(15) // target test
-	case stage == 84:
-		return sceneName(32) // home-run contest
-	case stage == 285:
-		return "multi-man melee"
-	case stage >= 202 && stage <= 272:
-		return sceneName(43) // event match
+	case stage >= stageTargetsLo && stage <= stageTargetsHi:
+		return sceneTargetTest
+	case stage == stageHomeRun:
+		return sceneHomeRun
+	case stage == stageMultiMan:
+		return sceneMultiMan
+	case stage >= stageEventsLo && stage <= stageEventsHi:
+		return sceneEventMatch
 	}
-	if len(ev) > 6 {
-		switch b := ev[6]; {
+	if len(ev) > gameBitfield2Off {
+		switch b := ev[gameBitfield2Off]; {
 		case b&0x08 != 0:
-			return sceneName(43) // event match (home-run has stage 84)
+			return sceneEventMatch // home-run has stage 84
 		case b&0x02 != 0:
-			return sceneName(15)
+			return sceneTargetTest
 		}
 	}
-	return "vs"
+	return sceneVS
+}
+
+// soloMode reports whether the game is a single-player mode (Classic,
+// Adventure, All-Star, Target Test, Home-Run Contest, Multi-Man Melee,
+// an event match): the game itself brings fighters on, which Game Start
+// need not list, and the game ends in a clear or a failure rather than a
+// winner among players.
+func (d *decoder) soloMode() bool { return soloScene(d.scene()) }
+
+func soloScene(s int) bool {
+	switch {
+	case s == sceneClassic, s == sceneAdventure, s == sceneAllStar, s == sceneTargetTest, s == sceneHomeRun,
+		s == sceneEventMatch, s == sceneMultiMan, s >= sceneTenMan && s <= sceneCruel:
+		return true
+	}
+	return false
 }
 
 // onlineMode is "online" with the match kind and game number (3.14+).

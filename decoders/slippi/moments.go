@@ -15,7 +15,7 @@ import (
 // starts a combo), and the end of the game.
 func (d *decoder) moments(st *Stats, index func(num int64) int) []model.Moment {
 	var ms []model.Moment
-	for port := 0; port < 4; port++ {
+	for port := 0; port < maxSlots; port++ {
 		if d.playerOf[port] >= 0 {
 			ms = d.stockLosses(ms, port)
 		}
@@ -46,7 +46,7 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 		}
 		if have && lostStock(&cur, &prev) {
 			m := model.Moment{Kind: model.MomentStock, Frame: fi, End: fi, By: -1, On: victim,
-				Span: model.Span{Off: int64(d.post[fi*4+port]), Len: int64(1 + d.size[cmdPost])}}
+				Span: model.Span{Off: int64(d.post[fi*d.slots+port]), Len: int64(1 + d.size[cmdPost])}}
 			left := int64(cur.stocks)
 			pct := float64(prev.percent)
 			m.Fields = append(m.Fields,
@@ -54,7 +54,7 @@ func (d *decoder) stockLosses(ms []model.Moment, port int) []model.Moment {
 				model.Field{Key: "stocksRemaining", Label: "Stocks left", Value: left},
 				model.Field{Key: "percent", Label: "Percent", Value: pct, Name: fmt.Sprintf("%.0f%%", pct)})
 			how := "by self-destruct"
-			if k := int(prev.hitBy); k >= 0 && k < 4 && k != port && d.playerOf[k] >= 0 && lastDamage >= 0 {
+			if k := int(prev.hitBy); k >= 0 && k < maxSlots && k != port && d.playerOf[k] >= 0 && lastDamage >= 0 {
 				m.By = d.playerOf[k]
 				who := d.who(k, fi)
 				how = "to " + who
@@ -228,7 +228,7 @@ func (d *decoder) endMoment() (model.Moment, bool) {
 		}
 		if len(won) == 0 && d.stocksOut() {
 			// no placements (before 3.13): whoever has stocks left won
-			for port := 0; port < 4; port++ {
+			for port := 0; port < maxSlots; port++ {
 				pl := d.playerOf[port]
 				if pl < 0 {
 					continue

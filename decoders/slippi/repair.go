@@ -45,7 +45,8 @@ type walk struct {
 	endIdx  int     // index in offs of the Game End, -1
 	metaAt  int     // offset of the metadata key, -1
 	version uint32
-	ports   [4]bool // occupied ports (Game Start player type != 3)
+	ports   [maxSlots]bool // occupied ports (Game Start player type != 3)
+	solo    bool           // a single-player mode: the game brings on fighters Game Start does not list
 }
 
 // repairErr is a file the repair cannot make whole.
@@ -235,7 +236,7 @@ func (w *walk) implausible(p, n int, hi int64, haveFrame bool) string {
 	}
 	if (c == cmdPre || c == cmdPost) && n >= 7 {
 		port, follower := data[p+5], data[p+6]
-		if port >= 4 || !w.ports[port] {
+		if port >= maxSlots || !w.ports[port] && !w.solo {
 			return fmt.Sprintf("%s at %#x names port %d, which Game Start leaves empty", nameOrCode(c), p, int(port)+1)
 		}
 		if follower > 1 {
@@ -254,6 +255,7 @@ func (w *walk) readStart(p, n int) {
 			w.ports[port] = ev[at] != 3
 		}
 	}
+	w.solo = soloScene(sceneOf(ev, w.version))
 }
 
 func (w *walk) end(i int) int {
@@ -340,7 +342,7 @@ func (w *walk) lastFrameEnd(n int) int {
 	// runs of events with the same frame number; a Frame Start opens one
 	type run struct {
 		start     int
-		pre, post uint8 // bit port*2+follower
+		pre, post uint16 // bit port*2+follower
 	}
 	var prev, cur run
 	cur.start = -1
@@ -359,7 +361,7 @@ func (w *walk) lastFrameEnd(n int) int {
 		}
 		if (c == cmdPre || c == cmdPost) && w.size[c] >= 6 {
 			p := int(w.offs[i])
-			bit := uint8(1) << (w.data[p+5]*2 + w.data[p+6])
+			bit := uint16(1) << (w.data[p+5]*2 + w.data[p+6])
 			if c == cmdPre {
 				cur.pre |= bit
 			} else {
@@ -698,14 +700,14 @@ func (w *walk) rebuildMetadata(keep int, opt model.RepairOptions) ([]byte, []mod
 
 	// players: characters from the post-frame updates, names from the old
 	// metadata or Game Start
-	counts := [4]map[int]int32{}
+	counts := [maxSlots]map[int]int32{}
 	for i := 0; i < keep; i++ {
 		p := int(w.offs[i])
 		if w.data[p] != cmdPost || w.size[cmdPost] < 7 {
 			continue
 		}
 		port, ch := int(w.data[p+5]), int(w.data[p+7])
-		if port < 4 {
+		if port < maxSlots {
 			if counts[port] == nil {
 				counts[port] = map[int]int32{}
 			}
@@ -717,8 +719,10 @@ func (w *walk) rebuildMetadata(keep int, opt model.RepairOptions) ([]byte, []mod
 	counted := false
 	e.key("players")
 	e.raw([]byte{'{'})
-	for port := 0; port < 4; port++ {
-		if !w.ports[port] {
+	for port := 0; port < maxSlots; port++ {
+		// the players Game Start lists, and the fighters a single-player
+		// mode brought on (the recorder lists Multi-Man Melee's enemies)
+		if !w.ports[port] && counts[port] == nil {
 			continue
 		}
 		key := string(rune('0' + port))
@@ -849,7 +853,7 @@ func (w *walk) names(port int, oldPlayers *ubjson.Value) (netplay, code string) 
 			return netplay, code
 		}
 	}
-	if w.version < ver(3, 9, 0) {
+	if w.version < ver(3, 9, 0) || port >= 4 {
 		return "", ""
 	}
 	ev := w.data[w.offs[0] : int(w.offs[0])+1+int(w.size[cmdStart])]

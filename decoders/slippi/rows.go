@@ -203,7 +203,7 @@ func (d *decoder) frameRows(yield func(any) error) error {
 		return err
 	}
 	emit := func(fi, port int, follower bool, pre, post []int32) error {
-		i := fi*4 + port
+		i := fi*d.slots + port
 		if pre[i] == 0 && post[i] == 0 {
 			return nil
 		}
@@ -230,7 +230,7 @@ func (d *decoder) frameRows(yield func(any) error) error {
 		return nil
 	}
 	for fi := 0; fi < d.count; fi++ {
-		for port := 0; port < 4; port++ {
+		for port := 0; port < d.slots; port++ {
 			if err := emit(fi, port, false, d.pre, d.post); err != nil {
 				return err
 			}

@@ -50,7 +50,7 @@ func (d *decoder) scenes(fi int) []model.Scene {
 		}
 	}
 	for pl, port := range d.portOf {
-		i := fi*4 + port
+		i := fi*d.slots + port
 		if x, y, ok := d.position(d.pre, d.post, i); ok {
 			sc.Points = append(sc.Points, model.Point{X: x, Y: y, Player: pl, Kind: "player", Label: d.r.Players[pl].Label(), FacingX: d.facing(d.pre, d.post, i)})
 		}
@@ -67,7 +67,7 @@ func (d *decoder) scenes(fi int) []model.Scene {
 			pt := model.Point{X: f32(be32(e[0x14:])), Y: f32(be32(e[0x18:])), Player: -1, Kind: "item",
 				Label: itemName(int(binary.BigEndian.Uint16(e[5:])))}
 			if itemLen > 0x2A {
-				if o := int8(e[0x2A]); o >= 0 && o < 4 {
+				if o := int8(e[0x2A]); o >= 0 && o < maxSlots {
 					pt.Player = d.playerOf[o]
 				}
 			}

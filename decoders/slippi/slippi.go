@@ -160,9 +160,10 @@ type decoder struct {
 	startOff  int // Game Start event offset, -1 when none
 	endOff    int // (last) Game End event offset, -1 when none
 	endCount  int
-	ports     [4]portInfo
-	playerOf  [4]int // port -> index in Players, -1
-	portOf    []int  // player index -> port
+	ports     [maxSlots]portInfo // by port; Game Start fills the first four
+	playerOf  [maxSlots]int      // port -> index in Players, -1
+	portOf    []int              // player index -> port
+	slots     int                // ports per frame in the frame arrays: 4, or maxSlots when an update names a port past 4
 	metadata  *ubjson.Value
 	meta      metaInfo
 	startHdr  []model.Field // the Game Start header field, once decoded
@@ -185,16 +186,22 @@ type decoder struct {
 	runStart, runEnd       []int32 // file-order index (Ref) range of the kept copy of each frame (start + 1; 0 = none)
 	itemStart, itemCount   []int32 // kept copy's items: itemOffs[itemStart[f]:+itemCount[f]]
 	itemOffs               []int32
-	fodL, fodR             []float32 // Fountain of Dreams side platform heights per frame
-	gaps                   [4][]gap  // per port, the runs of frames without an update that are over (state.go)
-	open                   [4]*gap   // per port, the run without an update up to the last frame, nil when none
-	resentFrames           int       // superseded copies of frames
-	resentPre              int       // superseded pre-frame updates
-	rollbackCount          int       // slippi-js's count
+	fodL, fodR             []float32       // Fountain of Dreams side platform heights per frame
+	gaps                   [maxSlots][]gap // per port, the runs of frames without an update that are over (state.go)
+	open                   [maxSlots]*gap  // per port, the run without an update up to the last frame, nil when none
+	resentFrames           int             // superseded copies of frames
+	resentPre              int             // superseded pre-frame updates
+	rollbackCount          int             // slippi-js's count
 	rollbackLengths        []int
 
 	stream // the events pass and what it keeps between the pieces of a followed file
 }
+
+// maxSlots is how many ports frame updates may name. Game Start has four;
+// Multi-Man Melee puts its enemies on the ports after the player's, up to
+// the sixth (player indices 1-5 in slippi-js's frames), and the recorder
+// writes their frame updates like a player's.
+const maxSlots = 6
 
 type portInfo struct {
 	used      bool
@@ -249,13 +256,14 @@ func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget, followin
 	if int64(len(data)) > math.MaxInt32 {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: "file larger than 2 GiB; no real replay is that big"}
 	}
-	d := &decoder{data: data, opt: opt, b: b, startOff: -1, endOff: -1, r: newReplay(len(data))}
+	d := &decoder{data: data, opt: opt, b: b, startOff: -1, endOff: -1, slots: 4, r: newReplay(len(data))}
 	d.following = following
 	for i := range d.size {
 		d.size[i] = -1
 	}
 	for i := range d.playerOf {
 		d.playerOf[i] = -1
+		d.ports[i].ext = -1 // no character until Game Start names one
 	}
 	d.initStream()
 	d.container()

@@ -17,8 +17,8 @@ func (d *decoder) charAt(fi, port int, follower bool) int {
 	if follower {
 		post = d.fpost
 	}
-	if post != nil {
-		if off := post[fi*4+port]; off > 0 && d.size[cmdPost] >= 7 {
+	if post != nil && port < d.slots {
+		if off := post[fi*d.slots+port]; off > 0 && d.size[cmdPost] >= 7 {
 			return int(d.data[int(off)+7])
 		}
 	}
@@ -107,7 +107,7 @@ func (d *decoder) state(fi, pl int) model.PlayerState {
 		return model.PlayerState{}
 	}
 	port := d.portOf[pl]
-	i := fi*4 + port
+	i := fi*d.slots + port
 	if d.pre[i] == 0 && d.post[i] == 0 {
 		return d.absent(fi, port)
 	}
@@ -124,7 +124,7 @@ func (d *decoder) state(fi, pl int) model.PlayerState {
 func round1(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }
 
 func (d *decoder) brief(fi, port, char int) []model.Field {
-	i := fi*4 + port
+	i := fi*d.slots + port
 	var b []model.Field
 	b = append(b, model.Field{Key: "character", Label: "Character", Value: int64(char), Name: internalName(char)})
 	if off := d.post[i]; off > 0 && d.size[cmdPost] >= 0x21 {
@@ -176,9 +176,14 @@ func (d *decoder) summarize(ev *model.Event) string {
 	case kPayloads:
 		s = fmt.Sprintf("Event Payloads: %d event types", (n-2)/3)
 	case kStart:
+		// the players Game Start lists: the fighters a single-player mode
+		// brings on later (and a followed file meets one by one) are not
+		// its news
 		var who []string
-		for _, p := range d.r.Players {
-			who = append(who, p.Label())
+		for pl, p := range d.r.Players {
+			if port := d.portOf[pl]; port < 4 && d.ports[port].used {
+				who = append(who, p.Label())
+			}
 		}
 		s = fmt.Sprintf("Game Start %s %s: %s", d.r.Version, d.r.Title, strings.Join(who, " vs "))
 	case kPre, kPost:
@@ -194,7 +199,7 @@ func (d *decoder) summarize(ev *model.Event) string {
 		}
 		s = fmt.Sprintf("%s #%d at (%s, %s)", name, be32(e[0x22:]), round1(f32(be32(e[0x14:]))), round1(f32(be32(e[0x18:]))))
 		if n > 0x2A {
-			if o := int8(e[0x2A]); o >= 0 && o < 4 {
+			if o := int8(e[0x2A]); o >= 0 && o < maxSlots {
 				s += fmt.Sprintf(" owner P%d", o+1)
 			}
 		}
@@ -299,7 +304,7 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 	fi := ev.Frame
 	if e[0] == cmdPre {
 		char := -1
-		if port < 4 {
+		if port < maxSlots {
 			char = d.charAt(fi, port, follower)
 		}
 		as := int(binary.BigEndian.Uint16(e[0xB:]))
@@ -368,7 +373,7 @@ func (d *decoder) fieldCtx(ev *model.Event, e []byte) nameCtx {
 	if e[0] != cmdPre && e[0] != cmdPost {
 		return ctx
 	}
-	if len(e) >= 7 && e[5] < 4 {
+	if len(e) >= 7 && e[5] < maxSlots {
 		ctx.char = d.charAt(ev.Frame, int(e[5]), e[6] != 0)
 	}
 	if e[0] == cmdPost && len(e) >= 8 {

@@ -62,15 +62,16 @@ type stream struct {
 	secondStarts                       []int // diagnostics of further Game Starts, whose frame the pass fills in
 	badDiag                            int   // the diagnostic of a byte that is no event, + 1; 0 none
 
-	framed   [4]bool  // ports that pre- or post-frame updates name
-	chars    [4][]int // per port, the internal characters of its post-frame updates, in order
-	charSeen [4][256]bool
+	framed   [maxSlots]bool  // ports that pre- or post-frame updates name
+	framedAt [maxSlots]int   // the first such update's offset
+	chars    [maxSlots][]int // per port, the internal characters of its post-frame updates, in order
+	charSeen [maxSlots][256]bool
 
 	// what complete frames give (settle)
-	stocksAt     [4]int   // stocks of the port's last kept post-frame update + 1 (0: none yet)
-	gapFrom      [4]int32 // the port's current run of frames without an update starts here, -1 none
-	gapStocks    [4]int16
-	gapChar      [4]int16
+	stocksAt     [maxSlots]int   // stocks of the port's last kept post-frame update + 1 (0: none yet)
+	gapFrom      [maxSlots]int32 // the port's current run of frames without an update starts here, -1 none
+	gapStocks    [maxSlots]int16
+	gapChar      [maxSlots]int16
 	pct, stk     [][]float64 // chart values per player and complete frame
 	lastP, lastS []float64
 	fodLh, fodRh float32
@@ -185,8 +186,17 @@ func (d *decoder) tally(p, n int) {
 			st.runs++
 		}
 		st.lastF = f
-		if (c == cmdPre || c == cmdPost) && n >= 7 && d.data[p+6] != 0 {
-			d.followers = true
+		if (c == cmdPre || c == cmdPost) && n >= 7 {
+			if d.data[p+6] != 0 {
+				d.followers = true
+			}
+			if port := d.data[p+5]; port >= 4 && port < maxSlots && d.pre == nil {
+				// Multi-Man Melee's enemies past the fourth port: the
+				// frame arrays, not made yet, hold six ports. (Once they
+				// are made, the pass stops at such an update and a
+				// followed file is decoded again.)
+				d.slots = maxSlots
+			}
 		}
 	}
 	switch c {
@@ -312,9 +322,10 @@ const perEventExtra = 4 + 4 + 8
 // On refusal the replay keeps its header and players but no timeline.
 func (d *decoder) payEvents() {
 	perEvent := budget.SizeOf[model.Event]() + perEventExtra
-	perFrame := int64(2*4*4 + 4*4 + 1 + 2*8*4 + 2*4 + 4 + 8)
+	slots := int64(d.slots)
+	perFrame := 2*4*slots + 4*4 + 1 + 2*8*slots + 2*4 + 4 + 8
 	if d.followers {
-		perFrame += 2 * 4 * 4
+		perFrame += 2 * 4 * slots
 	}
 	if d.b.Items("events", int64(d.nEvents)+1, perEvent) != nil ||
 		d.b.Items("frames", int64(d.count), perFrame) != nil {
@@ -329,11 +340,11 @@ func (d *decoder) payEvents() {
 func (d *decoder) reserve() {
 	cnt := d.count
 	d.evs = make([]model.Event, 0, d.nEvents+1) // and a record the data cuts off
-	d.pre = make([]int32, cnt*4)
-	d.post = make([]int32, cnt*4)
+	d.pre = make([]int32, cnt*d.slots)
+	d.post = make([]int32, cnt*d.slots)
 	if d.followers {
-		d.fpre = make([]int32, cnt*4)
-		d.fpost = make([]int32, cnt*4)
+		d.fpre = make([]int32, cnt*d.slots)
+		d.fpost = make([]int32, cnt*d.slots)
 	}
 	d.runStart = make([]int32, cnt)
 	d.runEnd = make([]int32, cnt)
@@ -378,11 +389,11 @@ func (d *decoder) room(events int) bool {
 			*s, ok = grown(d, "frames", *s, n)
 		}
 	}
-	grow(&d.pre, cnt*4)
-	grow(&d.post, cnt*4)
+	grow(&d.pre, cnt*d.slots)
+	grow(&d.post, cnt*d.slots)
 	if d.followers {
-		grow(&d.fpre, cnt*4)
-		grow(&d.fpost, cnt*4)
+		grow(&d.fpre, cnt*d.slots)
+		grow(&d.fpost, cnt*d.slots)
 	}
 	grow(&d.runStart, cnt)
 	grow(&d.runEnd, cnt)
@@ -463,7 +474,7 @@ func (d *decoder) events(p, stop int) int {
 	last, curRun, curNum, seq := d.last, d.curRun, d.curNum, d.seq
 	// Locals, not fields: the compiler cannot tell that the stores into
 	// the event records leave the decoder's fields alone.
-	size, first, sequential, following, settled := &d.size, d.first, d.sequential, d.following, d.settled
+	size, first, sequential, following, settled, slots := &d.size, d.first, d.sequential, d.following, d.settled, d.slots
 	runStart, runEnd, itemStart, itemCount, playerOf, seen := d.runStart, d.runEnd, d.itemStart, d.itemCount, &d.playerOf, d.seen
 	defer func() {
 		d.evs = evs
@@ -566,18 +577,19 @@ func (d *decoder) events(p, stop int) int {
 				if !follower {
 					seen[fi] = true
 				}
-				if port < 4 && n > 7 && !follower {
-					d.framePort(port, c, data[p+7])
+				if port < maxSlots && n > 7 && !follower {
+					d.framePort(port, c, data[p+7], p)
 				}
-				if port < 4 && playerOf[port] < 0 && following && (d.framed[port] || follower) {
+				if port < maxSlots && playerOf[port] < 0 && following && (d.framed[port] || follower) {
 					// a port only frame updates name (Multi-Man Melee's
-					// enemies) becomes a player in port order
-					if follower || !d.addPort(port) {
+					// enemies) becomes a player in port order; one past
+					// the arrays' ports needs them laid out again
+					if follower || port >= slots || !d.addPort(port) {
 						evs = evs[:k]
 						return p
 					}
 				}
-				if port >= 4 || playerOf[port] < 0 {
+				if port >= slots || playerOf[port] < 0 {
 					if d.badPort == 0 {
 						d.badPortAt, d.badPortFrame = p, fi
 					}
@@ -595,14 +607,14 @@ func (d *decoder) events(p, stop int) int {
 					arr = d.post
 				}
 				if arr != nil {
-					arr[fi*4+port] = int32(p)
+					arr[fi*slots+port] = int32(p)
 				}
 			case cmdItem:
 				ev.Kind = kItem
 				d.itemOffs = append(d.itemOffs, int32(p))
 				itemCount[fi]++
 				if n > 0x2A {
-					if o := int(int8(data[p+0x2A])); o >= 0 && o < 4 {
+					if o := int(int8(data[p+0x2A])); o >= 0 && o < maxSlots {
 						ev.Player = playerOf[o]
 					}
 				}
@@ -732,8 +744,10 @@ func (d *decoder) finalIndex() int {
 const numberingSure = 16
 
 // framePort notes that an update of the port names internal character ch.
-func (d *decoder) framePort(port int, c byte, ch byte) {
-	d.framed[port] = true
+func (d *decoder) framePort(port int, c byte, ch byte, p int) {
+	if !d.framed[port] {
+		d.framed[port], d.framedAt[port] = true, p
+	}
 	if c == cmdPost && !d.charSeen[port][ch] {
 		d.charSeen[port][ch] = true
 		d.chars[port] = append(d.chars[port], int(ch))
@@ -744,7 +758,7 @@ func (d *decoder) framePort(port int, c byte, ch byte) {
 // comes after every player there is (ports are players in port order);
 // false when it would take an earlier player's place.
 func (d *decoder) addPort(port int) bool {
-	for q := port + 1; q < 4; q++ {
+	for q := port + 1; q < maxSlots; q++ {
 		if d.playerOf[q] >= 0 {
 			return false
 		}
@@ -874,7 +888,7 @@ func (d *decoder) marks(lo, hi int) {
 		for _, port := range d.portOf {
 			prev := d.stocksAt[port] - 1
 			for fi := lo; fi <= hi; fi++ {
-				off := d.post[fi*4+port]
+				off := d.post[fi*d.slots+port]
 				if off == 0 {
 					continue
 				}
@@ -905,14 +919,14 @@ func (d *decoder) gapsTo(lo, hi int) {
 	postLen := 1 + int(d.size[cmdPost])
 	for _, port := range d.portOf {
 		for fi := lo; fi <= hi; fi++ {
-			if d.pre[fi*4+port] == 0 && d.post[fi*4+port] == 0 {
+			if d.pre[fi*d.slots+port] == 0 && d.post[fi*d.slots+port] == 0 {
 				if d.gapFrom[port] < 0 {
 					d.gapFrom[port] = int32(fi)
 				}
 				continue
 			}
 			d.closeGap(port, fi, false)
-			if off := int(d.post[fi*4+port]); off > 0 && postLen > 0x21 {
+			if off := int(d.post[fi*d.slots+port]); off > 0 && postLen > 0x21 {
 				d.gapStocks[port], d.gapChar[port] = int16(d.data[off+0x21]), int16(d.data[off+7])
 			}
 		}
@@ -954,7 +968,7 @@ func (d *decoder) chartTo(hi int) {
 		}
 		lastP, lastS := d.lastP[pl], d.lastS[pl]
 		for fi := from; fi <= hi; fi++ {
-			if off := d.post[fi*4+port]; off > 0 && postLen > 0x21 {
+			if off := d.post[fi*d.slots+port]; off > 0 && postLen > 0x21 {
 				lastP = d.f32at(int(off), 0x16)
 				if math.IsNaN(lastP) || math.IsInf(lastP, 0) {
 					lastP = 0
@@ -1083,7 +1097,7 @@ func (d *decoder) cutOff() {
 	ev := model.Event{Frame: frame, Player: -1, Kind: kindOf(c), Flag: model.FlagPartial, Ref: d.refs,
 		Span: model.Span{Off: int64(p), Len: int64(have)}}
 	if (c == cmdPre || c == cmdPost) && have >= 7 {
-		if port := int(d.data[p+5]); port < 4 && d.playerOf[port] >= 0 {
+		if port := int(d.data[p+5]); port < maxSlots && d.playerOf[port] >= 0 {
 			ev.Player = d.playerOf[port]
 		}
 	}

@@ -15,7 +15,7 @@ import (
 func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 	var cols []string
 	var ports []int
-	for port := 0; port < 4; port++ {
+	for port := 0; port < maxSlots; port++ {
 		if pl := d.playerOf[port]; pl >= 0 {
 			cols = append(cols, d.r.Players[pl].Label())
 			ports = append(ports, port)
