@@ -3,7 +3,8 @@ package slippi
 import "rewind/model"
 
 // analyze is Replay.Analyze: slippi-js's stats (Stats.Native), the tables
-// people read, and the moments of the game.
+// people read, the moments of the game, and the archive's summary of it
+// (kept with the stats, for Summarize).
 func (d *decoder) analyze() *model.Analysis {
 	a := &model.Analysis{}
 	if d.post == nil {
@@ -11,11 +12,14 @@ func (d *decoder) analyze() *model.Analysis {
 	}
 	w := d.walkLikeSlippiJS()
 	st := d.slippiJSStats(&w)
+	index := func(num int64) int { return d.index(&w, num) }
+	losses := d.stockLosses()
+	a.Moments = d.moments(st, losses, index)
+	a.Stats.Tables = d.tables(st, losses)
 	if st != nil {
 		a.Stats.Native = st
+		st.summary = d.summary(st, losses, index)
 	}
-	a.Moments = d.moments(st, func(num int64) int { return d.index(&w, num) })
-	a.Stats.Tables = d.tables(st, a.Moments)
 	return a
 }
 

@@ -21,6 +21,7 @@ var Format = format.Format{
 	NearMiss: nearMiss,
 	Extent:   extent,
 	Decode:   Decode, Follow: Follow, Repair: Repair,
+	Summarize: Summarize, Stats: statDefs,
 	RepairDoes: "cut at the last complete frame, set the raw length, append a Game End (No Contest; Unresolved before 2.0.0), rebuild the metadata (startAt, lastFrame, players, playedOn)",
 	Frames:     frames.Of[FrameRow]("frames_slippi", nil, "pre", "post"),
 	Dolphin:    true,

@@ -12,7 +12,11 @@ import (
 // Attacks (its action counts, 1v1 only: slippi-js computes its frame stats
 // for two-player games only, and its overall rows are zeros otherwise, as
 // they are when it processes no frame).
-func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
+//
+// Stocks taken are kills (a teammate's stock, by friendly fire or taken
+// when out of stocks, is none); stocks lost are deaths (a stock a
+// teammate took is none).
+func (d *decoder) tables(st *Stats, losses []stockLoss) []model.StatTable {
 	var cols []string
 	var ports []int
 	for port := 0; port < maxSlots; port++ {
@@ -26,19 +30,19 @@ func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 	}
 	t := &tableBuilder{ports: ports}
 	overall := model.StatTable{Key: "overall", Title: "Overall", Player: -1, Columns: cols}
-	taken, lost, sds := make([]int64, len(ports)), make([]int64, len(ports)), make([]int64, len(ports))
-	for _, m := range ms {
-		if m.Kind != model.MomentStock {
-			continue
-		}
+	taken, lost, sds, mates := make([]int64, len(ports)), make([]int64, len(ports)), make([]int64, len(ports)), make([]int64, len(ports))
+	for _, l := range losses {
 		for i, port := range ports {
-			switch d.playerOf[port] {
-			case m.On:
+			switch {
+			case port == l.port && l.death():
 				lost[i]++
-				if m.By < 0 {
+				switch l.how {
+				case lossSelf:
 					sds[i]++
+				case lossTeammate:
+					mates[i]++
 				}
-			case m.By:
+			case port == l.by && l.kill():
 				taken[i]++
 			}
 		}
@@ -50,6 +54,9 @@ func (d *decoder) tables(st *Stats, ms []model.Moment) []model.StatTable {
 		overall.Rows = append(overall.Rows, t.ints("stocksTaken", "Stocks taken", taken))
 	}
 	overall.Rows = append(overall.Rows, t.ints("stocksLost", "Stocks lost", lost), t.ints("selfDestructs", "Self-destructs", sds))
+	if d.isTeams() {
+		overall.Rows = append(overall.Rows, t.ints("teammateKOs", "Knocked out by a teammate", mates))
+	}
 	if oneVsOne {
 		byPort := map[int]*Overall{}
 		for i := range st.Overall {
