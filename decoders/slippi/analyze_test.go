@@ -39,6 +39,19 @@ func checkAnalysis(t testing.TB, r *model.Replay) {
 			}
 		}
 	}
+	// the archive summary: one entry per player, records on the timeline
+	s := Summarize(r)
+	if len(s.Players) != len(r.Players) {
+		t.Fatalf("summary of %d players for %d", len(s.Players), len(r.Players))
+	}
+	for i, m := range s.Moments {
+		if m.End < m.Frame || m.By < -1 || m.By >= len(r.Players) || m.On < -1 || m.On >= len(r.Players) {
+			t.Fatalf("record %d: %+v", i, m)
+		}
+	}
+	if _, err := json.Marshal(s); err != nil {
+		t.Fatalf("summary does not encode: %v", err)
+	}
 }
 
 // TestAnalyzeDamaged runs the game code on cut and bit-flipped samples.

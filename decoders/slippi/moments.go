@@ -2,6 +2,7 @@ package slippi
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -46,7 +47,7 @@ func (d *decoder) stockMoment(l *stockLoss) model.Moment {
 	fi, port := l.fi, l.port
 	m := model.Moment{Kind: model.MomentStock, Frame: fi, End: fi, By: -1, On: d.playerOf[port],
 		Span:  model.Span{Off: int64(d.post[fi*d.slots+port]), Len: int64(1 + d.size[cmdPost])},
-		Facts: model.MomentFacts{Kill: l.kill(), EndPercent: l.percent}}
+		Facts: model.MomentFacts{Kill: l.kill(), EndPercent: finite(l.percent)}}
 	m.Fields = append(m.Fields,
 		model.Field{Key: "frame", Label: "Frame", Value: d.first + int64(fi), Name: d.frameLabel(fi)},
 		model.Field{Key: "stocksRemaining", Label: "Stocks left", Value: int64(l.left)},
@@ -80,6 +81,15 @@ func (d *decoder) stockMoment(l *stockLoss) model.Moment {
 		m.Summary = fmt.Sprintf("lost a stock %s at %.0f%% (%d left)", how, l.percent, l.left)
 	}
 	return m
+}
+
+// finite is x, or 0 for a NaN or an infinity (a damaged file's percent):
+// facts and summaries are numbers JSON and the index can hold.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
 }
 
 var lossWords = [...]string{lossKO: "knocked out", lossSelf: "self-destruct", lossTeammate: "knocked out by a teammate", lossTaken: "taken by a teammate"}
@@ -184,8 +194,8 @@ func (d *decoder) punishMoment(kind model.MomentKind, opening string, victim, by
 	if k := len(moves); k > 0 && moves[k-1].MoveID != nil {
 		last = moveText(int(*moves[k-1].MoveID))
 	}
-	m.Facts = model.MomentFacts{Damage: dmg, Hits: len(moves), Kill: p.DidKill, Move: last,
-		StartPercent: float64(p.StartPercent), EndPercent: end}
+	m.Facts = model.MomentFacts{Damage: finite(dmg), Hits: len(moves), Kill: p.DidKill, Move: last,
+		StartPercent: finite(float64(p.StartPercent)), EndPercent: finite(end)}
 	if len(names) > 8 {
 		names = append(names[:7], fmt.Sprintf("… %d more", len(names)-7))
 	}

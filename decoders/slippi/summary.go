@@ -74,6 +74,12 @@ func (d *decoder) summary(st *Stats, losses []stockLoss, index func(int64) int) 
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Frame < ms[j].Frame })
 	s.Moments = d.r.RecordMoments(ms)
+	for i := range s.Players {
+		for j := range s.Players[i].Stats {
+			st := &s.Players[i].Stats[j]
+			st.Value = finite(st.Value)
+		}
+	}
 	return s
 }
 

@@ -371,3 +371,39 @@ func TestStatDefs(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryFinite: a damaged percent (NaN) leaves the facts and stats
+// numbers JSON holds.
+func TestSummaryFinite(t *testing.T) {
+	s := newSlp(3, 0, 0)
+	s.start(2, 2)
+	nan := float32(math.NaN())
+	for f := int32(-123); f <= -120; f++ {
+		s.frame(f)
+		s.add(s.pre(f, 0, false, 14, 0)).add(s.pre(f, 1, false, 14, 0))
+		stocks := byte(4)
+		if f == -120 {
+			stocks = 3
+		}
+		s.add(s.post(f, 0, false, 1, stocks, nan)).add(s.post(f, 1, false, 1, 4, 0))
+		s.bookend(f)
+	}
+	s.end(2)
+	r := decodeBytes(t, s.bytes())
+	sum := Summarize(r)
+	if _, err := json.Marshal(sum); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, m := range sum.Moments {
+		if m.Kind == model.MomentStock {
+			found = true
+			if math.IsNaN(m.Facts.EndPercent) {
+				t.Errorf("stock record %+v", m)
+			}
+		}
+	}
+	if !found {
+		t.Error("no stock record")
+	}
+}
