@@ -168,6 +168,17 @@ func (d *decoder) gameEnd() *model.Field {
 	ev := d.data[p : p+n]
 	method := int64(ev[1])
 	res := endMethodName(method, d.version)
+	if d.version >= v200 && method == 3 && !d.soloMode() {
+		// 3 is a stage cleared in the single-player modes; a VS game
+		// (teams/placements files) ends with it too, resolved (slippi-js's
+		// RESOLVED)
+		res = "Resolved"
+		for i := range g.Fields {
+			if g.Fields[i].Key == "gameEndMethod" {
+				g.Fields[i].Name = res
+			}
+		}
+	}
 	if res == "" {
 		res = fmt.Sprintf("method %d", method)
 	}

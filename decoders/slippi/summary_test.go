@@ -1,6 +1,7 @@
 package slippi
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -405,5 +406,27 @@ func TestSummaryFinite(t *testing.T) {
 	}
 	if !found {
 		t.Error("no stock record")
+	}
+}
+
+// TestEndMethodThreeByMode: Game End method 3 from 2.0.0 on is a stage
+// cleared in a single-player mode, and in a VS game the end slippi-js
+// calls RESOLVED (its GameEndMethod enum: 3).
+func TestEndMethodThreeByMode(t *testing.T) {
+	for _, c := range []struct {
+		stage uint16
+		want  string
+	}{{31, "Resolved"}, {stageHomeRun, "Stage Clear"}} {
+		s := basic(newSlp(3, 0, 0), 3).end(3)
+		binary.BigEndian.PutUint16(s.events[0][0x13:], c.stage)
+		b := s.bytes()
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			r, err := Decode(b, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eq(t, fmt.Sprintf("stage %d result (header-only %v)", c.stage, opt.HeaderOnly), r.Result, c.want)
+			eq(t, "field name", get(t, r.Header, "gameEnd", "gameEndMethod").Name, c.want)
+		}
 	}
 }
