@@ -26,7 +26,8 @@ import (
 // else).
 func Summarize(r *model.Replay) *model.Summary {
 	if st, ok := r.Analysis().Stats.Native.(*Stats); ok && st.summary != nil {
-		return st.summary
+		c := *st.summary // the caller's to fill in (model.Replay.Summarized)
+		return &c
 	}
 	return &model.Summary{Players: make([]model.PlayerSummary, len(r.Players))}
 }
