@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -152,6 +153,17 @@ func buildID() string {
 		for _, s := range bi.Settings {
 			if s.Key == "vcs.modified" && s.Value == "true" {
 				id += "+dirty"
+			}
+		}
+	}
+	// a build without a clean revision (go build -buildvcs=false, a work
+	// tree with changes) may read headers differently from the last one:
+	// the executable's size and time tell two such builds apart, for the
+	// price of a stat
+	if id == "dev" || strings.HasSuffix(id, "+dirty") {
+		if exe, err := os.Executable(); err == nil {
+			if st, err := os.Stat(exe); err == nil {
+				id += fmt.Sprintf("-%d-%d", st.Size(), st.ModTime().UnixNano())
 			}
 		}
 	}
