@@ -31,6 +31,8 @@ func TestBudgetSmallRecords(t *testing.T) {
 	}
 	pauses := sampleFile()
 	pauses.pauses = make([]pause, n)
+	user := sampleFile()
+	user.user = make([]userEntry, n)
 	tests := []struct {
 		name, what string
 		file       *testFile
@@ -38,6 +40,7 @@ func TestBudgetSmallRecords(t *testing.T) {
 		{"height changes", "height changes", heights},
 		{"missed notes", "note events", misses},
 		{"pauses", "pauses", pauses},
+		{"user data entries", "user data entries", user},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,7 +61,7 @@ func TestBudgetSmallRecords(t *testing.T) {
 			}
 			// the default budget pays for all of it
 			r, alloc = decodeBudget(t, data, model.Limits{})
-			if r.Partial || len(r.Events) < n {
+			if r.Partial || len(r.Events)+len(userFields(r)) < n {
 				t.Errorf("default budget: partial %v, %d events: %v", r.Partial, len(r.Events), r.Diagnostics)
 			}
 			if alloc > uint64(budget.Promise(int64(len(data)))) {
@@ -80,4 +83,40 @@ func TestBudgetSectionSearch(t *testing.T) {
 	data[p] = 0xee
 	r, _ := decodeBudget(t, data, model.Limits{Steps: 100})
 	decodetest.Refused(t, r, "section search")
+}
+
+// userFields are the entries of the header's user data group.
+func userFields(r *model.Replay) []model.Field {
+	u, _ := model.Find(r.Header, "userData")
+	var out []model.Field
+	for _, f := range u.Fields {
+		if f.Key == "entry" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Empty user data entries are 8 bytes of file each and a record, a header
+// field and two fields under it each in memory: a 1 MB file of them (the
+// hostile file that went 1-4% over the promise at its peak when only the
+// record was paid for) stays well under it, and more of them are refused.
+func TestBudgetUserEntries(t *testing.T) {
+	for _, n := range []int{125_000, 500_000} {
+		f := sampleFile()
+		f.user = make([]userEntry, n)
+		data := f.bytes()
+		r, alloc := decodeBudget(t, data, model.Limits{})
+		promise := uint64(budget.Promise(int64(len(data))))
+		t.Logf("%d entries, %d-byte file: allocated %d bytes, %.0f%% of the promise", n, len(data), alloc, 100*float64(alloc)/float64(promise))
+		if alloc > promise*3/4 {
+			t.Errorf("allocated %d bytes for a %d-byte file: more than three quarters of the promise %d", alloc, len(data), promise)
+		}
+		switch got := len(userFields(r)); {
+		case n == 125_000 && (got != n || r.Partial):
+			t.Errorf("%d of %d entries, partial %v: %v", got, n, r.Partial, r.Diagnostics)
+		case n == 500_000:
+			decodetest.Refused(t, r, "user data entries")
+		}
+	}
 }

@@ -641,7 +641,7 @@ func (v *view) header(sc *scoring) []model.Field {
 		}})
 	}
 	if d.hasUser {
-		g := model.Field{Key: "userData", Label: "User data", Span: d.userSpan}
+		g := model.Field{Key: "userData", Label: "User data", Span: d.userSpan, Fields: make([]model.Field, 0, len(d.user)+1)}
 		if len(d.user) == 0 || !d.user[0].Fallback {
 			g.Fields = append(g.Fields, model.Field{Key: "entryCount", Label: "Entries", Value: int64(len(d.user)), Span: d.clip(d.userSpan.Off+1, 4)})
 		}
