@@ -7,6 +7,7 @@ package teehistorian
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,5 +80,73 @@ func TestBudgetKeepsWhatCameBefore(t *testing.T) {
 	r, _ = decodeBudget(t, file(testHeader, body), model.Limits{})
 	if r.Partial || len(r.Events) != 40003 {
 		t.Errorf("default budget: partial %v, %d events", r.Partial, len(r.Events))
+	}
+}
+
+// sayCommands is a stream of CONSOLE_COMMAND "say" from the server console,
+// each with args empty arguments (a NUL byte each), up to about size bytes.
+func sayCommands(size, args int) []byte {
+	one := append(msg(idConsoleCommand, -1, 0, "say", args), make([]byte, args)...)
+	return append(bytes.Repeat(one, max(1, size/len(one))), msg(idFinish)...)
+}
+
+// Console commands of many empty arguments, one byte of file each: the
+// hostile 4 MB file that went 1-4% over the promise at its peak, when every
+// argument became a string, a label and a word of the summary. Arguments
+// past the shown ones are read without copying, the shown ones are written
+// into the summary without a string each, so these stay far under; many
+// short commands are stopped by the budget for their events.
+func TestBudgetConsoleArguments(t *testing.T) {
+	const size = 4 << 20
+	tests := []struct {
+		name string
+		args int
+	}{
+		{"one command", size - 16},
+		{"commands of 1000 arguments", 1000},
+		{"commands of 64 arguments", shownArgs},
+		{"commands of 16 arguments", 16},
+		{"commands of 2 arguments", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := file(testHeader, sayCommands(size, tt.args))
+			r, alloc := decodeBudget(t, data, model.Limits{})
+			promise := uint64(budget.Promise(int64(len(data))))
+			t.Logf("%d-byte file: allocated %d bytes, %.0f%% of the promise; %d events", len(data), alloc, 100*float64(alloc)/float64(promise), len(r.Events))
+			if alloc > promise*3/4 {
+				t.Errorf("allocated %d bytes: more than three quarters of the promise %d", alloc, promise)
+			}
+			if r.Partial {
+				// small records: the events' own cost stops them
+				decodetest.Refused(t, r, "events")
+			}
+			if len(r.Events) < 2 {
+				t.Fatalf("%d events: %v", len(r.Events), r.Diagnostics)
+			}
+			ev := &r.Events[0]
+			more := tt.args - shownArgs
+			want := "server runs say" + strings.Repeat(` ""`, min(tt.args, shownArgs))
+			if more > 0 {
+				want += fmt.Sprintf(" and %d more arguments", more)
+			}
+			if got := r.EventSummary(0); got != want {
+				t.Errorf("summary %.200q, want %.200q", got, want)
+			}
+			fs := r.EventFields(0)
+			var shown int
+			for _, f := range fs {
+				if f.Key == "arg" {
+					shown++
+				}
+			}
+			rest, ok := model.Find(fs, "moreArgs")
+			if shown != min(tt.args, shownArgs) || ok != (more > 0) {
+				t.Errorf("%d argument fields and a moreArgs field %v; want %d and %v", shown, ok, min(tt.args, shownArgs), more > 0)
+			}
+			if ok && (rest.Value != int64(more) || rest.Span.Len != int64(more) || rest.Span.End() != ev.Span.End()) {
+				t.Errorf("moreArgs %v over %v, want %d over the last %d bytes of %v", rest.Value, rest.Span, more, more, ev.Span)
+			}
+		})
 	}
 }

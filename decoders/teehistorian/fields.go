@@ -1,6 +1,8 @@
 package teehistorian
 
 import (
+	"fmt"
+
 	"rewind/decoders/teehistorian/twint"
 	"rewind/model"
 )
@@ -110,4 +112,69 @@ func (f *fieldReader) raw(key, label string, n int) []byte {
 	}
 	f.add(model.Field{Key: key, Label: label, Value: b, Span: f.span(s)})
 	return b
+}
+
+// shownArgs is how many of a console command's arguments are read one by
+// one, as fields and words of the command's summary. A server writes a
+// handful; a forged command of millions of empty arguments (one byte each)
+// would otherwise cost a string, a label and a field per byte of file, more
+// than the decode budget promises per byte. The arguments after these are
+// read without copying and kept as one field over their bytes.
+const shownArgs = 64
+
+// argLabels are the shown arguments' labels, made once.
+var argLabels = func() (ls [shownArgs]string) {
+	for i := range ls {
+		ls[i] = fmt.Sprintf("Argument %d", i+1)
+	}
+	return ls
+}()
+
+// args reads a console command's n arguments and appends the shown ones
+// to text as a summary writes them (appendArg). With keep, they become
+// "arg" fields, and the rest one "moreArgs" field, their count, over their
+// bytes. Nothing is copied per argument without keep: an argument is a
+// byte of file at least.
+func (f *fieldReader) args(n int, text []byte) []byte {
+	for i := 0; i < n && i < shownArgs && f.r.Err() == nil; i++ {
+		if f.keep {
+			text = appendArg(text, f.str("arg", argLabels[i]))
+			continue
+		}
+		s := f.r.Pos
+		b, w, err := twint.String(f.r.B[s:])
+		if err != nil {
+			f.r.SkipStr() // fails as the read would
+			f.failed(true, "arg", argLabels[i], s, 1, true)
+			return text
+		}
+		f.r.Pos += w
+		text = appendArg(text, b)
+	}
+	rest := n - shownArgs
+	if rest <= 0 || f.r.Err() != nil {
+		return text
+	}
+	s := f.r.Pos
+	for i := 0; i < rest && f.r.Err() == nil; i++ {
+		f.r.SkipStr()
+	}
+	label := fmt.Sprintf("Arguments %d to %d", shownArgs+1, n)
+	// each argument takes at least its NUL byte
+	f.failed(true, "moreArgs", label, s, rest, true)
+	f.add(model.Field{Key: "moreArgs", Label: label, Value: int64(rest), Span: f.span(s)})
+	return text
+}
+
+// moreArgs is how a summary ends when a command has more arguments than
+// it shows.
+func moreArgs(n int) string {
+	switch more := n - shownArgs; {
+	case more <= 0:
+		return ""
+	case more == 1:
+		return " and 1 more argument"
+	default:
+		return fmt.Sprintf(" and %d more arguments", more)
+	}
 }

@@ -930,17 +930,19 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			f.r.Raw(len(d.data)) // fail
 			return false
 		}
-		args := make([]string, 0, min(int(nargs), f.r.Left()))
-		for i := 0; i < int(nargs) && f.r.Err() == nil; i++ {
-			args = append(args, f.str("arg", fmt.Sprintf("Argument %d", i+1)))
-		}
+		text := f.args(int(nargs), append(make([]byte, 0, len(cmd)+3*min(int(nargs), shownArgs)+8), cmd...))
 		if f.r.Err() != nil {
 			return false
 		}
 		if d.live(cid) {
 			d.info(cid)
 		}
-		sum := fmt.Sprintf("%s runs %s", d.who(cid), commandText(cmd, args))
+		// the text's array is garbage once the summary is made: it is paid
+		// for as the summary is
+		if !d.paid(d.b.Alloc("events", int64(cap(text))), int64(start)) {
+			return false
+		}
+		sum := d.who(cid) + " runs " + string(text) + moreArgs(int(nargs))
 		if flags&(1<<7) != 0 {
 			sum += " (chat)"
 		}
@@ -1023,18 +1025,28 @@ func (d *decoder) checkCid(cid int32, start int, f *fieldReader, what string) bo
 	return false
 }
 
+// commandText is a console command with its arguments, as its summary
+// shows it.
 func commandText(cmd string, args []string) string {
-	var b strings.Builder
-	b.WriteString(cmd)
+	b := []byte(cmd)
 	for _, a := range args {
-		b.WriteByte(' ')
-		if a == "" || strings.ContainsAny(a, " \t\"") {
-			b.WriteString(strconv.Quote(a))
-		} else {
-			b.WriteString(a)
-		}
+		b = appendArg(b, a)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendArg appends a command's argument as its text shows it: after a
+// space, quoted when it is empty or holds a space, a tab or a quote.
+func appendArg[S ~string | ~[]byte](dst []byte, a S) []byte {
+	dst = append(dst, ' ')
+	quote := len(a) == 0
+	for i := 0; i < len(a) && !quote; i++ {
+		quote = a[i] == ' ' || a[i] == '\t' || a[i] == '"'
+	}
+	if quote {
+		return strconv.AppendQuote(dst, string(a))
+	}
+	return append(dst, a...)
 }
 
 func inputText(in [10]int32) string {

@@ -143,6 +143,19 @@ func (r *Reader) Str() string {
 	return string(s)
 }
 
+// SkipStr passes over one NUL-terminated string without copying it.
+func (r *Reader) SkipStr() {
+	if r.err != nil {
+		return
+	}
+	_, n, err := String(r.B[r.Pos:])
+	if err != nil {
+		r.fail()
+		return
+	}
+	r.Pos += n
+}
+
 // Raw reads n bytes, checking n against what is left first. The result
 // shares the underlying array.
 func (r *Reader) Raw(n int) []byte {

@@ -102,6 +102,16 @@ func TestReader(t *testing.T) {
 	if r3.Str() != "" || r3.Err() == nil {
 		t.Fatal("unterminated string must fail")
 	}
+	r4 := NewReader([]byte("ab\x00\x00c"))
+	r4.SkipStr()
+	r4.SkipStr()
+	if r4.Pos != 4 || r4.Err() != nil {
+		t.Fatalf("two strings skipped: at %d, err %v; want 4, nil", r4.Pos, r4.Err())
+	}
+	r4.SkipStr()
+	if r4.Err() == nil || r4.ErrPos() != 4 || r4.Pos != 5 {
+		t.Fatal("skipping an unterminated string must fail where it starts")
+	}
 }
 
 func FuzzInt(f *testing.F) {
