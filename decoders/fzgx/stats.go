@@ -99,7 +99,7 @@ func (b *build) analyze() *model.Analysis {
 	}
 	st := b.inputUse()
 	a.Moments = b.moments()
-	a.Stats.Tables = b.tables(st)
+	a.Stats = model.Stats{Tables: b.tables(st), Native: b.native(st)}
 	return a
 }
 
@@ -161,8 +161,14 @@ func seconds(frames int64) string {
 	return fmt.Sprintf("%s%d.%03d", sign, frames/60, frames%60*1000/60)
 }
 
-func secondsField(key, label string, frames int) model.Field {
-	return model.Field{Key: key, Label: label, Value: frameDur(int64(frames)), Name: seconds(int64(frames))}
+// secondsField is a duration in seconds, shown with milliseconds.
+func secondsField(key, label string, frames int64) model.Field {
+	return model.Field{Key: key, Label: label, Value: frameSecs(frames), Name: seconds(frames)}
+}
+
+// raceTimeField is a race time in seconds, shown as m:ss.mmm.
+func raceTimeField(key, label string, frames int64) model.Field {
+	return model.Field{Key: key, Label: label, Value: frameSecs(frames), Name: raceTime(frames)}
 }
 
 func intCell(key, label string, n int) model.Field {
@@ -193,63 +199,49 @@ func (b *build) tables(st inputStats) []model.StatTable {
 	}
 	race := model.StatTable{Key: "race", Title: "Race", Player: -1, Columns: []string{label}}
 	if s.hasTotal {
-		t := s.totalFrames - raceStartFrame
 		race.Rows = append(race.Rows,
-			one("raceTime", "Race time (m:ss.mmm)", model.Field{Value: frameDur(t), Name: raceTime(t)}),
+			one("raceTime", "Race time (m:ss.mmm)", raceTimeField("", "", s.totalFrames-raceStartFrame)),
 			one("totalFrames", "Frames from the countdown to the finish", model.Field{Value: s.totalFrames}))
 	}
 	race.Rows = append(race.Rows,
 		one("laps", "Laps", model.Field{Value: s.laps}),
 		one("lapTimes", "Lap times", model.Field{Value: "not in the file"}),
 		one("boosts", "Boosts (presses)", intCell("", "", len(st.boosts))),
-		one("boostHeld", "Boost button held (s)", secondsField("", "", heldFrames(st.boosts))),
+		one("boostHeld", "Boost button held (s)", secondsField("", "", int64(heldFrames(st.boosts)))),
 		one("drifts", "Drift turns (L+R presses)", intCell("", "", len(st.drifts))),
-		one("driftHeld", "Drifting, L+R held (s)", secondsField("", "", heldFrames(st.drifts))),
+		one("driftHeld", "Drifting, L+R held (s)", secondsField("", "", int64(heldFrames(st.drifts)))),
 		one("sideAttacks", "Side attacks (presses)", intCell("", "", len(st.sideAttacks))),
-		one("accelerating", "Accelerating after the start (s)", secondsField("", "", st.accelFrames)),
-		one("braking", "Braking after the start (s)", secondsField("", "", st.brakeFrames)),
+		one("accelerating", "Accelerating after the start (s)", secondsField("", "", int64(st.accelFrames))),
+		one("braking", "Braking after the start (s)", secondsField("", "", int64(st.brakeFrames))),
 		one("inputRuns", "Input changes recorded", intCell("", "", st.runs)),
 	)
 
 	splits := model.StatTable{Key: "splits", Title: "Replay checkpoints (position checks, not laps)", Player: b.human,
 		Columns: []string{"Frame", "Race time (m:ss.mmm)", "Since the previous (s)"}}
 	count := b.rep.Timeline.Count
-	type mark struct {
-		label string
-		frame int64
-	}
-	var marks []mark
-	for i, cp := range s.checkpoints {
-		l := fmt.Sprintf("Checkpoint %d", i+1)
-		if s.hasTotal && cp.frame1 >= s.totalFrames {
-			l += " (after the finish)"
+	for _, m := range b.marks() {
+		l := "Finish line"
+		if m.checkpoint > 0 {
+			l = fmt.Sprintf("Checkpoint %d", m.checkpoint)
+			if m.afterFinish {
+				l += " (after the finish)"
+			}
 		}
-		marks = append(marks, mark{l, cp.frame1})
-	}
-	if s.hasTotal {
-		marks = append(marks, mark{"Finish line", s.totalFrames})
-	}
-	sort.SliceStable(marks, func(i, j int) bool { return marks[i].frame < marks[j].frame })
-	prev := int64(raceStartFrame)
-	for _, m := range marks {
-		splits.Rows = append(splits.Rows, model.StatRow{Key: "split", Label: m.label, Frame: int(max(0, min(m.frame, int64(count-1)))),
+		splits.Rows = append(splits.Rows, model.StatRow{Key: "split", Label: l, Frame: int(max(0, min(m.frame, int64(count-1)))),
 			Cells: []model.Field{
 				{Key: "frame", Label: "Frame", Value: m.frame},
-				{Key: "raceTime", Label: "Race time", Value: frameDur(m.frame - raceStartFrame), Name: raceTime(m.frame - raceStartFrame)},
-				{Key: "split", Label: "Since the previous", Value: frameDur(m.frame - prev), Name: seconds(m.frame - prev)},
+				raceTimeField("raceTime", "Race time", m.frame-raceStartFrame),
+				secondsField("split", "Since the previous", m.frame-m.prev),
 			}})
-		prev = m.frame
 	}
 
-	uses := append(append(append([]use{}, st.boosts...), st.drifts...), st.sideAttacks...)
-	sort.SliceStable(uses, func(i, j int) bool { return uses[i].frame < uses[j].frame })
 	// a row is a press, headed by its race time
 	list := model.StatTable{Key: "buttons", Title: "Boosts, drifts and side attacks (race time m:ss.mmm)", Player: b.human,
 		Columns: []string{"What", "Held (s)"}}
-	for _, u := range uses {
+	for _, u := range st.presses() {
 		list.Rows = append(list.Rows, model.StatRow{Key: u.key, Label: raceTime(int64(u.frame) - raceStartFrame), Frame: u.frame, Cells: []model.Field{
 			{Key: "what", Label: "What", Value: u.what},
-			secondsField("held", "Held", u.frames),
+			secondsField("held", "Held", int64(u.frames)),
 		}})
 	}
 	out := []model.StatTable{race}
@@ -260,4 +252,30 @@ func (b *build) tables(st inputStats) []model.StatTable {
 		out = append(out, list)
 	}
 	return out
+}
+
+// mark is a replay checkpoint or the finish line, for the splits.
+type mark struct {
+	checkpoint  int // 1-based; 0 for the finish line
+	frame, prev int64
+	afterFinish bool // a checkpoint at or after the finish, never checked
+}
+
+// marks are the replay checkpoints and the finish line in frame order,
+// each with the frame of the one before (the start for the first).
+func (b *build) marks() []mark {
+	s := b.s
+	var ms []mark
+	for i, cp := range s.checkpoints {
+		ms = append(ms, mark{checkpoint: i + 1, frame: cp.frame1, afterFinish: s.hasTotal && cp.frame1 >= s.totalFrames})
+	}
+	if s.hasTotal {
+		ms = append(ms, mark{frame: s.totalFrames})
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].frame < ms[j].frame })
+	prev := int64(raceStartFrame)
+	for i := range ms {
+		ms[i].prev, prev = prev, ms[i].frame
+	}
+	return ms
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	at "rewind/decoders/internal/analysistest"
 	"rewind/decoders/internal/corpus"
@@ -79,7 +78,7 @@ func checkTimeAttack(t *testing.T, data []byte) {
 		t.Errorf("race table columns %q", race.Columns)
 	}
 	for key, want := range map[string]any{
-		"raceTime": 3132 * time.Second / 60, "totalFrames": int64(3314), "laps": int64(3), "lapTimes": "not in the file",
+		"raceTime": 3132.0 / 60, "totalFrames": int64(3314), "laps": int64(3), "lapTimes": "not in the file",
 		"inputRuns": int64(1992),
 	} {
 		if got := at.Row(t, race, key).Cells[0].Value; got != want {
@@ -97,7 +96,7 @@ func checkTimeAttack(t *testing.T, data []byte) {
 		labels[3] != "Finish line" || labels[4] != "Checkpoint 4 (after the finish)" {
 		t.Errorf("splits %v %q", frames, labels)
 	}
-	if s := splits.Rows[3].Cells[2]; s.Value != (3314-2401)*time.Second/60 || s.Name != "15.216" {
+	if s := splits.Rows[3].Cells[2]; s.Value != (3314-2401)/60.0 || s.Name != "15.216" {
 		t.Errorf("finish split %+v", s)
 	}
 
@@ -126,8 +125,8 @@ func checkTimeAttack(t *testing.T, data []byte) {
 	if got := at.Row(t, race, "drifts").Cells[0].Value; got != int64(drifts) {
 		t.Errorf("drifts %v, list %d", got, drifts)
 	}
-	held := at.Row(t, race, "boostHeld").Cells[0].Value.(time.Duration) + at.Row(t, race, "driftHeld").Cells[0].Value.(time.Duration)
-	if held <= 0 || held > 3314*time.Second/60 {
+	held := at.Row(t, race, "boostHeld").Cells[0].Value.(float64) + at.Row(t, race, "driftHeld").Cells[0].Value.(float64)
+	if held <= 0 || held > 3314.0/60 {
 		t.Errorf("held %v", held)
 	}
 }
@@ -159,11 +158,11 @@ func TestStatsButtons(t *testing.T) {
 	checkMomentOrder(t, r, a)
 	race := statTable(t, a, "race")
 	for key, want := range map[string]any{
-		"boosts": int64(2), "boostHeld": 18 * time.Second / 60,
-		"drifts": int64(1), "driftHeld": 25 * time.Second / 60,
+		"boosts": int64(2), "boostHeld": 18.0 / 60,
+		"drifts": int64(1), "driftHeld": 25.0 / 60,
 		"sideAttacks": int64(1),
 		// after frame 182 the last run accelerates to the end (400)
-		"accelerating": (400 - 182) * time.Second / 60, "braking": time.Duration(0),
+		"accelerating": (400 - 182) / 60.0, "braking": 0.0,
 		"inputRuns": int64(8),
 	} {
 		if got := at.Row(t, race, key).Cells[0].Value; got != want {
@@ -181,7 +180,7 @@ func TestStatsButtons(t *testing.T) {
 	// covers frames 40 to 189
 	e.inputs[0].frames, e.inputs[4].frames, e.inputs[7].frames = 5, 150, 206
 	r = decode(t, wrapGCI(gciOpts{}, e.stream()), model.DecodeOptions{})
-	if got := at.Row(t, statTable(t, r.Analysis(), "race"), "braking").Cells[0].Value; got != 8*time.Second/60 {
+	if got := at.Row(t, statTable(t, r.Analysis(), "race"), "braking").Cells[0].Value; got != 8.0/60 {
 		t.Errorf("braking %v, want 8 frames", got)
 	}
 }
