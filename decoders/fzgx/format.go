@@ -30,7 +30,8 @@ var Format = format.Format{
 	Extent: extent,
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "recompute the checksum",
-	Frames:     frames.Of[FrameRow]("frames_fzgx", nil),
+	Summarize:  summarize, Stats: statDefs,
+	Frames: frames.Of[FrameRow]("frames_fzgx", nil),
 }
 
 // extent: the GCI directory entry states the save's blocks.
