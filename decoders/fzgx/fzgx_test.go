@@ -1,6 +1,7 @@
 package fzgx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -319,16 +320,23 @@ func TestChecksumMismatch(t *testing.T) {
 
 func hex4(v uint16) string { return fmt.Sprintf("%#04x", v) }
 
-// TestWriteSample writes testdata/samples/fzgx/time-attack.gci from the
-// corpus when FZGX_WRITE_SAMPLE=1; the committed file is its output.
-func TestWriteSample(t *testing.T) {
-	if os.Getenv("FZGX_WRITE_SAMPLE") != "1" {
-		t.Skip("set FZGX_WRITE_SAMPLE=1 to rewrite the sample")
-	}
+// TestSampleIsTheCorpusReplay holds testdata/samples/fzgx/time-attack.gci
+// to what it is: the corpus's test_00 with the GCI header realReplay
+// builds. FZGX_WRITE_SAMPLE=1 rewrites it after a deliberate change.
+func TestSampleIsTheCorpusReplay(t *testing.T) {
 	data := realReplay(t)
 	p := filepath.Join(corpus.Samples(t, "fzgx"), "time-attack.gci")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
+	if os.Getenv("FZGX_WRITE_SAMPLE") == "1" {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(p)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Errorf("%s differs from the corpus replay with its header (FZGX_WRITE_SAMPLE=1 rewrites it)", p)
 	}
 }
 
