@@ -119,7 +119,7 @@ func TestStartInfoNamesPlayer(t *testing.T) {
 	si := msg(nmClStartInfo<<1, "nameless", "clan", 276, "pinky", 1, 65408, 123)
 	r := decodeOK(t, file(testHeader, append(msg(idJoin, 9, idMessage, 9, len(si)), append(si, 0x40)...)))
 	p := r.Players[0]
-	if sk, _ := model.Find(p.Fields, "skin"); p.Slot != "client 9" || p.Name != "nameless" || sk.Value != "pinky" {
+	if sk, _ := model.Find(p.Fields, "skin"); p.Slot != "P10" || clientID(p) != 9 || p.Name != "nameless" || sk.Value != "pinky" {
 		t.Errorf("player %+v", p)
 	}
 	st := r.PlayerState(0, 0)

@@ -27,17 +27,17 @@ import (
 type playerStats struct {
 	connected     int64 // ticks
 	open          bool
-	since         int  // tick the current session began
-	everOpen      bool // a session was seen, so a later event without a JOIN is not a carry-over
-	joins, drops  int  // engine-level JOIN and DROP records
-	dropReason    string
+	since         int      // tick the current session began
+	everOpen      bool     // a session was seen, so a later event without a JOIN is not a carry-over
+	joins         int      // engine-level JOIN records
+	drops         []drop   // engine-level DROP records
+	finishList    []finish // race finishes (player-finish extension)
 	teamChanges   int
 	team          int32 // DDRace team from the player-team extension
 	teamKnown     bool
 	selfKills     int
 	commands      []command
 	logins        int
-	finishes      int
 	best          int32 // best race time in ticks
 	chatLines     int
 	votesCalled   int
@@ -78,10 +78,17 @@ type analysis struct {
 	endWhy  string   // what the last command did to the recording
 }
 
+// finish is a race finish: a player's or a team's.
 type finish struct {
 	frame int
 	team  int32
 	ticks int32
+}
+
+// drop is a player leaving: when, and the reason the server gave.
+type drop struct {
+	frame  int
+	reason string
 }
 
 // analyze is Replay.Analyze for teehistorian.
@@ -97,11 +104,11 @@ func (d *decoder) analyze() *model.Analysis {
 			ps.connected += int64(last - ps.since)
 		}
 	}
-	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables()}}
+	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables(), Native: a.native()}}
 }
 
 // name is how a moment calls a player: the name the client gave, or its
-// slot when it never sent one.
+// client id, as the events do, when it never sent one.
 func (a *analysis) name(p int) string {
 	if p < 0 || p >= len(a.r.Players) {
 		return "the server"
@@ -109,7 +116,14 @@ func (a *analysis) name(p int) string {
 	if n := a.r.Players[p].Name; n != "" {
 		return n
 	}
-	return a.r.Players[p].Slot
+	return fmt.Sprintf("client %d", clientID(a.r.Players[p]))
+}
+
+// clientID is a player's client id, its Fields' cid.
+func clientID(p model.Player) int {
+	f, _ := model.Find(p.Fields, "cid")
+	v, _ := f.Value.(int64)
+	return int(v)
 }
 
 // fieldsOf reads an event's record again with every field.
@@ -251,9 +265,8 @@ func (a *analysis) event(ev *model.Event) {
 			ps.carriedOverIn = true
 		}
 		ps.open, ps.everOpen = false, true
-		ps.drops++
 		reason := strField(fs, "reason")
-		ps.dropReason = reason
+		ps.drops = append(ps.drops, drop{ev.Frame, reason})
 		s := a.name(p)
 		switch {
 		case strings.HasPrefix(reason, "Kicked"):
@@ -301,7 +314,7 @@ func (a *analysis) event(ev *model.Event) {
 			if ps == nil {
 				return
 			}
-			ps.finishes++
+			ps.finishList = append(ps.finishList, finish{frame: ev.Frame, ticks: ticks})
 			if ps.best == 0 || ticks < ps.best {
 				ps.best = ticks
 			}
@@ -333,13 +346,18 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 	flags, _ := intField(fs, "flags")
 	name := strField(fs, "cmd")
 	var args []string
+	more := ""
 	for _, f := range fs {
-		if f.Key == "arg" {
+		switch f.Key {
+		case "arg":
 			s, _ := f.Value.(string)
 			args = append(args, s)
+		case "moreArgs":
+			n, _ := f.Value.(int64)
+			more = moreArgs(len(args) + int(n))
 		}
 	}
-	c := command{frame: ev.Frame, cid: cid, flags: flags, name: name, text: commandText(name, args), span: ev.Span}
+	c := command{frame: ev.Frame, cid: cid, flags: flags, name: name, text: commandText(name, args) + more, span: ev.Span}
 	if ps != nil {
 		ps.commands = append(ps.commands, c)
 	} else {
@@ -453,13 +471,19 @@ func statRow(key, label string, cells []model.Field) model.StatRow {
 	return model.StatRow{Key: key, Label: label, Frame: -1, Cells: cells}
 }
 
-// label is a player's column heading: the name with the client id.
+// label is a player's column heading: the name with the slot and the
+// client id.
 func (a *analysis) label(p int) string {
 	pl := a.r.Players[p]
 	if pl.Name != "" {
-		return fmt.Sprintf("%s (%s)", pl.Name, pl.Slot)
+		return fmt.Sprintf("%s (%s, client %d)", pl.Name, pl.Slot, clientID(pl))
 	}
-	return pl.Label()
+	return fmt.Sprintf("%s (client %d)", pl.Slot, clientID(pl))
+}
+
+// secondsCell is a duration in seconds, shown as m:ss.cc.
+func secondsCell(d time.Duration) model.Field {
+	return model.Field{Value: d.Seconds(), Name: model.FormatDuration(d)}
 }
 
 func (a *analysis) tables() []model.StatTable {
@@ -473,7 +497,12 @@ func (a *analysis) tables() []model.StatTable {
 		per := func(key, label string, f func(ps *playerStats) any) model.StatRow {
 			cells := make([]model.Field, n)
 			for p := range cells {
-				cells[p] = cell(f(&a.players[p]))
+				v := f(&a.players[p])
+				if d, ok := v.(time.Duration); ok {
+					cells[p] = secondsCell(d)
+				} else {
+					cells[p] = cell(v)
+				}
 			}
 			return statRow(key, label, cells)
 		}
@@ -481,15 +510,15 @@ func (a *analysis) tables() []model.StatTable {
 			per("connected", "Connected (m:ss.cc)", func(ps *playerStats) any { return tickDur(ps.connected) }),
 			per("connectedAtStart", "Connected when the recording began", func(ps *playerStats) any { return yesNo(ps.carriedOverIn) }),
 			per("joins", "Joins", func(ps *playerStats) any { return int64(ps.joins) }),
-			per("drops", "Left the server", func(ps *playerStats) any { return int64(ps.drops) }),
+			per("drops", "Left the server", func(ps *playerStats) any { return int64(len(ps.drops)) }),
 			per("dropReason", "Reason for leaving", func(ps *playerStats) any {
 				switch {
-				case ps.drops == 0:
+				case len(ps.drops) == 0:
 					return "still connected"
-				case ps.dropReason == "":
+				case ps.drops[len(ps.drops)-1].reason == "":
 					return "none given"
 				}
-				return ps.dropReason
+				return ps.drops[len(ps.drops)-1].reason
 			}),
 			per("teamChanges", "Team changes", func(ps *playerStats) any { return int64(ps.teamChanges) }),
 			per("selfKills", "Self-kills", func(ps *playerStats) any { return int64(ps.selfKills) }),
@@ -497,9 +526,9 @@ func (a *analysis) tables() []model.StatTable {
 			per("commandsUsed", "Commands used", func(ps *playerStats) any { return distinct(ps.commands) }),
 			per("rconLogins", "Rcon logins", func(ps *playerStats) any { return int64(ps.logins) }),
 			per("chatLines", "Chat lines recorded", func(ps *playerStats) any { return int64(ps.chatLines) }),
-			per("finishes", "Race finishes", func(ps *playerStats) any { return int64(ps.finishes) }),
+			per("finishes", "Race finishes", func(ps *playerStats) any { return int64(len(ps.finishList)) }),
 			per("bestTime", "Best race time (m:ss.cc)", func(ps *playerStats) any {
-				if ps.finishes == 0 {
+				if len(ps.finishList) == 0 {
 					return "—"
 				}
 				return tickDur(int64(ps.best))
@@ -520,7 +549,7 @@ func (a *analysis) tables() []model.StatTable {
 		for _, f := range a.team {
 			t.Rows = append(t.Rows, model.StatRow{Key: "teamFinish", Label: model.FormatDuration(tickDur(int64(f.frame))), Frame: f.frame, Cells: []model.Field{
 				{Key: "team", Label: "Team", Value: int64(f.team)},
-				{Key: "raceTime", Label: "Race time", Value: tickDur(int64(f.ticks))},
+				{Key: "raceTime", Label: "Race time", Value: tickDur(int64(f.ticks)).Seconds(), Name: model.FormatDuration(tickDur(int64(f.ticks)))},
 			}})
 		}
 		out = append(out, t)

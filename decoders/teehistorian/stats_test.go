@@ -31,6 +31,11 @@ func analysisOf(t *testing.T, data []byte) (*model.Replay, *model.Analysis) {
 	return r, a
 }
 
+// secondsOf is a table cell's duration, which the cell holds in seconds.
+func secondsOf(f model.Field) time.Duration {
+	return time.Duration(f.Value.(float64) * float64(time.Second))
+}
+
 // nearDur checks a time the README gives from ≈ ticks (±50 ticks at each
 // end, so ±2 s for a span between two of them).
 func nearDur(t *testing.T, what string, got time.Duration, wantTicks int) {
@@ -113,10 +118,10 @@ func TestAnalysisTwoPlayers(t *testing.T) {
 	near(t, "shutdown", end[0].Frame, 3035)
 
 	players := at.Table(t, a, "players", -1)
-	if len(players.Columns) != 3 || players.Columns[0] != "alice (client 0)" {
+	if len(players.Columns) != 3 || players.Columns[0] != "alice (P1, client 0)" || players.Columns[2] != "alice_dummy (P3, client 2)" {
 		t.Fatalf("columns %q", players.Columns)
 	}
-	conn := func(p int) time.Duration { return at.Cell(t, players, "connected", p).Value.(time.Duration) }
+	conn := func(p int) time.Duration { return secondsOf(at.Cell(t, players, "connected", p)) }
 	nearDur(t, "alice connected", conn(0), 2925-150)
 	nearDur(t, "bob connected", conn(1), 2865-600)
 	nearDur(t, "alice_dummy connected", conn(2), 2760-2450)
@@ -163,7 +168,7 @@ func TestAnalysisCarriedOver(t *testing.T) {
 	if at.Cell(t, players, "connectedAtStart", 0).Value != "yes" {
 		t.Errorf("alice was connected before the recording")
 	}
-	nearDur(t, "alice connected", at.Cell(t, players, "connected", 0).Value.(time.Duration), 880)
+	nearDur(t, "alice connected", secondsOf(at.Cell(t, players, "connected", 0)), 880)
 	kills, drops := at.Moments(a, model.MomentKill), at.Moments(a, model.MomentDrop)
 	if len(kills) != 1 || len(drops) != 1 {
 		t.Fatalf("kills %+v drops %+v", kills, drops)
@@ -238,11 +243,11 @@ func TestAnalysisFinishes(t *testing.T) {
 		t.Errorf("team finish %+v", fin[1])
 	}
 	players := at.Table(t, a, "players", -1)
-	if at.Cell(t, players, "finishes", 0).Value != int64(1) || at.Cell(t, players, "bestTime", 0).Value != 20000*time.Second {
+	if at.Cell(t, players, "finishes", 0).Value != int64(1) || at.Cell(t, players, "bestTime", 0).Value != 20000.0 {
 		t.Errorf("finishes %v best %v", at.Cell(t, players, "finishes", 0).Value, at.Cell(t, players, "bestTime", 0).Value)
 	}
 	teams := at.Table(t, a, "teamFinishes", -1)
-	if len(teams.Rows) != 1 || teams.Rows[0].Cells[1].Value != 20*time.Second {
+	if len(teams.Rows) != 1 || teams.Rows[0].Cells[1].Value != 20.0 || teams.Rows[0].Cells[1].Text() != "0:20.00" {
 		t.Errorf("team finishes %+v", teams.Rows)
 	}
 }

@@ -1124,7 +1124,11 @@ func teamName(team int32) string {
 
 func (d *decoder) player(cid int32) model.Player {
 	s := &d.slots[cid]
-	p := model.Player{Slot: fmt.Sprintf("client %d", cid), Name: strings.Join(s.names, " / ")}
+	// P and the client id + 1, as Slippi numbers ports: the JSON names
+	// players P1..Pn in every format, and a client id, unlike the place in
+	// the list, stays a player's while a followed recording grows. The id
+	// itself is the cid field.
+	p := model.Player{Slot: fmt.Sprintf("P%d", cid+1), Name: strings.Join(s.names, " / ")}
 	last := s.cur
 	if n := len(s.infos); n > 0 {
 		// the state before the drop that cleared it, when there was one
