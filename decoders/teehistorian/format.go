@@ -19,5 +19,6 @@ var Format = format.Format{
 	Match:  func(h []byte) bool { return bytes.HasPrefix(h, fileUUID[:]) },
 	Decode: Decode, Follow: Follow, Repair: Repair,
 	RepairDoes: "cut at the last whole message, append FINISH",
-	Frames:     frames.Of[FrameRow]("frames_teehistorian", nil),
+	Summarize:  summarize, Stats: statDefs,
+	Frames: frames.Of[FrameRow]("frames_teehistorian", nil),
 }
