@@ -24,14 +24,18 @@ import (
 //     whose definition has a centre-distance part (not chain links);
 //     averageCut is [pre-swing points, centre points, post-swing points].
 //   - Pre-swing is the mean raw beforeCutRating (1 = a full 70, above 1 is
-//     overswing) over notes whose definition can vary the pre-swing (not arc
+//     overswing; the game's SaberSwingRating makes 1 of a 100° swing before
+//     the cut and of 60° after it, less when the cut plane tilts, so the
+//     tables show a rating as that share of the angle) over notes whose definition can vary the pre-swing (not arc
 //     tails, chain links); post-swing the mean afterCutRating over notes that
 //     can vary the post-swing (not arc heads, chain heads, chain links).
 //     Ratings of 5 or more are dropped as broken. (The newest
 //     NoteScoreDefinition writes afterCutApplicable as min > max, never
 //     true; the older explicit version and the game define it as min < max,
 //     which is used here.)
-//   - Time dependence is the mean |cutNormal.z| over the accuracy notes;
+//   - Time dependence is the mean |cutNormal.z| over the accuracy notes (0:
+//     the cut plane holds the notes' line of travel, so cutting earlier or
+//     later cuts the note in the same place);
 //     timing the mean timeDeviation over every good cut of the colour.
 //   - Pauses count only between the first and the last note event.
 //   - fcAcc replaces each miss, bad cut and bomb by the accuracy held so far.
@@ -462,7 +466,7 @@ func (v *view) native(g *gameStats) scoreStatistic {
 func (v *view) analyze() *model.Analysis {
 	g := v.scoreStats()
 	a := &model.Analysis{Moments: v.moments(g)}
-	a.Stats = model.Stats{Tables: v.tables(g), Native: g.native}
+	a.Stats = model.Stats{Tables: v.tables(g), Native: v.playStats(g)}
 	if c, ok := v.graphChart(g.graph); ok {
 		a.Charts = []model.Chart{c}
 	}
@@ -528,13 +532,7 @@ func (v *view) tables(g *gameStats) []model.StatTable {
 		label += " " + p.Name
 	}
 
-	result := "cleared"
-	switch {
-	case in.FailTime > 0:
-		result = "failed at " + shortTime(in.FailTime)
-	case d.truncated:
-		result = "cut short"
-	}
+	result, _ := v.result()
 	var end time.Duration
 	if len(v.times) > 0 {
 		end = secs(v.times[len(v.times)-1])
@@ -551,7 +549,7 @@ func (v *view) tables(g *gameStats) []model.StatTable {
 			row("maxCombo", "Max combo (notes)", model.Field{Value: int64(fin.maxCombo)}),
 			row("maxStreak", "Longest streak of 115s (notes)", streak),
 			row("result", "Result", model.Field{Value: result}),
-			row("endTime", "Played (song time, m:ss.cc)", model.Field{Value: end}),
+			row("endTime", "Played to (song time)", model.Field{Value: end.Seconds(), Name: model.FormatDuration(end)}),
 			count("misses", "Misses", g.hands[both].miss),
 			count("badCuts", "Bad cuts", g.hands[both].bad),
 			count("bombHits", "Bombs hit", g.bombs),
@@ -577,17 +575,29 @@ func (v *view) tables(g *gameStats) []model.StatTable {
 			return dec("", "", finite(mean(sum(h), n(h))*scale), prec)
 		}
 	}
+	// a swing rating as the share of the angle the game pays in full
+	// (SaberSwingRating: a rating of 1 is a 100° swing before the cut, 60°
+	// after it, less when the cut plane tilts); above 100% is overswing
+	angle := func(sum func(h *handStats) float64, n func(h *handStats) int) func(h *handStats) model.Field {
+		return func(h *handStats) model.Field {
+			if n(h) == 0 {
+				return none
+			}
+			x := finite(mean(sum(h), n(h)) * 100)
+			return model.Field{Value: x, Name: fmt.Sprintf("%.1f%%", x)}
+		}
+	}
 	hands := model.StatTable{Key: "hands", Title: "By hand (BeatLeader's accuracy and hit trackers)", Player: 0,
 		Columns: []string{"Left (red)", "Right (blue)", "Both"},
 		Rows: []model.StatRow{
 			hand("goodCuts", "Good cuts", func(h *handStats) model.Field { return model.Field{Value: int64(h.good)} }),
 			hand("averageCut", "Average cut score (of 115)", avg(func(h *handStats) float64 { return h.acc }, func(h *handStats) int { return h.accN }, 1, 2)),
-			hand("preswing", "Pre-swing (% of a full 70)", avg(func(h *handStats) float64 { return h.pre }, func(h *handStats) int { return h.preN }, 100, 2)),
-			hand("postswing", "Post-swing (% of a full 30)", avg(func(h *handStats) float64 { return h.post }, func(h *handStats) int { return h.postN }, 100, 2)),
+			hand("preswing", "Pre-swing angle (100% = 100°, all 70 points)", angle(func(h *handStats) float64 { return h.pre }, func(h *handStats) int { return h.preN })),
+			hand("postswing", "Post-swing angle (100% = 60°, all 30 points)", angle(func(h *handStats) float64 { return h.post }, func(h *handStats) int { return h.postN })),
 			hand("preswingPoints", "Pre-swing points (of 70)", avg(func(h *handStats) float64 { return h.cutPre }, func(h *handStats) int { return h.preN }, 1, 2)),
 			hand("accuracyPoints", "Centre points (of 15)", avg(func(h *handStats) float64 { return h.cutAcc }, func(h *handStats) int { return h.accN }, 1, 2)),
 			hand("postswingPoints", "Post-swing points (of 30)", avg(func(h *handStats) float64 { return h.cutPost }, func(h *handStats) int { return h.postN }, 1, 2)),
-			hand("timeDependence", "Time dependence (|cut normal z|, 0 to 1)", avg(func(h *handStats) float64 { return h.normalZ }, func(h *handStats) int { return h.accN }, 1, 3)),
+			hand("timeDependence", "Time dependence (0 = swings along the notes' travel, 1 = across)", avg(func(h *handStats) float64 { return h.normalZ }, func(h *handStats) int { return h.accN }, 1, 3)),
 			hand("timing", "Average time deviation (ms)", avg(func(h *handStats) float64 { return h.timing }, func(h *handStats) int { return h.good }, 1000, 1)),
 			hand("misses", "Misses (by note colour)", func(h *handStats) model.Field { return model.Field{Value: int64(h.miss)} }),
 			hand("badCuts", "Bad cuts (by the saber that cut)", func(h *handStats) model.Field { return model.Field{Value: int64(h.bad)} }),

@@ -118,6 +118,12 @@ func TestStatsDefinitions(t *testing.T) {
 	if at.Cell(t, h, "bombHits", 0).Text() != "—" {
 		t.Errorf("bombs are given a hand")
 	}
+	// a swing rating reads as the share of the angle the game pays in full:
+	// the game's 1 is 100° before the cut, 60° after it
+	pre, post := at.Row(t, h, "preswing"), at.Row(t, h, "postswing")
+	if pre.Cells[0].Text() != "105.0%" || !strings.Contains(pre.Label, "100°") || !strings.Contains(post.Label, "60°") {
+		t.Errorf("pre-swing %q %q, post-swing %q", pre.Label, pre.Cells[0].Text(), post.Label)
+	}
 
 	s := statTable(t, a, "score")
 	if s.Player != -1 || len(s.Columns) != 1 || s.Columns[0] != "P1 Tester" {
@@ -142,7 +148,7 @@ func TestStatsDefinitions(t *testing.T) {
 
 	// BeatLeader's shape for JSON, with its quirks: bombs on the right hand,
 	// a zeroed bad cut on the left (saberType 0)
-	st := a.Stats.Native.(scoreStatistic)
+	st := a.Stats.Native.(*playStats).scoreStatistic
 	if st.HitTracker.RightBombs != 1 || st.HitTracker.LeftBombs != 0 || st.HitTracker.LeftBadCuts != 1 || st.HitTracker.RightBadCuts != 1 {
 		t.Errorf("hit tracker %+v", st.HitTracker)
 	}
@@ -269,7 +275,7 @@ func checkAnalysis(t *testing.T, path string, e expectation) {
 	} else if fcAcc < acc {
 		t.Errorf("full-combo accuracy %v below the accuracy %v", fcAcc, acc)
 	}
-	st := a.Stats.Native.(scoreStatistic)
+	st := a.Stats.Native.(*playStats).scoreStatistic
 	hit := st.HitTracker
 	if hit.LeftMiss+hit.RightMiss != int(e.miss) || hit.LeftBadCuts+hit.RightBadCuts != int(e.bad) || hit.LeftBombs != 0 || hit.RightBombs != int(e.bomb) {
 		t.Errorf("hit tracker %+v", hit)
