@@ -19,5 +19,6 @@ var Format = format.Format{
 	Match:  func(h []byte) bool { return bytes.HasPrefix(h, []byte{0x69, 0x3d, 0x2d, 0x44}) },
 	Decode: Decode, Repair: Repair,
 	RepairDoes: "cut to the last whole record, fix the section counts, write missing sections empty",
-	Frames:     frames.Of[FrameRow]("frames_bsor", nil),
+	Summarize:  summarize, Stats: statDefs,
+	Frames: frames.Of[FrameRow]("frames_bsor", nil),
 }

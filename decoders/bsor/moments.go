@@ -47,7 +47,9 @@ func timeField(t float32) model.Field {
 }
 
 // moments lists the misses, bad cuts, bombs and wall hits with the hand,
-// the note and the combo they ended, and the pauses, in frame order.
+// the note and the combo they ended, and the pauses, in frame order. Their
+// Facts.Move is the note ("blue dot note"; its colour is its hand), "bomb"
+// or the wall ("crouch wall").
 func (v *view) moments(g *gameStats) []model.Moment {
 	d, sc := v.d, v.sc
 	// the scoring event of each note and wall, for the combo it ended
@@ -129,6 +131,11 @@ func (v *view) moments(g *gameStats) []model.Moment {
 			model.Field{Key: "noteLineLayer", Label: "Row", Value: int64(p.Layer), Name: layerName(p.Layer)},
 			model.Field{Key: "comboEnded", Label: "Combo ended", Value: int64(combo)})
 		m.Fields = fs
+		// what an archive query names (move:"red up note", move:bomb)
+		m.Facts.Move = noteWords(p)
+		if n.EventType == evBomb {
+			m.Facts.Move = "bomb"
+		}
 		out = append(out, m)
 	}
 	for i := range d.walls {
@@ -143,7 +150,8 @@ func (v *view) moments(g *gameStats) []model.Moment {
 				{Key: "obstacleType", Label: "Wall", Value: int64(typ), Name: obstacleName(typ)},
 				{Key: "lineIndex", Label: "Line", Value: int64(line)},
 				{Key: "width", Label: "Width", Value: int64(width)},
-				{Key: "comboEnded", Label: "Combo ended", Value: int64(combo)}}}
+				{Key: "comboEnded", Label: "Combo ended", Value: int64(combo)}},
+			Facts: model.MomentFacts{Move: obstacleName(typ) + " wall"}}
 		// old mods wrote something else than the 0-1 energy here
 		if w.Energy >= 0 && w.Energy <= 1 {
 			m.Summary += fmt.Sprintf("; energy %.0f%% after it", w.Energy*100)
