@@ -76,6 +76,7 @@ type analysis struct {
 	moments []model.Moment
 	team    []finish // team finishes
 	endWhy  string   // what the last command did to the recording
+	scratch decoder  // reads records again (fieldsOf)
 }
 
 // finish is a race finish: a player's or a team's.
@@ -126,12 +127,13 @@ func clientID(p model.Player) int {
 	return int(v)
 }
 
-// fieldsOf reads an event's record again with every field.
+// fieldsOf reads an event's record again with every field, on the
+// analysis's one scratch decoder.
 func (a *analysis) fieldsOf(ev *model.Event) []model.Field {
 	if ev.Fields != nil {
 		return ev.Fields
 	}
-	return a.d.detail(ev)
+	return a.d.detailOn(&a.scratch, ev)
 }
 
 func intField(fs []model.Field, key string) (int32, bool) {
@@ -370,7 +372,8 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 			who = a.name(ev.Player) + " (through rcon, as the server)"
 			ps.chatLines++
 		}
-		a.moment(ev, model.MomentChat, ev.Player, -1, fmt.Sprintf("%s says %q", who, strings.Join(args, " ")), fs)
+		text := strings.Join(args, " ")
+		a.moment(ev, model.MomentChat, ev.Player, -1, fmt.Sprintf("%s says %q", who, text), sayFields(fs, text))
 	}
 	a.endWhy = ""
 	switch name {
@@ -383,6 +386,27 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 			a.endWhy = "the map changes to " + args[0]
 		}
 	}
+}
+
+// sayFields are a say command's fields for its chat moment: who and the
+// command, and the words as one message over the arguments' bytes (a
+// moment keeps its fields; a field each word would be 120 bytes a byte
+// of a command of empty arguments).
+func sayFields(fs []model.Field, text string) []model.Field {
+	var out []model.Field
+	var words model.Span
+	for _, f := range fs {
+		switch f.Key {
+		case "cid", "cmd":
+			out = append(out, f)
+		case "arg", "moreArgs":
+			if words.Len == 0 {
+				words.Off = f.Span.Off
+			}
+			words.Len = f.Span.End() - words.Off
+		}
+	}
+	return append(out, model.Field{Key: "message", Label: "Message", Value: text, Span: words})
 }
 
 // message turns the game messages people would call events into moments:

@@ -196,7 +196,8 @@ func TestAnalysisServerConsole(t *testing.T) {
 		{"player_rcon_change_map_part1_tutorial.teehistorian", nil, 0, "the map changes to dm1"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			_, a := analysisOf(t, sample(t, tt.file))
+			data := sample(t, tt.file)
+			_, a := analysisOf(t, data)
 			chat := at.Moments(a, model.MomentChat)
 			if len(chat) != len(tt.chat) {
 				t.Fatalf("chat %+v, want %q", chat, tt.chat)
@@ -204,6 +205,11 @@ func TestAnalysisServerConsole(t *testing.T) {
 			for i, c := range chat {
 				if c.By != -1 || c.Summary != `the server says "`+tt.chat[i]+`"` {
 					t.Errorf("chat %d: %+v", i, c)
+				}
+				// the words are one field over the argument's bytes
+				m, ok := model.Find(c.Fields, "message")
+				if !ok || m.Value != tt.chat[i] || string(data[m.Span.Off:m.Span.End()]) != tt.chat[i]+"\x00" || len(c.Fields) != 3 {
+					t.Errorf("chat %d fields %+v", i, c.Fields)
 				}
 			}
 			if len(chat) > 0 && chat[0].Frame != tt.tick {

@@ -648,7 +648,10 @@ func partialKind(id int32) string {
 
 // detail reads the message of an event again, this time keeping every
 // field, on a scratch decoder so the real state stays as it is.
-func (d *decoder) detail(ev *model.Event) []model.Field {
+func (d *decoder) detail(ev *model.Event) []model.Field { return d.detailOn(nil, ev) }
+
+// detailOn is detail with x as the scratch decoder (nil: a new one).
+func (d *decoder) detailOn(x *decoder, ev *model.Event) []model.Field {
 	off := int(ev.Span.Off)
 	if off < d.stream || off >= len(d.data) {
 		return nil
@@ -661,21 +664,31 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 		return nil
 	}
 	f := newFieldReader(d.data, off+n, true)
+	// a field takes a byte at least: room for them at once, not by doubling
+	f.fields = make([]model.Field, 0, min(ev.Span.Len+1, 80))
 	f.add(model.Field{Key: "id", Label: "Message id", Value: int64(id), Name: msgName(id),
 		Span: model.Span{Off: int64(off), Len: int64(n)}})
 	if id < idEx || id >= 0 {
 		return f.fields
 	}
-	d.scratch(ev).message(id, off, f)
+	if x == nil {
+		x = new(decoder)
+	}
+	d.scratchOn(x, ev).message(id, off, f)
 	return f.fields
 }
 
 // scratch is a decoder to read the message of one event again, on its own
 // allowance sized by the message.
-func (d *decoder) scratch(ev *model.Event) *decoder {
-	return &decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
+func (d *decoder) scratch(ev *model.Event) *decoder { return d.scratchOn(new(decoder), ev) }
+
+// scratchOn makes x the scratch decoder: the analysis reads thousands of
+// messages again on one (a decoder is 16 kB, its client slots).
+func (d *decoder) scratchOn(x *decoder, ev *model.Event) *decoder {
+	*x = decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
 		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true},
 		b: budget.New(ev.Span.Len, model.Limits{})}
+	return x
 }
 
 // partialDetail is the fields of a message the end of the data cuts off:
