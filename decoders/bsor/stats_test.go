@@ -385,6 +385,7 @@ func FuzzAnalyzeBSOR(f *testing.F) {
 		if _, err := json.Marshal(a.Stats.Native); err != nil {
 			t.Fatal(err)
 		}
+		checkSummary(t, r)
 	})
 }
 

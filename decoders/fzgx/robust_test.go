@@ -166,6 +166,9 @@ func FuzzFZGXStream(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
+			if err == nil && !opt.HeaderOnly {
+				checkSummary(t, r)
+			}
 		}
 	})
 }

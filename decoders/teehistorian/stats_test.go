@@ -342,5 +342,6 @@ func FuzzAnalyze(f *testing.F) {
 			return
 		}
 		at.Check(t, r, r.Analysis())
+		checkSummary(t, r)
 	})
 }
