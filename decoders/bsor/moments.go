@@ -47,7 +47,8 @@ func timeField(t float32) model.Field {
 }
 
 // moments lists the misses, bad cuts, bombs and wall hits with the hand,
-// the note and the combo they ended, and the pauses, in frame order. Their
+// the note and the combo they ended, the pauses and a fail, in frame
+// order. Their
 // Facts.Move is the note ("blue dot note"; its colour is its hand), "bomb"
 // or the wall ("crouch wall").
 func (v *view) moments(g *gameStats) []model.Moment {
@@ -168,7 +169,18 @@ func (v *view) moments(g *gameStats) []model.Moment {
 			Fields: []model.Field{timeField(p.Time),
 				{Key: "duration", Label: "Paused (s)", Value: p.Duration}}})
 	}
-	// notes are in time order already; walls and pauses join them by frame
+	if ft := d.info.FailTime; ft > 0 {
+		// the energy bar ran out: the game's fail, at its song time
+		f := v.frameAt(ft)
+		m := model.Moment{Kind: model.MomentFail, Frame: f, End: f, By: 0, On: -1,
+			Summary: "failed the song at " + model.FormatDuration(secs(ft)), Fields: []model.Field{timeField(ft)}}
+		if fs, ok := model.Find(d.info.fields, "failTime"); ok {
+			m.Span = fs.Span
+		}
+		out = append(out, m)
+	}
+	// notes are in time order already; walls, pauses and the fail join them
+	// by frame
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Frame < out[b].Frame })
 	return out
 }

@@ -65,11 +65,22 @@ func TestSummaryDefinitions(t *testing.T) {
 		t.Errorf("miss at frame %d, %v s", m.Frame, m.Time)
 	}
 
-	// a failed play is a loss
+	// a failed play is a loss, and its fail a moment at the fail time (the
+	// first frame from 4.2 s: frames are every half second)
 	f := definitionsFile()
 	f.in.FailTime = 4.2
-	if s := decode(t, f.bytes()).Summarized(Format.Summarize); s.Players[0].Outcome != model.OutcomeLoss {
+	s = decode(t, f.bytes()).Summarized(Format.Summarize)
+	if s.Players[0].Outcome != model.OutcomeLoss {
 		t.Errorf("outcome %q of a failed play", s.Players[0].Outcome)
+	}
+	var fails []model.MomentRecord
+	for _, m := range s.Moments {
+		if m.Kind == model.MomentFail {
+			fails = append(fails, m)
+		}
+	}
+	if len(fails) != 1 || fails[0].Frame != 9 || fails[0].Time != 4.5 || fails[0].By != 0 {
+		t.Errorf("fail moments %+v", fails)
 	}
 }
 
@@ -106,7 +117,10 @@ func TestSummaryCorpus(t *testing.T) {
 				kinds[m.Kind]++
 			}
 			want := map[model.MomentKind]int64{model.MomentMiss: e.miss, model.MomentBadCut: e.bad, model.MomentBomb: e.bomb,
-				model.MomentWall: e.walls, model.MomentPause: e.pauses}
+				model.MomentWall: e.walls, model.MomentPause: e.pauses, model.MomentFail: 0}
+			if e.failed {
+				want[model.MomentFail] = 1
+			}
 			for k, v := range want {
 				if kinds[k] != v {
 					t.Errorf("%d %s moments, want %d", kinds[k], k, v)
