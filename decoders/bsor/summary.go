@@ -18,7 +18,8 @@ var statDefs = []model.StatDef{
 
 // summarize is the archive record of a play: the outcome (cleared is a
 // win, failed a loss, a file cut short unknown: view.result), the stats,
-// and every miss, bad cut, bomb, wall hit and pause as a moment record.
+// and every miss, bad cut, bomb, wall hit, pause and the fail as a moment
+// record.
 func summarize(r *model.Replay) *model.Summary {
 	a := r.Analysis()
 	ps, ok := a.Stats.Native.(*playStats)
