@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
@@ -18,11 +19,14 @@ with --json one JSON object per file (NDJSON):
 
   {"path": ..., "format": "slippi", "stats": {...}, "tables": [...]}
 
-"stats" is the format's own well-known shape where one exists, else null.
-For Slippi it is slippi-js 9.1.2's getStats() (stocks, conversions, combos,
+"stats" is the format's typed object: durations in seconds, players P1..Pn,
+an outcome word (win, loss, draw, no-contest, quit, disconnect) beside the
+prose result. For Slippi it is slippi-js 9.1.2's getStats() (stocks, conversions, combos,
 actionCounts, overall, lastFrame, playableFrameCount, gameComplete), value
 for value, so scripts written against slippi-js read it; keys slippi-js
-leaves undefined are absent. "tables" are the tables the text shows: each
+leaves undefined are absent; for StarCraft II each player's apm (as sc2reader
+counts it), gameApm and buildOrder; for BSOR BeatLeader's score statistic.
+"tables" are the tables the text shows: each
 {"key", "title", "player" (-1: players side by side), "columns", "rows"},
 a row {"key", "label", "frame" (when it points at one), "values", "text"}.
 A file that cannot be read has "error" instead.
@@ -143,10 +147,15 @@ func statsObject(path string, r *model.Replay, err error) statsJSON {
 }
 
 // jsonValue keeps a cell's value JSON can carry: NaN and infinities become
-// null, as JavaScript writes them.
+// null, as JavaScript writes them; a duration is seconds.
 func jsonValue(v any) any {
-	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
-		return nil
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+	case time.Duration:
+		return x.Seconds()
 	}
 	return v
 }

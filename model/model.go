@@ -264,7 +264,7 @@ func (s Span) String() string {
 
 // Player is one participant with what does not change during the game.
 type Player struct {
-	Slot      string // "P1", "client 3", "player 2"
+	Slot      string // "P1".."Pn" in every format (Slippi's port, a teehistorian client id + 1)
 	Name      string // display name, tag or player name
 	Code      string // connect code, toon handle, platform id
 	Character string // character, race, machine or platform, as a name

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"rewind/decoders/internal/analysistest"
 	at "rewind/decoders/internal/analysistest"
 	"rewind/decoders/internal/corpus"
 	"rewind/model"
@@ -385,7 +386,7 @@ func FuzzAnalyzeBSOR(f *testing.F) {
 		if _, err := json.Marshal(a.Stats.Native); err != nil {
 			t.Fatal(err)
 		}
-		checkSummary(t, r)
+		analysistest.Summary(t, r, &Format)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"rewind/decoders/internal/analysistest"
 	"rewind/decoders/internal/corpus"
 	"rewind/decoders/internal/decodetest"
 	"rewind/model"
@@ -167,7 +168,7 @@ func FuzzFZGXStream(f *testing.F) {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
 			if err == nil && !opt.HeaderOnly {
-				checkSummary(t, r)
+				analysistest.Summary(t, r, &Format)
 			}
 		}
 	})

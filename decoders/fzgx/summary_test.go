@@ -164,29 +164,3 @@ func TestSummaryGrandPrixUnknown(t *testing.T) {
 		t.Errorf("Grand Prix outcome %+v", s.Players)
 	}
 }
-
-// checkSummary holds a replay's summary to what every summary keeps: an
-// entry a player, stats the format declares, moments on the timeline by
-// players that exist, and a JSON form.
-func checkSummary(t *testing.T, r *model.Replay) {
-	t.Helper()
-	s := r.Summarized(Format.Summarize)
-	if len(s.Players) != len(r.Players) {
-		t.Fatalf("%d player summaries for %d players", len(s.Players), len(r.Players))
-	}
-	for _, p := range s.Players {
-		for _, st := range p.Stats {
-			if _, ok := Format.Stat(st.Key); !ok || st.Value != st.Value {
-				t.Errorf("stat %q = %v", st.Key, st.Value)
-			}
-		}
-	}
-	for _, m := range s.Moments {
-		if m.Frame < s.First || m.End > s.Last || m.By >= len(r.Players) || m.On >= len(r.Players) {
-			t.Errorf("moment %+v outside the replay (%d to %d, %d players)", m, s.First, s.Last, len(r.Players))
-		}
-	}
-	if _, err := json.Marshal(s); err != nil {
-		t.Error(err)
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/decoders/internal/analysistest"
 	at "rewind/decoders/internal/analysistest"
 	"rewind/decoders/internal/corpus"
 	"rewind/model"
@@ -342,6 +343,6 @@ func FuzzAnalyze(f *testing.F) {
 			return
 		}
 		at.Check(t, r, r.Analysis())
-		checkSummary(t, r)
+		analysistest.Summary(t, r, &Format)
 	})
 }

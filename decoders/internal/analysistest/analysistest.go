@@ -4,8 +4,10 @@
 package analysistest
 
 import (
+	"encoding/json"
 	"testing"
 
+	"rewind/decoders/format"
 	"rewind/model"
 )
 
@@ -102,5 +104,31 @@ func Benchmark(b *testing.B, r *model.Replay) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r.Analyze()
+	}
+}
+
+// Summary holds a replay's summary to what every summary keeps: an entry a
+// player, stats the format declares, moments on the timeline by players
+// that exist, and a JSON form.
+func Summary(t testing.TB, r *model.Replay, f *format.Format) {
+	t.Helper()
+	s := r.Summarized(f.Summarize)
+	if len(s.Players) != len(r.Players) {
+		t.Fatalf("%d player summaries for %d players", len(s.Players), len(r.Players))
+	}
+	for _, p := range s.Players {
+		for _, st := range p.Stats {
+			if _, ok := f.Stat(st.Key); !ok || st.Value != st.Value {
+				t.Errorf("stat %q = %v", st.Key, st.Value)
+			}
+		}
+	}
+	for _, m := range s.Moments {
+		if m.Frame < s.First || m.End > s.Last || m.By >= len(r.Players) || m.On >= len(r.Players) {
+			t.Errorf("moment %+v outside the replay (%d to %d, %d players)", m, s.First, s.Last, len(r.Players))
+		}
+	}
+	if _, err := json.Marshal(s); err != nil {
+		t.Error(err)
 	}
 }
