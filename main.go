@@ -1,6 +1,6 @@
-// rewind is a terminal replay browser and debugger for Slippi (.slp),
-// BSOR (.bsor), DDNet teehistorian, F-Zero GX (.gci) and StarCraft II
-// (.SC2Replay) replays.
+// rewind is a terminal replay browser and debugger for game replays: the
+// formats the decoders registry lists (decoders.Formats), each declared in
+// its own package under decoders/.
 //
 // The command line is built with cobra. Each command lives in its own file
 // (info.go, dump.go, check.go, ...) as a function that returns its

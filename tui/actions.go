@@ -124,7 +124,7 @@ func (v *replayView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.setFocus(paneEvents)
 	case key.Matches(msg, k.Stats):
 		if len(v.p.stats) == 0 {
-			v.status = "no stats: this format has no game analysis yet"
+			v.status = "no stats: " + v.noAnalysis()
 			return nil
 		}
 		v.showStats = true
@@ -237,7 +237,7 @@ func (v *replayView) toggleMoments() {
 		return
 	}
 	if len(v.p.moments) == 0 {
-		v.status = "no moments: this format has no game analysis yet; the list shows the raw events"
+		v.status = "no moments: " + v.noAnalysis() + "; the list shows the raw events"
 		return
 	}
 	v.listChosen = true
@@ -313,11 +313,11 @@ func (v *replayView) nextNotable(d int) {
 		if d < 0 {
 			dir = "before"
 		}
-		v.status = fmt.Sprintf("no moments (no game analysis yet) and no notable event %s %s", dir, v.timeText(v.frame))
+		v.status = fmt.Sprintf("no moments (%s) and no notable event %s %s", v.noAnalysis(), dir, v.timeText(v.frame))
 		return
 	}
 	v.selectEvent(i)
-	v.status = "no moments (no game analysis yet): " + string(v.keys.NextMoment.Help().Key) + " and " + v.keys.PrevMom.Help().Key + " walk the notable events"
+	v.status = "no moments (" + v.noAnalysis() + "): " + string(v.keys.NextMoment.Help().Key) + " and " + v.keys.PrevMom.Help().Key + " walk the notable events"
 }
 
 // timeText is a frame as people read it: the game's own clock where it has
@@ -647,4 +647,16 @@ func (v *replayView) enter() {
 			v.expanded[v.ev] = fieldTree(v.r.EventFields(v.ev))
 		}
 	}
+}
+
+// noAnalysis says why there are no moments or stats: the format has no game
+// analysis, it is still running, or it found none in this replay.
+func (v *replayView) noAnalysis() string {
+	switch {
+	case v.loading != "":
+		return "the game analysis is still running"
+	case v.r.Analyze == nil:
+		return "this format has no game analysis yet"
+	}
+	return "the game analysis found none in this replay"
 }

@@ -364,6 +364,14 @@ func momentGlyph(k model.MomentKind) rune {
 		return '¶'
 	case model.MomentVote:
 		return '▸'
+	case model.MomentBurst:
+		return '≋'
+	case model.MomentGap:
+		return '␣'
+	case model.MomentLowLife:
+		return '▿'
+	case model.MomentFail:
+		return '✗'
 	}
 	return '◆'
 }
