@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"time"
-
-	"rewind/model"
+	"unsafe"
 )
 
-// The index stores each Header as a compact binary record: varints and
-// length-prefixed strings in a fixed order. It is written and read only
-// here; a change of layout changes indexMagic so old files are rebuilt.
+// The index stores rows as compact binary records in blocks: varints,
+// strings written once per block and referred to by number, in a fixed
+// order. They are written and read only here; a change of layout changes
+// indexMagic so old files are rebuilt.
 
 type enc struct{ b []byte }
 
@@ -24,17 +23,6 @@ func (e *enc) bool(v bool) {
 	} else {
 		e.b = append(e.b, 0)
 	}
-}
-func (e *enc) time(t time.Time) {
-	if t.IsZero() {
-		e.bool(false)
-		return
-	}
-	e.bool(true)
-	e.int(t.Unix())
-	e.uint(uint64(t.Nanosecond()))
-	_, off := t.Zone()
-	e.int(int64(off))
 }
 
 var errCorrupt = errors.New("corrupt record")
@@ -94,22 +82,6 @@ func (d *dec) bool() bool {
 	return v != 0
 }
 
-func (d *dec) time() time.Time {
-	if !d.bool() {
-		return time.Time{}
-	}
-	sec, nsec, off := d.int(), d.uint(), d.int()
-	if d.err != nil || nsec >= 1e9 || off < -86400 || off > 86400 {
-		d.fail()
-		return time.Time{}
-	}
-	t := time.Unix(sec, int64(nsec))
-	if off == 0 {
-		return t.UTC()
-	}
-	return t.In(time.FixedZone("", int(off)))
-}
-
 func (d *dec) fail() {
 	if d.err == nil {
 		d.err = errCorrupt
@@ -117,92 +89,244 @@ func (d *dec) fail() {
 	d.b = nil
 }
 
-// encodeHeader appends h's record body (the key fields are written by the
-// caller).
-func encodeHeader(e *enc, h *Header) {
-	e.uint(uint64(h.Kind))
-	e.str(string(h.Format))
-	e.str(h.FormatName)
-	e.str(h.Version)
-	e.time(h.Start)
-	e.str(h.Title)
-	e.str(h.Mode)
-	e.int(int64(h.Duration))
-	e.int(int64(h.Frames))
-	e.uint(math.Float64bits(h.Rate))
-	e.str(h.Unit)
-	e.int(int64(h.Clock))
-	e.str(h.ClockName)
-	e.str(h.Result)
-	e.bool(h.Partial)
-	e.uint(uint64(len(h.Players)))
-	for _, p := range h.Players {
-		e.str(p.Slot)
-		e.str(p.Name)
-		e.str(p.Code)
-		e.str(p.Character)
-		e.str(p.Team)
-		e.str(p.Result)
-	}
-	e.int(int64(h.Problems))
-	e.int(int64(h.Notes))
-	e.str(h.Err)
-	e.bool(h.NotReplay)
-	e.bool(h.Check != nil)
-	if c := h.Check; c != nil {
-		e.int(int64(c.Problems))
-		e.int(int64(c.Notes))
-		e.bool(c.Partial)
-		e.str(c.Err)
-		e.str(c.First)
-	}
+// blockEnc gathers records for one block of the index file: each string
+// once, in a table at the block's front, and records that refer to it.
+type blockEnc struct {
+	local map[uint32]uint64 // store string id -> number in the block (1-based)
+	strs  []uint32          // store string ids in block order
+	recs  enc
+	n     int
+	sums  []sumAt // summaries in recs, to point their rows at the file once written
 }
 
-func decodeHeaderRecord(d *dec, h *Header) {
-	h.Kind = Kind(d.uint())
-	h.Format = model.Format(d.str())
-	h.FormatName = d.str()
-	h.Version = d.str()
-	h.Start = d.time()
-	h.Title = d.str()
-	h.Mode = d.str()
-	h.Duration = time.Duration(d.int())
-	h.Frames = int(d.int())
-	h.Rate = math.Float64frombits(d.uint())
-	h.Unit = d.str()
-	h.Clock = time.Duration(d.int())
-	h.ClockName = d.str()
-	h.Result = d.str()
-	h.Partial = d.bool()
-	// each player takes at least six bytes: bound the count by what is left
+// sumAt is a summary blob written in a block: its row, the ref the row
+// had when it was encoded, and where the blob is in the records.
+type sumAt struct {
+	id  RowID
+	ref uint64
+	off int
+}
+
+func (b *blockEnc) ref(id uint32) uint64 {
+	if id == 0 {
+		return 0
+	}
+	if v, ok := b.local[id]; ok {
+		return v
+	}
+	if b.local == nil {
+		b.local = map[uint32]uint64{}
+	}
+	b.strs = append(b.strs, id)
+	v := uint64(len(b.strs))
+	b.local[id] = v
+	return v
+}
+
+func (b *blockEnc) size() int { return len(b.recs.b) + 16*len(b.strs) }
+
+// record flags
+const (
+	rPartial = 1 << iota
+	rNotReplay
+	rStart
+	rCheck
+	rCheckPartial
+	rSum
+)
+
+// encodeRow appends one row's record. The caller holds the store's lock.
+func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
+	e := &b.recs
+	d := &s.dirs[s.dirs[r.dir].abs]
+	e.uint(b.ref(s.intern(d.text)))
+	e.str(s.name(r))
+	e.int(r.size)
+	e.int(r.mtime)
+	e.uint(uint64(r.kind))
+	var flags uint64
+	for _, f := range [...]struct{ row, rec uint64 }{{fPartial, rPartial}, {fNotReplay, rNotReplay}, {fStart, rStart}, {fCheck, rCheck}, {fCheckPartial, rCheckPartial}} {
+		if uint64(r.flags)&f.row != 0 {
+			flags |= f.rec
+		}
+	}
+	blob, hasSum := s.summaryBlob(r)
+	if hasSum {
+		flags |= rSum
+	}
+	e.uint(flags)
+	e.uint(b.ref(r.fmtID))
+	e.uint(b.ref(r.fmtName))
+	e.uint(b.ref(r.version))
+	if flags&rStart != 0 {
+		e.int(r.startSec)
+		e.uint(uint64(r.startNsec))
+		e.int(int64(r.startZone))
+	}
+	e.uint(b.ref(r.title))
+	e.uint(b.ref(r.mode))
+	e.int(r.dur)
+	e.int(r.frames)
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.rate))
+	e.uint(b.ref(r.unit))
+	e.int(r.clock)
+	e.uint(b.ref(r.clockNm))
+	e.uint(b.ref(r.result))
+	ps := s.playerList(r)
+	e.uint(uint64(len(ps)))
+	for _, p := range ps {
+		e.uint(b.ref(p.slot))
+		e.uint(b.ref(p.name))
+		e.uint(b.ref(p.code))
+		e.uint(b.ref(p.char))
+		e.uint(b.ref(p.team))
+		e.uint(b.ref(p.result))
+	}
+	e.int(int64(r.problems))
+	e.int(int64(r.notes))
+	e.uint(b.ref(r.err))
+	if flags&rCheck != 0 {
+		e.int(int64(r.cProblems))
+		e.int(int64(r.cNotes))
+		e.uint(b.ref(r.cErr))
+		e.uint(b.ref(r.cFirst))
+	}
+	if hasSum {
+		e.uint(uint64(len(blob)))
+		b.sums = append(b.sums, sumAt{id, r.sumRef, len(e.b)})
+		e.b = append(e.b, blob...)
+	}
+	b.n++
+}
+
+// finish makes the block's payload: the string table, then the records.
+// recsAt is where the records start in it.
+func (s *Store) finishBlock(b *blockEnc) (payload []byte, recsAt int) {
+	var e enc
+	e.b = make([]byte, 0, len(b.recs.b)+32*len(b.strs)+16)
+	e.uint(uint64(len(b.strs)))
+	for _, id := range b.strs {
+		e.str(s.strs[id])
+	}
+	recsAt = len(e.b)
+	e.b = append(e.b, b.recs.b...)
+	return e.b, recsAt
+}
+
+// loadBlock reads one block's payload into the store. payloadAt is the
+// payload's offset in the file, gen the file's number, for the summaries
+// left in it. It returns the records read; an error means damage (the
+// records before it are kept).
+func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
+	d := dec{b: p}
 	n := d.small()
-	if n > len(d.b)/6 {
-		d.fail()
+	if n > len(d.b) {
+		return 0, errCorrupt
 	}
-	if d.err != nil {
-		return
+	ids := make([]uint32, n+1)
+	dirs := make([]uint32, n+1) // dir id + 1 by block string, found on first use
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := 1; i <= n; i++ {
+		l := d.small()
+		if d.err != nil {
+			return 0, d.err
+		}
+		ids[i] = s.internBytes(d.b[:l])
+		d.b = d.b[l:]
 	}
-	if n > 0 {
-		h.Players = make([]Player, n)
+	str := func() uint32 {
+		v := d.uint()
+		if v > uint64(n) {
+			d.fail()
+			return 0
+		}
+		return ids[v]
 	}
-	for i := range h.Players {
-		p := &h.Players[i]
-		p.Slot, p.Name, p.Code, p.Character, p.Team, p.Result = d.str(), d.str(), d.str(), d.str(), d.str(), d.str()
+	recs := 0
+	for len(d.b) > 0 {
+		v := d.uint()
+		if v == 0 || v > uint64(n) || d.err != nil {
+			return recs, errCorrupt
+		}
+		if dirs[v] == 0 {
+			dirs[v] = s.dirID(s.strs[ids[v]]) + 1
+		}
+		dir := dirs[v] - 1
+		l := d.small()
+		if d.err != nil {
+			return recs, d.err
+		}
+		name := unsafe.String(unsafe.SliceData(d.b), l)
+		d.b = d.b[l:]
+		var r rowRec
+		r.size, r.mtime = d.int(), d.int()
+		r.kind = uint8(d.uint())
+		flags := d.uint()
+		r.fmtID, r.fmtName, r.version = str(), str(), str()
+		if flags&rStart != 0 {
+			r.startSec = d.int()
+			r.startNsec = int32(d.uint())
+			r.startZone = int32(d.int())
+		}
+		r.title, r.mode = str(), str()
+		r.dur, r.frames = d.int(), d.int()
+		if len(d.b) < 8 {
+			return recs, errCorrupt
+		}
+		r.rate = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+		d.b = d.b[8:]
+		r.unit, r.clock, r.clockNm, r.result = str(), d.int(), str(), str()
+		np := d.small()
+		if np > len(d.b)/6 || np > maxPlayers || d.err != nil {
+			return recs, errCorrupt
+		}
+		var ps [8]playerRec
+		players := ps[:0]
+		if np > len(ps) {
+			players = make([]playerRec, 0, np)
+		}
+		for range np {
+			players = append(players, playerRec{str(), str(), str(), str(), str(), str()})
+		}
+		r.problems, r.notes = int32(d.int()), int32(d.int())
+		r.err = str()
+		if flags&rCheck != 0 {
+			r.cProblems, r.cNotes = int32(d.int()), int32(d.int())
+			r.cErr, r.cFirst = str(), str()
+		}
+		var sumOff int64
+		if flags&rSum != 0 {
+			r.sumLen = uint32(d.small())
+			sumOff = payloadAt + int64(len(p)-len(d.b))
+			if d.err == nil {
+				d.b = d.b[r.sumLen:]
+			}
+		}
+		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
+			return recs, errCorrupt
+		}
+		for _, f := range [...]struct{ row, rec uint64 }{{fPartial, rPartial}, {fNotReplay, rNotReplay}, {fStart, rStart}, {fCheck, rCheck}, {fCheckPartial, rCheckPartial}} {
+			if flags&f.rec != 0 {
+				r.flags |= uint16(f.row)
+			}
+		}
+		id, ok := s.find(dir, name)
+		var row *rowRec
+		if ok {
+			row = s.rec(id)
+			s.dropSum(row)
+		} else {
+			id, row = s.add(dir, name)
+		}
+		r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers
+		*row = r
+		copy(s.players(row, len(players)), players)
+		if flags&rSum != 0 {
+			row.flags |= fSum
+			row.sumRef = gen<<40 | uint64(sumOff)
+		}
+		recs++
 	}
-	h.Problems = int(d.int())
-	h.Notes = int(d.int())
-	h.Err = d.str()
-	h.NotReplay = d.bool()
-	if d.bool() {
-		c := &Check{}
-		c.Problems = int(d.int())
-		c.Notes = int(d.int())
-		c.Partial = d.bool()
-		c.Err = d.str()
-		c.First = d.str()
-		h.Check = c
-	}
-	if h.Kind > Skipped {
-		d.fail()
-	}
+	return recs, nil
 }

@@ -48,6 +48,10 @@ type Header struct {
 	NotReplay bool
 	// Check is the result of a full decode; nil until one has run.
 	Check *Check
+	// Summary is the archive record the same full decode made (outcomes,
+	// stats, moments); nil until one ran, and unless the scan asked for
+	// summaries (ScanOptions.Summaries) or the decode made it here.
+	Summary *Summary
 }
 
 // Player is one participant as the header names it.

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,22 +16,30 @@ import (
 	"time"
 )
 
-// The index keeps header scans (and full checks) across runs so a folder
-// opens instantly the second time. It is one file in the user's cache
-// directory, an append-only log of records:
+// The index keeps header scans (and full checks, with the summaries they
+// made) across runs so a folder opens instantly the second time. It is one
+// file in the user's cache directory, an append-only log of blocks:
 //
-//	line    "rewind index 1 <build>\n"
-//	record  u32 length | u32 CRC-32C of the payload | payload
-//	payload op (1 = put) | path | size | mtime | header (codec.go)
+//	line     "rewind index 3 <build>\n"
+//	block    u32 length | u32 CRC-32C of the payload | payload
+//	payload  strings | records (codec.go): each string of the block once,
+//	         then records that refer to them by number:
+//	record   folder | name | size | mtime | header | check | summary
 //
 // The last record for a path wins; a record whose size or modification
 // time no longer match the file is stale and ignored. Why a log of our own
-// rather than an embedded database: opening it is one read and a parse
-// (no schema, no page cache of its own), several rewind processes can
-// append at once (each batch is one write under an advisory lock, and a
+// rather than an embedded database: opening it is one sequential read that
+// fills the compact rows of a Store directly (no schema, no page cache of
+// its own, no map of per-path byte slices), several rewind processes can
+// append at once (each block is one write under an advisory lock, and a
 // CRC catches a torn one), and a damaged file is simply rebuilt. bbolt,
 // the obvious well-kept choice, takes an exclusive lock for writing, so a
 // second rewind would wait for the first to exit.
+//
+// Summaries stay in the file: a row keeps where its blob is and reads it
+// when asked, so a million summaries cost no memory. The file a row points
+// into stays open (a compaction by another process replaces the path, not
+// the open file).
 //
 // The first line names the build of rewind that wrote the file: a new
 // build may read headers differently, so it starts a fresh index rather
@@ -39,29 +48,27 @@ import (
 // and is rewritten whole on the next flush; it never stops a scan.
 type Index struct {
 	path  string
-	cwd   string // to make walk paths absolute without a getwd per file
 	build string
+	s     *Store
 
-	mu       sync.Mutex
-	recs     map[string]rec
-	pending  []byte // records not yet written
-	nPending int
-	records  int         // records in the file, superseded ones included
-	loaded   fs.FileInfo // the file loadedTo counts in; nil before the first read
-	loadedTo int64       // bytes of the file parsed so far
-	rewrite  bool        // the file is damaged or from another build: write it anew
+	ready chan struct{} // closed when the file has been read
+
+	// guarded by s.mu
+	pending  blockEnc   // records not yet written
+	records  int        // records in the file, superseded ones included
+	data     *os.File   // the file loadedTo counts in (read and append); nil before one exists
+	loadedTo int64      // bytes of it parsed so far
+	rewrite  bool       // the file is damaged or from another build: write it anew
+	files    []*os.File // every file a summary may point into, by generation
+	closed   bool
 
 	ioMu sync.Mutex // one flush at a time
 }
 
-type rec struct {
-	size, mtime int64
-	body        []byte // the encoded header
-}
+const indexMagic = "rewind index 3 "
 
-const indexMagic = "rewind index 2 "
-
-// flushAt is how many bytes of records a Put lets wait before it writes.
+// flushAt is how many bytes of records a Put lets wait before it writes;
+// a rewrite writes blocks of this size.
 const flushAt = 1 << 20
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -87,7 +94,9 @@ func DefaultIndexPath() (string, error) {
 
 // OpenIndex opens (or starts) the index at path, "" for DefaultIndexPath.
 // Only a path that cannot be used at all is an error; a damaged or foreign
-// file gives an empty index that replaces it on the next flush.
+// file gives an empty index that replaces it on the next flush. The file
+// is read in the background: a scan walks folders meanwhile, and the first
+// lookup waits for it.
 func OpenIndex(path string) (*Index, error) {
 	if path == "" {
 		p, err := DefaultIndexPath()
@@ -100,41 +109,65 @@ func OpenIndex(path string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &Index{path: path, cwd: cwd, build: buildID(), recs: map[string]rec{}}
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return x, nil
-	}
-	var data []byte
-	if err == nil {
-		x.loaded, err = f.Stat()
-		if err == nil {
-			// one read of the size fstat gave (it is only a hint: a file
-			// that grew meanwhile is read to the end)
-			data = make([]byte, 0, x.loaded.Size()+512)
-			for err == nil {
-				var n int
-				n, err = f.Read(data[len(data):cap(data)])
-				data = data[:len(data)+n]
-				if len(data) == cap(data) {
-					data = append(data, 0)[:len(data)]
-				}
-			}
-			if err == io.EOF {
-				err = nil
-			}
-			// records are some 200 bytes: size the map once
-			x.recs = make(map[string]rec, len(data)/200)
+	x := &Index{path: path, build: buildID(), s: newStore(cwd), ready: make(chan struct{})}
+	x.s.readSum = x.readSum
+	go func() {
+		defer close(x.ready)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
 		}
-		f.Close()
-	}
-	if err != nil {
-		// unreadable: start afresh; the flush will say whether it can write
-		x.rewrite = true
-		return x, nil
-	}
-	x.load(data, 0)
+		if err != nil {
+			// unreadable: start afresh; the flush will say whether it can write
+			x.s.mu.Lock()
+			x.rewrite = true
+			x.s.mu.Unlock()
+			return
+		}
+		if st, err := f.Stat(); err == nil {
+			x.s.mu.Lock()
+			x.s.reserve(int(st.Size() / 100)) // records are some 100 bytes
+			x.s.mu.Unlock()
+		}
+		x.s.mu.Lock()
+		x.use(f)
+		x.s.mu.Unlock()
+		x.load(f, 0)
+	}()
 	return x, nil
+}
+
+// wait returns once the file has been read.
+func (x *Index) wait() { <-x.ready }
+
+// Store is the index's rows (waiting for the file to be read).
+func (x *Index) Store() *Store {
+	x.wait()
+	return x.s
+}
+
+// use makes f the file records are read from and appended to, a new
+// generation for the summaries in it. The caller holds s.mu.
+func (x *Index) use(f *os.File) {
+	x.data = f
+	x.files = append(x.files, f)
+	x.loadedTo = 0
+}
+
+func (x *Index) gen() uint64 { return uint64(len(x.files) - 1) }
+
+// readSum reads a summary blob from the file generation it is in. The
+// caller holds s.mu.
+func (x *Index) readSum(ref uint64, n uint32) ([]byte, bool) {
+	gen, off := ref>>40, int64(ref&(1<<40-1))
+	if gen >= uint64(len(x.files)) || x.files[gen] == nil {
+		return nil, false
+	}
+	b := make([]byte, n)
+	if _, err := x.files[gen].ReadAt(b, off); err != nil {
+		return nil, false
+	}
+	return b, true
 }
 
 // buildID names this build of rewind: its VCS revision, or its module
@@ -172,129 +205,151 @@ func buildID() string {
 
 func (x *Index) headerLine() string { return indexMagic + x.build + "\n" }
 
-// load parses the file's bytes from off (0: the whole file, with its first
-// line). The caller holds mu or owns x.
-func (x *Index) load(data []byte, off int64) {
-	p := int(off)
-	if off == 0 {
+// load parses f (the current generation) from off, block by block, into
+// the store; 0 reads the first line too. Damage stops it and asks for a
+// rewrite; what came before stays.
+func (x *Index) load(f *os.File, off int64) {
+	st, err := f.Stat()
+	x.s.mu.Lock()
+	gen := x.gen()
+	x.s.mu.Unlock()
+	end := int64(0)
+	if err == nil {
+		end = st.Size()
+	}
+	damaged := err != nil
+	records := 0
+	r := bufio.NewReaderSize(io.NewSectionReader(f, off, end-off), 1<<20)
+	pos := off
+	if off == 0 && !damaged {
 		line := x.headerLine()
-		if len(data) < len(line) || string(data[:len(line)]) != line {
-			x.rewrite = true
-			x.loadedTo = int64(len(data))
-			return
+		head := make([]byte, len(line))
+		if _, err := io.ReadFull(r, head); err != nil || string(head) != line {
+			damaged = true
 		}
-		p = len(line)
+		pos = int64(len(line))
 	}
-	for p < len(data) {
-		if len(data)-p < 8 {
-			x.rewrite = true // a record cut short
+	var buf []byte
+	for !damaged && pos < end {
+		var hd [8]byte
+		if _, err := io.ReadFull(r, hd[:]); err != nil {
+			damaged = true // a block cut short
 			break
 		}
-		n := int(binary.LittleEndian.Uint32(data[p:]))
-		sum := binary.LittleEndian.Uint32(data[p+4:])
-		if n > len(data)-p-8 || crc32.Checksum(data[p+8:p+8+n], castagnoli) != sum {
-			x.rewrite = true
+		n := int64(binary.LittleEndian.Uint32(hd[:]))
+		sum := binary.LittleEndian.Uint32(hd[4:])
+		if n > end-pos-8 {
+			damaged = true
 			break
 		}
-		payload := data[p+8 : p+8+n]
-		p += 8 + n
-		d := dec{b: payload}
-		if op := d.uint(); op != 1 {
-			x.rewrite = true
+		if int64(cap(buf)) < n {
+			buf = make([]byte, n)
+		}
+		p := buf[:n]
+		if _, err := io.ReadFull(r, p); err != nil || crc32.Checksum(p, castagnoli) != sum {
+			damaged = true
 			break
 		}
-		key := d.str()
-		size, mtime := d.int(), d.int()
-		if d.err != nil {
-			x.rewrite = true
+		k, err := x.s.loadBlock(p, pos+8, gen)
+		records += k
+		if err != nil {
+			damaged = true
 			break
 		}
-		x.recs[key] = rec{size: size, mtime: mtime, body: d.b}
-		x.records++
+		pos += 8 + n
 	}
-	x.loadedTo = int64(len(data))
+	x.s.mu.Lock()
+	x.records += records
+	if damaged {
+		x.rewrite = true
+		pos = end
+	}
+	x.loadedTo = pos
+	x.s.mu.Unlock()
 }
 
-// Len is the number of files the index knows.
+// Len is the number of rows the index holds.
 func (x *Index) Len() int {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	return len(x.recs)
+	x.wait()
+	return x.s.Len()
 }
 
 // Path is the index file.
 func (x *Index) Path() string { return x.path }
 
-func (x *Index) key(p string) string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(x.cwd, p)
-	}
-	return filepath.Clean(p)
-}
-
 // Get returns the header stored for the file at path when its size and
 // modification time still match; a changed file is a miss.
 func (x *Index) Get(path string, size int64, mtime time.Time) (Header, bool) {
-	k := x.key(path)
-	x.mu.Lock()
-	r, ok := x.recs[k]
-	x.mu.Unlock()
-	if !ok || r.size != size || r.mtime != mtime.UnixNano() {
+	x.wait()
+	s := x.s
+	id, ok := s.Lookup(path)
+	if !ok {
 		return Header{}, false
 	}
-	h := Header{Path: path, Size: size, ModTime: mtime}
-	d := dec{b: r.body}
-	decodeHeaderRecord(&d, &h)
-	if d.err != nil {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.rec(id)
+	if r.size != size || r.mtime != unixNano(mtime) {
 		return Header{}, false
 	}
+	var h Header
+	s.header(r, &h, path)
+	h.ModTime = mtime
 	return h, true
 }
 
-// Put stores a header (with its check, when it has one). Records are
-// written in batches; Flush or Close writes the rest.
+// Put stores a header (with its check and summary, when it has them).
+// Records are written in blocks; Flush or Close writes the rest.
 func (x *Index) Put(h Header) error {
+	_, err := x.PutRow(&h)
+	return err
+}
+
+// PutRow is Put that returns the header's row in the index's store. A
+// path that is not a file is not kept (there is nothing to remember).
+func (x *Index) PutRow(h *Header) (RowID, error) {
+	x.wait()
 	if h.Kind != File {
-		return nil // nothing worth keeping about a path that is not a file
+		return x.s.Put(h), nil // a row for the browser, never written
 	}
-	k := x.key(h.Path)
-	e := enc{b: make([]byte, 8, 256)}
-	e.uint(1)
-	e.str(k)
-	e.int(h.Size)
-	e.int(h.ModTime.UnixNano())
-	bodyAt := len(e.b) - 8
-	encodeHeader(&e, &h)
-	payload := e.b[8:]
-	binary.LittleEndian.PutUint32(e.b, uint32(len(payload)))
-	binary.LittleEndian.PutUint32(e.b[4:], crc32.Checksum(payload, castagnoli))
-	x.mu.Lock()
-	x.recs[k] = rec{size: h.Size, mtime: h.ModTime.UnixNano(), body: payload[bodyAt:]}
-	x.pending = append(x.pending, e.b...)
-	x.nPending++
-	full := len(x.pending) >= flushAt
-	x.mu.Unlock()
+	var blob []byte
+	if h.Summary != nil {
+		blob = encodeSummary(nil, h.Summary)
+	}
+	s := x.s
+	s.mu.Lock()
+	id := s.putLocked(h, blob)
+	s.encodeRow(&x.pending, id, s.rec(id))
+	full := x.pending.size() >= flushAt
+	s.mu.Unlock()
 	if full {
-		return x.Flush()
+		return id, x.Flush()
 	}
-	return nil
+	return id, nil
 }
 
 // Flush writes the records put since the last flush.
 func (x *Index) Flush() error {
+	x.wait()
 	x.ioMu.Lock()
 	defer x.ioMu.Unlock()
-	x.mu.Lock()
-	pending, n := x.pending, x.nPending
-	x.pending, x.nPending = nil, 0
+	s := x.s
+	s.mu.Lock()
+	b := x.pending
+	x.pending = blockEnc{}
 	rewrite := x.rewrite
-	x.mu.Unlock()
-	if len(pending) == 0 && !rewrite {
+	var payload []byte
+	recsAt := 0
+	if b.n > 0 {
+		payload, recsAt = s.finishBlock(&b)
+	}
+	s.mu.Unlock()
+	if b.n == 0 && !rewrite {
 		return nil
 	}
 	return x.locked(func() error {
 		if !rewrite {
-			err := x.append(pending, n)
+			err := x.append(payload, recsAt, &b)
 			if !errors.Is(err, errRewrite) {
 				return err
 			}
@@ -323,148 +378,255 @@ func (x *Index) locked(fn func() error) error {
 	return fn()
 }
 
-// append adds records at the end of the file, after reading what other
-// processes appended since this one last looked. The caller holds the
-// lock. errRewrite asks for a compaction instead: the file is missing,
-// damaged or from another build.
-func (x *Index) append(pending []byte, n int) error {
-	f, err := os.OpenFile(x.path, os.O_RDWR|os.O_APPEND, 0)
+// block frames a payload: length, CRC, payload.
+func block(payload []byte) []byte {
+	out := make([]byte, 8, 8+len(payload))
+	binary.LittleEndian.PutUint32(out, uint32(len(payload)))
+	binary.LittleEndian.PutUint32(out[4:], crc32.Checksum(payload, castagnoli))
+	return append(out, payload...)
+}
+
+// catchUp reads what other processes wrote since this one last looked:
+// the rest of the file it knows, or all of a file that replaced it (a
+// compaction). The caller holds the lock. errRewrite asks for a rewrite:
+// the file is missing, damaged or from another build.
+func (x *Index) catchUp() error {
+	st, err := os.Stat(x.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return errRewrite
 	}
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	err = x.catchUp(f)
-	x.mu.Lock()
-	if err == nil && x.rewrite {
-		err = errRewrite
+	s := x.s
+	s.mu.Lock()
+	data, from := x.data, x.loadedTo
+	s.mu.Unlock()
+	if data != nil {
+		if dst, err := data.Stat(); err != nil || !os.SameFile(dst, st) {
+			data = nil
+		}
 	}
-	x.mu.Unlock()
-	if err != nil {
-		return err
+	if data == nil {
+		// a file this process has not read: another one made it
+		f, err := os.OpenFile(x.path, os.O_RDWR|os.O_APPEND, 0)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		x.use(f)
+		x.records = 0
+		s.mu.Unlock()
+		data, from = f, 0
 	}
-	if _, err := f.Write(pending); err != nil {
-		return err
+	if st.Size() < from {
+		return errRewrite // cut shorter than what was read: not ours to trust
 	}
-	x.mu.Lock()
-	x.records += n
-	x.loadedTo += int64(len(pending))
-	x.loaded, _ = f.Stat()
-	x.mu.Unlock()
-	return nil
-}
-
-// catchUp parses what other processes wrote after loadedTo. A file whose
-// first line is not ours (another build rewrote it) asks for a rewrite.
-func (x *Index) catchUp(f *os.File) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
+	if st.Size() > from || from == 0 {
+		x.load(data, from)
 	}
-	x.mu.Lock()
-	from := x.loadedTo
-	if x.loaded == nil || !os.SameFile(x.loaded, st) {
-		from = 0 // a new file (another process compacted): read it all
-	}
-	x.mu.Unlock()
-	line := x.headerLine()
-	head := make([]byte, len(line))
-	if _, err := f.ReadAt(head, 0); err != nil || string(head) != line || st.Size() < from {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if x.rewrite {
 		return errRewrite
 	}
-	if st.Size() == from {
-		return nil
-	}
-	buf := make([]byte, st.Size())
-	if _, err := f.ReadAt(buf[from:], from); err != nil && err != io.EOF {
-		return err
-	}
-	x.mu.Lock()
-	x.load(buf, from)
-	x.loaded = st
-	x.mu.Unlock()
 	return nil
 }
 
-// compact writes every live record to a new file and renames it over the
-// index; with prune, records whose file is gone or changed are dropped.
+// append adds a block at the end of the file, after reading what other
+// processes appended. The caller holds the lock.
+func (x *Index) append(payload []byte, recsAt int, b *blockEnc) error {
+	if err := x.catchUp(); err != nil {
+		return err
+	}
+	s := x.s
+	s.mu.Lock()
+	f, at := x.data, x.loadedTo
+	s.mu.Unlock()
+	if _, err := f.Write(block(payload)); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	x.records += b.n
+	x.loadedTo += 8 + int64(len(payload))
+	x.pointAtFile(b, at+8+int64(recsAt))
+	s.mu.Unlock()
+	return nil
+}
+
+// pointAtFile moves the summaries of a written block from the arena to
+// the file, where recsAt is the records' offset in it. A row put again
+// since keeps its newer summary. The caller holds s.mu.
+func (x *Index) pointAtFile(b *blockEnc, recsAt int64) {
+	s := x.s
+	for _, sa := range b.sums {
+		r := s.rec(sa.id)
+		if r.flags&fSum == 0 || r.sumRef != sa.ref {
+			continue
+		}
+		n := r.sumLen
+		s.dropSum(r)
+		r.flags |= fSum
+		r.sumRef, r.sumLen = x.gen()<<40|uint64(recsAt+int64(sa.off)), n
+	}
+}
+
+// compact writes every row that is a file to a new file and renames it over
+// the index; with prune, rows whose file is gone or changed are left out.
 // The caller holds the lock. What other processes appended is read first,
 // so their records are kept.
 func (x *Index) compact(prune bool) error {
-	if old, err := os.Open(x.path); err == nil {
-		err := x.catchUp(old)
-		old.Close()
-		if err != nil && !errors.Is(err, errRewrite) {
-			return err
-		}
+	if err := x.catchUp(); err != nil && !errors.Is(err, errRewrite) {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(x.path), ".index-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	x.mu.Lock()
-	out := make([]byte, 0, 64<<10)
-	out = append(out, x.headerLine()...)
+	s := x.s
+	s.mu.Lock()
+	x.files = append(x.files, tmp) // a generation of its own: summaries move into it
+	gen := x.gen()
+	n := s.n
+	s.mu.Unlock()
+	keep := func(lo, hi int) []bool { return nil }
+	if prune {
+		keep = x.alive
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	line := x.headerLine()
+	w.WriteString(line)
+	at := int64(len(line))
 	live := 0
-	for k, r := range x.recs {
-		if prune && !stillThere(k, r) {
-			delete(x.recs, k)
-			continue
+	for lo := 0; lo < n; lo += rowChunk {
+		hi := min(lo+rowChunk, n)
+		alive := keep(lo, hi)
+		var b blockEnc
+		var blocks [][]byte
+		var marks []struct {
+			b      blockEnc
+			recsAt int64
 		}
-		e := enc{b: make([]byte, 8, 32+len(k)+len(r.body))}
-		e.uint(1)
-		e.str(k)
-		e.int(r.size)
-		e.int(r.mtime)
-		e.b = append(e.b, r.body...)
-		payload := e.b[8:]
-		binary.LittleEndian.PutUint32(e.b, uint32(len(payload)))
-		binary.LittleEndian.PutUint32(e.b[4:], crc32.Checksum(payload, castagnoli))
-		out = append(out, e.b...)
-		live++
-	}
-	x.mu.Unlock()
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
+		s.mu.Lock()
+		for id := lo; id < hi; id++ {
+			r := s.rec(RowID(id))
+			if Kind(r.kind) != File || alive != nil && !alive[id-lo] {
+				continue
+			}
+			s.encodeRow(&b, RowID(id), r)
+			live++
+			if b.size() >= flushAt || id == hi-1 {
+				p, recsAt := s.finishBlock(&b)
+				blocks = append(blocks, block(p))
+				marks = append(marks, struct {
+					b      blockEnc
+					recsAt int64
+				}{b, at + 8 + int64(recsAt)})
+				at += 8 + int64(len(p))
+				b = blockEnc{}
+			}
+		}
+		if b.n > 0 {
+			p, recsAt := s.finishBlock(&b)
+			blocks = append(blocks, block(p))
+			marks = append(marks, struct {
+				b      blockEnc
+				recsAt int64
+			}{b, at + 8 + int64(recsAt)})
+			at += 8 + int64(len(p))
+		}
+		s.mu.Unlock()
+		for _, p := range blocks {
+			if _, err := w.Write(p); err != nil {
+				tmp.Close()
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			tmp.Close()
+			return err
+		}
+		s.mu.Lock()
+		for _, m := range marks {
+			for _, sa := range m.b.sums {
+				r := s.rec(sa.id)
+				if r.flags&fSum != 0 && r.sumRef == sa.ref {
+					n := r.sumLen
+					s.dropSum(r)
+					r.flags |= fSum
+					r.sumRef, r.sumLen = gen<<40|uint64(m.recsAt+int64(sa.off)), n
+				}
+			}
+		}
+		s.mu.Unlock()
 	}
 	if err := os.Rename(tmp.Name(), x.path); err != nil {
 		return err
 	}
-	st, err := os.Stat(x.path)
-	if err != nil {
-		return err
-	}
-	x.mu.Lock()
-	x.records, x.loaded, x.loadedTo, x.rewrite = live, st, int64(len(out)), false
-	x.mu.Unlock()
+	s.mu.Lock()
+	x.data, x.loadedTo, x.records, x.rewrite = tmp, at, live, false
+	s.mu.Unlock()
 	return nil
 }
 
-func stillThere(k string, r rec) bool {
-	st, err := os.Stat(k)
-	return err == nil && st.Size() == r.size && st.ModTime().UnixNano() == r.mtime
+// alive reports, for rows lo to hi, whether the file is still there with
+// the size and time the row has (a stat each, outside the lock).
+func (x *Index) alive(lo, hi int) []bool {
+	s := x.s
+	type key struct {
+		path        string
+		size, mtime int64
+	}
+	keys := make([]key, 0, hi-lo)
+	s.mu.RLock()
+	for id := lo; id < hi; id++ {
+		r := s.rec(RowID(id))
+		keys = append(keys, key{s.dirs[s.dirs[r.dir].abs].text + s.name(r), r.size, r.mtime})
+	}
+	s.mu.RUnlock()
+	out := make([]bool, len(keys))
+	for i, k := range keys {
+		st, err := os.Stat(k.path)
+		out[i] = err == nil && st.Size() == k.size && st.ModTime().UnixNano() == k.mtime
+	}
+	return out
 }
 
 // Close writes what is pending and, when superseded records outnumber the
 // live ones, compacts the file (dropping files that are gone or changed).
+// The rows stay readable; their summaries do not.
 func (x *Index) Close() error {
+	defer x.release()
 	if err := x.Flush(); err != nil {
 		return err
 	}
-	x.mu.Lock()
-	bloated := x.records > 2*len(x.recs)+1000
-	x.mu.Unlock()
+	s := x.s
+	s.mu.Lock()
+	bloated := x.records > 2*s.n+1000
+	s.mu.Unlock()
 	if bloated {
 		x.ioMu.Lock()
-		defer x.ioMu.Unlock()
-		return x.locked(func() error { return x.compact(true) })
+		err := x.locked(func() error { return x.compact(true) })
+		x.ioMu.Unlock()
+		if err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// release closes the files summaries were read from; the index is done.
+func (x *Index) release() {
+	s := x.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, f := range x.files {
+		if f != nil {
+			f.Close()
+			x.files[i] = nil
+		}
+	}
+	x.data = nil
+	x.closed = true
 }

@@ -3,9 +3,7 @@ package library
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"sync"
 
@@ -100,6 +98,7 @@ func decodeHeader(h *Header, data []byte, full bool) {
 			h.Err = fmt.Sprintf("%s: decoder failed: %v", h.Path, p)
 			if full {
 				h.Check = &Check{Err: h.Err}
+				h.Summary = &Summary{Err: h.Err}
 			}
 		}
 	}()
@@ -108,6 +107,7 @@ func decodeHeader(h *Header, data []byte, full bool) {
 		h.Err, h.NotReplay = notReplay(err), true
 		if full {
 			h.Check = &Check{Err: h.Err}
+			h.Summary = &Summary{Err: h.Err}
 		}
 		return
 	}
@@ -115,6 +115,7 @@ func decodeHeader(h *Header, data []byte, full bool) {
 	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full})
 	if full {
 		h.Check = checkOf(r, err)
+		h.Summary = summaryOf(r, err)
 	}
 	if r == nil {
 		if err == nil {
@@ -138,40 +139,45 @@ func notReplay(err error) string {
 
 // ReadFull reads one walked file and decodes it in full: the header as
 // the whole decode gives it (a BSOR file's frame count and rate, which its
-// header read cannot know) and the check. It reads the whole file (a full
-// decode keeps its bytes for spans).
+// header read cannot know), the check and the summary, all from the one
+// decode. A large file is mapped rather than copied (a full decode still
+// touches every page).
 func ReadFull(e Entry) Header {
 	h := entryHeader(e)
 	if e.Kind != File {
 		return h
 	}
-	var data []byte
-	var err error
 	if e.FS != nil {
-		data, err = fs.ReadFile(e.FS, e.Path)
-	} else {
-		var f *os.File
-		if f, err = decoders.OpenRegular(e.Path); err == nil {
-			data, err = io.ReadAll(f)
-			f.Close()
+		data, err := fs.ReadFile(e.FS, e.Path)
+		if err != nil {
+			h.Err = pathError(e.Path, err).Error()
+			h.Check, h.Summary = &Check{Err: h.Err}, &Summary{Err: h.Err}
+			return h
 		}
-	}
-	if err != nil {
-		h.Err = pathError(e.Path, err).Error()
-		if e.FS == nil {
-			h.Kind = Unreadable
-		}
-		h.Check = &Check{Err: h.Err}
+		h.Size = int64(len(data))
+		decodeHeader(&h, data, true)
 		return h
 	}
-	h.Size = int64(len(data))
-	decodeHeader(&h, data, true)
-	return h
+	var got Header
+	size, mtime, err := withBytes(e.Path, func(data []byte) {
+		got = h
+		got.Size = int64(len(data))
+		decodeHeader(&got, data, true)
+	})
+	if err != nil {
+		h.Kind, h.Err = Unreadable, pathError(e.Path, err).Error()
+		h.Check, h.Summary = &Check{Err: h.Err}, &Summary{Err: h.Err}
+		return h
+	}
+	// the freshness key is the file's as it was read
+	got.Size, got.ModTime = size, mtime
+	return got
 }
 
 // CheckFile decodes a walked file in full and says what is wrong with it.
 func CheckFile(e Entry) *Check { return ReadFull(e).Check }
 
 // CheckReplay summarises a replay decoded in full elsewhere (the replay
-// view opened it) so the browser and the index can keep the result.
+// view opened it) so the browser and the index can keep the result;
+// SummaryOf makes its summary.
 func CheckReplay(r *model.Replay, err error) *Check { return checkOf(r, err) }

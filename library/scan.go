@@ -6,7 +6,11 @@ import (
 	"iter"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // Paths is Walk as an iterator.
@@ -34,17 +38,86 @@ type ScanOptions struct {
 	// index or otherwise), so ProblemCount is final for all (find with a
 	// problems: query). The checks go into the index.
 	Check bool
+	// Summaries delivers each header with its Summary: like Check, a file
+	// without a stored summary is decoded in full once and the result (the
+	// check with it) goes into the index; a file that cannot be decoded
+	// gets a Summary that says why.
+	Summaries bool
 }
 
-// window bounds the headers read ahead of the one an ordered scan waits
+// batchSize is how many entries travel together between the walk, the
+// workers and the caller: a channel operation and a lock per batch, not
+// per file.
+const batchSize = 256
+
+// window bounds the batches read ahead of the one an ordered scan waits
 // for, so one slow file cannot make the others pile up.
-const window = 4096
+const window = 16
 
 // Scan reads the header of every entry of walk on all cores and calls fn
 // with each, from one goroutine at a time (the caller's). Unreadable and
 // skipped entries come through too, with Err set. It returns when every
 // entry has been delivered, when fn returns false, or when ctx ends.
+//
+// Memory stays flat however many files there are: entries travel in
+// batches through a bounded window, and what is delivered is not kept
+// (beyond the index's compact rows).
 func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(Header) bool) {
+	var store *Store
+	if opt.Index != nil {
+		store = opt.Index.s
+	}
+	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []Header) {
+		for i, e := range batch {
+			out[i] = w.header(e, store)
+		}
+	}, func(hs []Header) bool {
+		for _, h := range hs {
+			if !fn(h) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Scanned is one entry of a ScanRows: its row, and whether the file was
+// read now (new, changed, or not known) rather than found fresh.
+type Scanned struct {
+	ID   RowID
+	Read bool
+}
+
+// ScanRows is Scan for a list of rows (the browser): every entry gets a row
+// in the store (the index's when opt.Index is set, else store), fresh ones
+// untouched, the rest read and put. Skipped entries (devices, FIFOs in a
+// folder) get no row. fn gets each batch as it is ready, in walk order when
+// opt.Ordered.
+func ScanRows(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, store *Store, fn func([]Scanned) bool) {
+	if opt.Index != nil {
+		store = opt.Index.Store()
+	}
+	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []Scanned) {
+		for i, e := range batch {
+			out[i] = w.row(e, store)
+		}
+	}, func(ss []Scanned) bool {
+		kept := ss[:0]
+		for _, s := range ss {
+			if s.ID != noRow {
+				kept = append(kept, s)
+			}
+		}
+		return len(kept) == 0 || fn(kept)
+	})
+}
+
+const noRow = ^RowID(0)
+
+// pipeline runs work over batches of the walk on all cores and hands the
+// results to emit from the caller's goroutine, in walk order when
+// opt.Ordered.
+func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, work func(w *scanWorker, batch []Entry, out []T), emit func([]T) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer lazyGC()()
@@ -53,36 +126,31 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 		workers = runtime.GOMAXPROCS(0)
 	}
 	type job struct {
-		seq int
-		e   Entry
+		seq   int
+		batch []Entry
 	}
 	type result struct {
 		seq int
-		h   Header
+		out []T
 	}
-	jobs := make(chan job, 4*workers)
-	results := make(chan result, 256)
+	jobs := make(chan job, 2*workers)
+	results := make(chan result, window)
 	tokens := make(chan struct{}, window)
+	dedup := &sameFiles{m: map[fileID]Header{}}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			w := &scanWorker{opt: opt, same: dedup}
 			for j := range jobs {
 				if ctx.Err() != nil {
 					continue // drain: the scan was stopped
 				}
-				var h Header
-				if opt.Check {
-					h = ReadFull(j.e) // one full decode gives the header and the check
-				} else {
-					h = ReadHeader(j.e)
-				}
-				if opt.Index != nil && j.e.FS == nil && h.Kind == File {
-					opt.Index.Put(h)
-				}
+				out := make([]T, len(j.batch))
+				work(w, j.batch, out)
 				select {
-				case results <- result{j.seq, h}:
+				case results <- result{j.seq, out}:
 				case <-ctx.Done():
 				}
 			}
@@ -95,75 +163,255 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 			close(results)
 		}()
 		seq := 0
-		for e := range walk {
+		var batch []Entry
+		send := func() bool {
+			if len(batch) == 0 {
+				return true
+			}
 			if opt.Ordered {
 				select {
 				case tokens <- struct{}{}:
 				case <-ctx.Done():
-					return
-				}
-			}
-			if opt.Index != nil && e.FS == nil && e.Kind == File {
-				// a header without the check a Check scan needs is read again
-				if h, ok := opt.Index.Get(e.Path, e.Size, e.ModTime); ok && (!opt.Check || h.Checked()) {
-					h.Kind = File
-					select {
-					case results <- result{seq, h}:
-					case <-ctx.Done():
-						return
-					}
-					seq++
-					continue
+					return false
 				}
 			}
 			select {
-			case jobs <- job{seq, e}:
+			case jobs <- job{seq, batch}:
 			case <-ctx.Done():
-				return
+				return false
 			}
 			seq++
+			batch = nil
+			return true
 		}
+		for e := range walk {
+			if batch == nil {
+				batch = make([]Entry, 0, batchSize)
+			}
+			batch = append(batch, e)
+			// a file named alone goes at once; so does a full batch
+			if len(batch) == batchSize || e.Named {
+				if !send() {
+					return
+				}
+			}
+		}
+		send()
 	}()
 	next := 0
-	held := map[int]Header{}
+	held := map[int][]T{}
 	for r := range results {
 		if !opt.Ordered {
-			if !fn(r.h) {
+			if !emit(r.out) {
 				return
 			}
 			continue
 		}
-		held[r.seq] = r.h
+		held[r.seq] = r.out
 		for {
-			h, ok := held[next]
+			out, ok := held[next]
 			if !ok {
 				break
 			}
 			delete(held, next)
 			next++
 			<-tokens
-			if !fn(h) {
+			if !emit(out) {
 				return
 			}
 		}
 	}
 }
 
+// scanWorker is one worker's state: the folder it last looked up (files
+// come folder by folder), and the files read in this scan by identity.
+type scanWorker struct {
+	opt     ScanOptions
+	same    *sameFiles
+	lastDir string
+	lastID  uint32
+	lastOK  bool
+	lastS   *Store
+}
+
+// fresh finds the row of a walked file in the store and reports whether it
+// can be used as it is: same size and time, and checked or summarised
+// when the scan asks for that. The caller holds the store's read lock.
+func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
+	dir, name := splitPath(e.Path)
+	if dir != w.lastDir || s != w.lastS {
+		w.lastDir, w.lastS = dir, s
+		w.lastID, w.lastOK = s.findDir(dir)
+		if !w.lastOK && s.cwd != "" {
+			w.lastID, w.lastOK = s.findDir(s.absDir(dir))
+		}
+	}
+	if !w.lastOK {
+		return 0, nil, false
+	}
+	id, ok := s.find(w.lastID, name)
+	if !ok {
+		return 0, nil, false
+	}
+	r := s.rec(id)
+	if r.size != e.Size || r.mtime != unixNano(e.ModTime) || Kind(r.kind) != File {
+		return id, r, false
+	}
+	if w.opt.Check && r.flags&fCheck == 0 && r.err == 0 {
+		return id, r, false // a header without the check a Check scan needs is read again
+	}
+	if w.opt.Summaries && r.flags&fSum == 0 && r.err == 0 {
+		return id, r, false
+	}
+	return id, r, true
+}
+
+// header is Scan's work on one entry: the header from the index when it is
+// fresh, else read (once per file however many links lead to it) and put.
+func (w *scanWorker) header(e Entry, s *Store) Header {
+	if s != nil && e.FS == nil && e.Kind == File {
+		s.mu.RLock()
+		_, r, ok := w.fresh(&e, s)
+		var h Header
+		if ok {
+			s.header(r, &h, e.Path)
+			h.ModTime = e.ModTime
+			if blob, has := s.summaryBlob(r); w.opt.Summaries && has {
+				var err error
+				// a blob that does not decode is made again
+				h.Summary, err = decodeSummary(blob)
+				ok = err == nil
+			}
+		}
+		s.mu.RUnlock()
+		if ok {
+			if w.opt.Summaries && h.Summary == nil && h.Err != "" {
+				h.Summary = &Summary{Err: h.Err}
+			}
+			return h
+		}
+	}
+	h := w.read(e)
+	if w.opt.Index != nil && e.FS == nil && h.Kind == File {
+		w.opt.Index.PutRow(&h)
+	}
+	if w.opt.Summaries && h.Summary == nil && h.Err != "" {
+		h.Summary = &Summary{Err: h.Err}
+	}
+	return h
+}
+
+// row is ScanRows' work on one entry.
+func (w *scanWorker) row(e Entry, s *Store) Scanned {
+	if e.Kind == Skipped {
+		return Scanned{ID: noRow}
+	}
+	if e.Kind == File {
+		s.mu.RLock()
+		id, _, ok := w.fresh(&e, s)
+		s.mu.RUnlock()
+		if ok {
+			return Scanned{ID: id}
+		}
+	}
+	h := w.read(e)
+	if w.opt.Index != nil && e.FS == nil && h.Kind == File {
+		id, _ := w.opt.Index.PutRow(&h)
+		return Scanned{ID: id, Read: true}
+	}
+	return Scanned{ID: s.Put(&h), Read: true}
+}
+
+// read reads one entry as the scan asks: header only, or in full.
+func (w *scanWorker) read(e Entry) Header {
+	full := w.opt.Check || w.opt.Summaries
+	if e.links > 1 && e.Kind == File && e.FS == nil {
+		if h, ok := w.same.get(e, full); ok {
+			return h
+		}
+	}
+	var h Header
+	if full {
+		fullReads.Add(1)
+		h = ReadFull(e) // one full decode gives the header, the check and the summary
+	} else {
+		h = ReadHeader(e)
+	}
+	if e.links > 1 && h.Kind == File {
+		w.same.put(e, full, h)
+	}
+	return h
+}
+
+// sameFiles remembers, during one scan, what was read of files that have
+// several links (hard links, a backup's snapshots), so each is read once.
+// Only such files are remembered, and at most maxSame of them.
+type sameFiles struct {
+	mu sync.Mutex
+	m  map[fileID]Header
+}
+
+type fileID struct {
+	dev, ino, size uint64
+	mtime          int64
+	full           bool
+}
+
+const maxSame = 1 << 16
+
+// fullReads counts the full decodes scans made (tests: a summary is made
+// once).
+var fullReads atomic.Int64
+
+func (sf *sameFiles) get(e Entry, full bool) (Header, bool) {
+	sf.mu.Lock()
+	h, ok := sf.m[fileID{e.dev, e.ino, uint64(e.Size), unixNano(e.ModTime), full}]
+	sf.mu.Unlock()
+	if !ok {
+		return Header{}, false
+	}
+	h.Path = e.Path
+	return h, true
+}
+
+func (sf *sameFiles) put(e Entry, full bool, h Header) {
+	// a header whose sentences name its path is not another path's
+	if strings.Contains(h.Err, e.Path) || h.Check != nil && (strings.Contains(h.Check.Err, e.Path) || strings.Contains(h.Check.First, e.Path)) {
+		return
+	}
+	id := fileID{e.dev, e.ino, uint64(h.Size), unixNano(h.ModTime), full}
+	if uint64(h.Size) != uint64(e.Size) || !h.ModTime.Equal(e.ModTime) {
+		return // it changed between the walk and the read
+	}
+	sf.mu.Lock()
+	if len(sf.m) >= maxSame {
+		clear(sf.m)
+	}
+	sf.m[id] = h
+	sf.mu.Unlock()
+}
+
 var gc struct {
 	sync.Mutex
 	users, old int
+	stop       chan struct{}
 }
 
-// lazyGC lets the heap grow to five times what is live while scans run:
-// a header read allocates and drops a few hundred kilobytes, the live heap
-// is small, and with Go's default the collector would run every few files
-// (it halves the CPU a scan takes). A GOGC the user set higher is kept.
+// lazyGC lets the heap grow past what is live by some 128 MB while scans
+// run (at most five times it): a header read allocates and drops a few
+// hundred kilobytes, and with Go's default the collector would run every
+// few files when little is live (it halves the CPU a scan takes), yet a
+// store of a million rows must not be allowed five times its size. The
+// percentage follows the live heap as the scan fills the store. A GOGC
+// the user set higher is kept.
 func lazyGC() (restore func()) {
 	gc.Lock()
 	if gc.users == 0 {
-		gc.old = debug.SetGCPercent(400)
-		if gc.old < 0 || gc.old > 400 {
-			debug.SetGCPercent(gc.old)
+		gc.old = debug.SetGCPercent(100)
+		debug.SetGCPercent(gc.old)
+		if gc.old >= 0 && gc.old <= 400 {
+			gc.stop = make(chan struct{})
+			go tuneGC(gc.stop)
 		}
 	}
 	gc.users++
@@ -172,8 +420,38 @@ func lazyGC() (restore func()) {
 		gc.Lock()
 		gc.users--
 		if gc.users == 0 {
+			if gc.stop != nil {
+				close(gc.stop)
+				gc.stop = nil
+			}
 			debug.SetGCPercent(gc.old)
 		}
 		gc.Unlock()
+	}
+}
+
+// tuneGC sets the collector's percentage from the live heap until stop.
+func tuneGC(stop chan struct{}) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	t := time.NewTicker(50 * time.Millisecond)
+	defer t.Stop()
+	last := -1
+	for {
+		metrics.Read(sample)
+		live := max(int64(sample[0].Value.Uint64()), 1<<20)
+		pct := int(min(400, max(int64(gc.old), 100*(128<<20)/live)))
+		if pct != last {
+			gc.Lock()
+			if gc.stop == stop {
+				debug.SetGCPercent(pct)
+			}
+			gc.Unlock()
+			last = pct
+		}
+		select {
+		case <-t.C:
+		case <-stop:
+			return
+		}
 	}
 }

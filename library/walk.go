@@ -11,7 +11,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -54,6 +58,11 @@ type Entry struct {
 	Size    int64
 	ModTime time.Time
 	Named   bool // named by the person, not found inside a folder
+
+	// the file's identity, when the walk stat'ed it: a file with several
+	// links is read once per scan however many paths lead to it
+	dev, ino uint64
+	links    uint64
 }
 
 // Walk reports every file to decode under paths, in order: a path that is a
@@ -64,8 +73,26 @@ type Entry struct {
 // path gets its own Unreadable entry and the walk goes on. Nothing but a
 // regular file is ever opened, so a FIFO cannot block the walk. fn returns
 // false to stop.
+//
+// Folders are listed (and their files stat'ed) on all cores a little ahead
+// of the one being reported, so a walk of a million files takes what the
+// system calls take divided by the cores; the order is the same as one
+// folder at a time.
 func Walk(paths []string, fn func(Entry) bool) {
-	w := &walker{fn: fn, seen: map[string]bool{}}
+	walkBatches(paths, func(batch []Entry) bool {
+		for _, e := range batch {
+			if !fn(e) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// walkBatches is Walk delivering runs of entries (a folder's files).
+func walkBatches(paths []string, fn func([]Entry) bool) {
+	w := newWalker(fn)
+	defer w.stop()
 	for _, p := range paths {
 		if !w.named(p) {
 			return
@@ -83,7 +110,7 @@ func WalkFS(fsys fs.FS, root string, fn func(Entry) bool) {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() || !decoders.HasReplayExt(p) {
+		if d.IsDir() || !d.Type().IsRegular() || !replayExt(p) {
 			return nil
 		}
 		e := Entry{Path: p, FS: fsys, Kind: File}
@@ -97,66 +124,214 @@ func WalkFS(fsys fs.FS, root string, fn func(Entry) bool) {
 	})
 }
 
+// ahead is how many folders after the one being reported are listed in
+// advance, at each level: enough to keep every core busy, few enough that
+// what is listed and not yet reported stays small.
+const ahead = 16
+
 type walker struct {
-	fn   func(Entry) bool
-	seen map[string]bool // folders walked, by their resolved path
+	fn    func([]Entry) bool
+	seen  map[string]bool // folders walked, by their resolved path
+	jobs  chan *dirNode
+	quit  atomic.Bool
+	wg    sync.WaitGroup
+	batch []Entry
+}
+
+// dirNode is one folder: listed by whoever claims it first (a worker ahead
+// of the report, or the report itself), reported once in walk order.
+type dirNode struct {
+	path  string
+	real  string   // resolved, absolute
+	stack []string // the resolved folders above it
+	state atomic.Int32
+	done  chan struct{}
+	err   error     // listing the folder failed (some entries may be there)
+	items []dirItem // in name order
+}
+
+// dirItem is an entry of a folder or a folder to descend into.
+type dirItem struct {
+	e     Entry
+	child *dirNode
+}
+
+func newWalker(fn func([]Entry) bool) *walker {
+	w := &walker{fn: fn, seen: map[string]bool{}, jobs: make(chan *dirNode, 1024)}
+	for range max(2, runtime.GOMAXPROCS(0)) {
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			for n := range w.jobs {
+				if w.quit.Load() {
+					continue // the walk stopped: what was queued is not needed
+				}
+				if n.state.CompareAndSwap(2, 1) {
+					n.list()
+				}
+			}
+		}()
+	}
+	return w
+}
+
+func (w *walker) stop() {
+	w.quit.Store(true)
+	close(w.jobs)
+	w.wg.Wait()
+}
+
+// emit adds one entry to the batch being gathered.
+func (w *walker) emit(e Entry) bool {
+	w.batch = append(w.batch, e)
+	if len(w.batch) >= 512 {
+		return w.flush()
+	}
+	return true
+}
+
+// flush hands the gathered entries over.
+func (w *walker) flush() bool {
+	if len(w.batch) == 0 {
+		return true
+	}
+	b := w.batch
+	w.batch = nil
+	return w.fn(b)
 }
 
 // named handles one path from the command line.
 func (w *walker) named(p string) bool {
 	info, err := os.Stat(p) // follows symlinks; never opens, so a FIFO cannot block
 	if err != nil {
-		return w.fn(Entry{Path: p, Kind: Unreadable, Err: pathError(p, err), Named: true})
+		return w.emit(Entry{Path: p, Kind: Unreadable, Err: pathError(p, err), Named: true}) && w.flush()
 	}
 	if info.IsDir() {
-		return w.dir(p, nil)
+		n, bad := newDirNode(p, nil)
+		if bad != nil {
+			return w.emit(*bad) && w.flush()
+		}
+		return w.dir(n) && w.flush()
 	}
 	e := fileEntry(p, info)
 	e.Named = true
 	if e.Kind == Skipped {
 		e.Kind = Unreadable // named explicitly: refused, not passed over
 	}
-	return w.fn(e)
+	return w.emit(e) && w.flush()
 }
 
-// dir walks a folder; stack holds the resolved folders above it, for loops.
-func (w *walker) dir(p string, stack []string) bool {
+// newDirNode resolves a folder to walk; a folder that cannot be resolved
+// or leads back into stack is an Unreadable entry instead.
+func newDirNode(p string, stack []string) (*dirNode, *Entry) {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return w.fn(Entry{Path: p, Kind: Unreadable, Err: pathError(p, err)})
+		return nil, &Entry{Path: p, Kind: Unreadable, Err: pathError(p, err)}
 	}
 	if abs, err := filepath.Abs(real); err == nil {
 		real = abs
 	}
 	for _, s := range stack {
 		if s == real {
-			return w.fn(Entry{Path: p, Kind: Unreadable, Err: fmt.Errorf("%s: symlink loop: it leads back to %s, which is being walked", p, s)})
+			return nil, &Entry{Path: p, Kind: Unreadable, Err: fmt.Errorf("%s: symlink loop: it leads back to %s, which is being walked", p, s)}
 		}
 	}
-	if w.seen[real] {
+	return &dirNode{path: p, real: real, stack: stack, done: make(chan struct{})}, nil
+}
+
+// claim lists the folder unless someone else is; either way it returns
+// once the listing is there. state: 0 untouched, 1 being listed, 2 queued
+// for a worker.
+func (n *dirNode) claim() {
+	if n.state.CompareAndSwap(0, 1) || n.state.CompareAndSwap(2, 1) {
+		n.list()
+	}
+	<-n.done
+}
+
+// dir reports a folder and, depth first, the folders in it.
+func (w *walker) dir(n *dirNode) bool {
+	if w.seen[n.real] {
 		return true // reached before through another link: its files are listed once
 	}
-	w.seen[real] = true
-	ents, err := os.ReadDir(p)
-	if err != nil {
-		// ReadDir may return some entries with the error; report the folder
-		// and still walk what it gave
-		if !w.fn(Entry{Path: p, Kind: Unreadable, Err: pathError(p, err)}) {
+	w.seen[n.real] = true
+	n.claim()
+	if n.err != nil {
+		// the listing may have given some entries with the error: report
+		// the folder and still walk what it gave
+		if !w.emit(Entry{Path: n.path, Kind: Unreadable, Err: pathError(n.path, n.err)}) {
 			return false
 		}
 	}
-	stack = append(stack, real)
+	// the folders in it are listed ahead, a few at a time, while what
+	// comes before them is reported
+	var kids []int
+	for i, it := range n.items {
+		if it.child != nil {
+			kids = append(kids, i)
+		}
+	}
+	offered := 0
+	offer := func(upto int) {
+		for ; offered < len(kids) && offered <= upto; offered++ {
+			if c := n.items[kids[offered]].child; c.state.CompareAndSwap(0, 2) {
+				select {
+				case w.jobs <- c:
+				default:
+					c.state.Store(0) // the queue is full: the report lists it when it gets there
+				}
+			}
+		}
+	}
+	offer(ahead - 1)
+	k := 0
+	for i, it := range n.items {
+		if it.child == nil {
+			if !w.emit(it.e) {
+				return false
+			}
+			continue
+		}
+		offer(k + ahead)
+		k++
+		if !w.flush() || !w.dir(it.child) {
+			return false
+		}
+		n.items[i].child = nil // reported: let it go
+	}
+	n.items = nil
+	return true
+}
+
+// list reads the folder's entries and stats each, in name order.
+func (n *dirNode) list() {
+	defer close(n.done)
+	f, err := os.Open(n.path)
+	if err != nil {
+		n.err = err
+		return
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	n.err = err
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// the children's paths as filepath.Join makes them, with one
+	// allocation each
+	prefix := filepath.Join(n.path, "x")
+	prefix = prefix[:len(prefix)-1]
+	stack := append(n.stack[:len(n.stack):len(n.stack)], n.real)
+	st := newStatter(f, prefix)
+	n.items = make([]dirItem, 0, len(ents))
 	for _, d := range ents {
-		child := filepath.Join(p, d.Name())
-		if strings.HasPrefix(d.Name(), ".") {
+		name := d.Name()
+		if strings.HasPrefix(name, ".") {
 			continue // hidden files and folders: editor and VCS litter
 		}
-		info, err := os.Stat(child) // follow symlinks
+		child := prefix + name
+		fi, err := st.stat(name) // follows symlinks
 		if err != nil {
 			if d.Type()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
-				if !w.fn(Entry{Path: child, Kind: Unreadable, Err: fmt.Errorf("%s: broken symlink", child)}) {
-					return false
-				}
+				n.items = append(n.items, dirItem{e: Entry{Path: child, Kind: Unreadable, Err: fmt.Errorf("%s: broken symlink", child)}})
 				continue
 			}
 			if errors.Is(err, fs.ErrNotExist) {
@@ -164,31 +339,78 @@ func (w *walker) dir(p string, stack []string) bool {
 			} else {
 				err = pathError(child, err)
 			}
-			if !w.fn(Entry{Path: child, Kind: Unreadable, Err: err}) {
-				return false
-			}
+			n.items = append(n.items, dirItem{e: Entry{Path: child, Kind: Unreadable, Err: err}})
 			continue
 		}
-		if info.IsDir() {
-			if !w.dir(child, stack) {
-				return false
+		if fi.dir {
+			var c *dirNode
+			if d.Type()&fs.ModeSymlink == 0 {
+				// a plain folder resolves below its parent
+				c = &dirNode{path: child, real: n.real + string(filepath.Separator) + name, stack: stack, done: make(chan struct{})}
+			} else {
+				var bad *Entry
+				if c, bad = newDirNode(child, stack); bad != nil {
+					n.items = append(n.items, dirItem{e: *bad})
+					continue
+				}
 			}
+			n.items = append(n.items, dirItem{child: c})
 			continue
 		}
-		e := fileEntry(child, info)
-		if e.Kind == File && !decoders.HasReplayExt(child) && !skipName(child) {
-			e = sniff(e)
-			if e.Kind == File && e.Err != nil {
+		e := fi.entry(child)
+		if e.Kind == File && !replayExt(name) {
+			if skipName(name) {
+				continue
+			}
+			if e = sniff(e); e.Kind == File && e.Err != nil {
 				continue // read fine, but no replay: not reported from inside a folder
 			}
-		} else if e.Kind == File && !decoders.HasReplayExt(child) {
-			continue
 		}
-		if !w.fn(e) {
-			return false
+		n.items = append(n.items, dirItem{e: e})
+	}
+}
+
+// replayExts are the formats' extensions, to pick files without opening them.
+var replayExts = func() []string {
+	var out []string
+	for _, f := range decoders.Formats {
+		out = append(out, f.Exts...)
+	}
+	return out
+}()
+
+// replayExt is decoders.HasReplayExt without an allocation per name.
+func replayExt(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i < 0 || strings.ContainsAny(name[i:], `/\`) {
+		return false
+	}
+	for _, e := range replayExts {
+		if strings.EqualFold(name[i:], e) {
+			return true
 		}
 	}
-	return true
+	return false
+}
+
+// fileStat is what a walk needs of a file's stat.
+type fileStat struct {
+	dir, regular bool
+	special      fs.FileMode // the kind of a file neither folder nor regular
+	size         int64
+	mtime        time.Time
+	dev, ino     uint64
+	links        uint64
+}
+
+// entry is the walk's entry for a stat'ed path that is not a folder.
+func (fi fileStat) entry(p string) Entry {
+	e := Entry{Path: p, Kind: File, Size: fi.size, ModTime: fi.mtime, dev: fi.dev, ino: fi.ino, links: fi.links}
+	if !fi.regular {
+		e.Kind = Skipped
+		e.Err = fmt.Errorf("%s: %s, not a regular file; rewind reads only regular files", p, modeName(fi.special))
+	}
+	return e
 }
 
 // fileEntry classifies a path that is not a folder.

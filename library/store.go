@@ -1,0 +1,567 @@
+package library
+
+import (
+	"hash/maphash"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"rewind/model"
+)
+
+// A Store holds headers as compact rows: what the library and the browser
+// keep of each replay. A million replays fit in a few hundred megabytes:
+//
+//   - every string that repeats (formats, versions, titles, modes, players,
+//     codes, characters, teams, results, diagnostics) is kept once and a
+//     row holds its number;
+//   - numbers are fixed-size fields of a row, and rows live in chunks with
+//     no pointers in them, so the collector never scans them;
+//   - a path is a folder (kept once) and a name in an arena of bytes;
+//   - a summary is a blob, in the index file or an arena, decoded on demand.
+//
+// A row is found by its path through a hash table of row numbers. Rows are
+// never removed (the index drops stale ones when it rewrites its file); a
+// row that is put again is updated in place and keeps its RowID, so a list
+// of RowIDs (the browser's) stays valid.
+//
+// A Store is safe for concurrent use: writers take its lock, readers its
+// read lock (Rows holds it across a run of rows).
+type Store struct {
+	mu  sync.RWMutex
+	cwd string // makes keys absolute; "" keeps paths as given (the sample library)
+
+	strs   []string
+	strIDs map[string]uint32
+
+	dirs   []dirRec
+	dirIDs map[string]uint32
+	lastD  string // the last folder looked up, and its id: files come folder by folder
+	lastID uint32
+
+	rows  [][]rowRec
+	n     int
+	pl    [][]playerRec
+	np    int // players used in the last chunk
+	names arena
+	table []uint64 // open addressing: the hash's top half << 32 | RowID+1; 0 free
+	seed  maphash.Seed
+
+	sums    arena // summary blobs not (yet) in a file
+	sumLive []int // live bytes per sums chunk, to drop chunks no row uses
+	// readSum reads a summary blob from the index file; nil for a store
+	// without one.
+	readSum func(ref uint64, n uint32) ([]byte, bool)
+}
+
+// RowID names a row of a Store.
+type RowID uint32
+
+type dirRec struct {
+	text string // the folder as walked, with its trailing separator; "" for none
+	abs  uint32 // the dir of the same folder made absolute (its own id when it is)
+}
+
+// rowRec is one header, 160 bytes, no pointers.
+type rowRec struct {
+	size, mtime   int64 // the freshness key: the file's size and modification time (unix ns)
+	startSec      int64
+	dur, clock    int64
+	frames        int64
+	rate          float64
+	sumRef        uint64
+	startNsec     int32
+	startZone     int32 // seconds east of UTC
+	dir           uint32
+	nameLen       uint32
+	nameRef       uint64
+	fmtID         uint32 // string ids from here
+	fmtName       uint32
+	version       uint32
+	title, mode   uint32
+	unit, clockNm uint32
+	result, err   uint32
+	cErr, cFirst  uint32
+	problems      int32
+	notes         int32
+	cProblems     int32
+	cNotes        int32
+	players       uint32 // index of the first player in pl
+	sumLen        uint32
+	nPlayers      uint16
+	flags         uint16
+	kind          uint8
+}
+
+const (
+	fPartial = 1 << iota
+	fNotReplay
+	fStart
+	fCheck
+	fCheckPartial
+	fSum
+)
+
+type playerRec struct{ slot, name, code, char, team, result uint32 }
+
+const (
+	rowChunk    = 1 << 13
+	playerChunk = 1 << 16
+	maxPlayers  = playerChunk - 1
+	arenaChunk  = 1 << 20
+)
+
+// sumRef: bit 63 set = in the store's arena at the low 63 bits; else the
+// index file generation (bits 40-62) and the offset in it (bits 0-39).
+const sumInArena = 1 << 63
+
+// NewStore makes an empty store that keeps paths as given: the browser's,
+// for the sample library or without an index.
+func NewStore() *Store { return newStore("") }
+
+func newStore(cwd string) *Store {
+	s := &Store{cwd: cwd, strs: []string{""}, strIDs: map[string]uint32{"": 0},
+		dirIDs: map[string]uint32{}, seed: maphash.MakeSeed()}
+	s.lastD, s.lastID = "\x00", 0
+	return s
+}
+
+// Len is the number of rows.
+func (s *Store) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.n
+}
+
+func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk] }
+
+func (s *Store) player(i uint32) *playerRec { return &s.pl[i/playerChunk][i%playerChunk] }
+
+// intern returns the id of str, adding it. The caller holds the lock.
+func (s *Store) intern(str string) uint32 {
+	if id, ok := s.strIDs[str]; ok {
+		return id
+	}
+	str = strings.Clone(str) // never keep a caller's bytes (a mapped file)
+	id := uint32(len(s.strs))
+	s.strs = append(s.strs, str)
+	s.strIDs[str] = id
+	return id
+}
+
+// internBytes is intern without making a string unless it is new.
+func (s *Store) internBytes(b []byte) uint32 {
+	if id, ok := s.strIDs[string(b)]; ok {
+		return id
+	}
+	return s.intern(string(b))
+}
+
+// splitPath cuts a path into its folder (with the separator) and name.
+func splitPath(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	if filepath.Separator != '/' {
+		i = max(i, strings.LastIndexByte(p, filepath.Separator))
+	}
+	return p[:i+1], p[i+1:]
+}
+
+// dirID returns the id of a folder as walked, adding it (and its absolute
+// form). The caller holds the write lock.
+func (s *Store) dirID(dir string) uint32 {
+	if dir == s.lastD {
+		return s.lastID
+	}
+	id, ok := s.dirIDs[dir]
+	if !ok {
+		id = uint32(len(s.dirs))
+		dir = strings.Clone(dir)
+		s.dirs = append(s.dirs, dirRec{text: dir, abs: id})
+		s.dirIDs[dir] = id
+		if a := s.absDir(dir); a != dir {
+			s.dirs[id].abs = s.dirID(a)
+		}
+	}
+	s.lastD, s.lastID = dir, id
+	return id
+}
+
+// findDir is dirID for readers: false when the folder is unknown.
+func (s *Store) findDir(dir string) (uint32, bool) {
+	id, ok := s.dirIDs[dir]
+	return id, ok
+}
+
+// absDir makes a folder absolute and clean, with its trailing separator,
+// the form the index keys by.
+func (s *Store) absDir(dir string) string {
+	if s.cwd == "" {
+		return dir
+	}
+	p := dir
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if !strings.HasSuffix(p, string(filepath.Separator)) {
+		p += string(filepath.Separator)
+	}
+	return p
+}
+
+func (s *Store) hash(absDir uint32, name string) uint64 {
+	return maphash.String(s.seed, name) ^ (uint64(absDir)+1)*0x9E3779B97F4A7C15
+}
+
+func (s *Store) name(r *rowRec) string { return s.names.str(r.nameRef, r.nameLen) }
+
+// find returns the row of a file in a folder (a dir id), by the folder's
+// absolute form. The caller holds a lock.
+func (s *Store) find(dir uint32, name string) (RowID, bool) {
+	if len(s.table) == 0 {
+		return 0, false
+	}
+	abs := s.dirs[dir].abs
+	h := s.hash(abs, name)
+	tag := h >> 32 << 32
+	mask := uint64(len(s.table) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		v := s.table[i]
+		if v == 0 {
+			return 0, false
+		}
+		if v&^0xffffffff != tag {
+			continue // another hash: no need to look at the row
+		}
+		id := RowID(uint32(v) - 1)
+		r := s.rec(id)
+		if s.dirs[r.dir].abs == abs && s.name(r) == name {
+			return id, true
+		}
+	}
+}
+
+// slot puts a row in the table.
+func (s *Store) slot(h uint64, id RowID) {
+	mask := uint64(len(s.table) - 1)
+	i := h & mask
+	for s.table[i] != 0 {
+		i = (i + 1) & mask
+	}
+	s.table[i] = h>>32<<32 | uint64(id+1)
+}
+
+// grow keeps the table at most half full.
+func (s *Store) grow(want int) {
+	if want*2 <= len(s.table) {
+		return
+	}
+	size := max(1024, len(s.table))
+	for size < want*2 {
+		size *= 2
+	}
+	s.table = make([]uint64, size)
+	for id := 0; id < s.n; id++ {
+		r := s.rec(RowID(id))
+		s.slot(s.hash(s.dirs[r.dir].abs, s.name(r)), RowID(id))
+	}
+}
+
+// reserve sizes the table for n rows at once (a loading index).
+func (s *Store) reserve(n int) { s.grow(n) }
+
+// add appends a row for the file in dir; the caller fills it.
+func (s *Store) add(dir uint32, name string) (RowID, *rowRec) {
+	s.grow(s.n + 1)
+	id := RowID(s.n)
+	if s.n%rowChunk == 0 {
+		s.rows = append(s.rows, make([]rowRec, rowChunk))
+	}
+	s.n++
+	r := s.rec(id)
+	r.dir = dir
+	r.nameRef, r.nameLen = s.names.put(name)
+	s.slot(s.hash(s.dirs[dir].abs, name), id)
+	return id, r
+}
+
+// row returns the row of path, adding it. The caller holds the write lock.
+func (s *Store) row(path string) (RowID, *rowRec) {
+	dir, name := splitPath(path)
+	d := s.dirID(dir)
+	if id, ok := s.find(d, name); ok {
+		r := s.rec(id)
+		r.dir = d // the folder as last walked
+		return id, r
+	}
+	return s.add(d, name)
+}
+
+// players makes room for n players of a row, in place when it had as
+// many. A row keeps at most maxPlayers.
+func (s *Store) players(r *rowRec, n int) []playerRec {
+	n = min(n, maxPlayers)
+	if n <= int(r.nPlayers) && n > 0 {
+		r.nPlayers = uint16(n)
+		return s.playerList(r)
+	}
+	r.nPlayers = uint16(n)
+	if n == 0 {
+		r.players = 0
+		return nil
+	}
+	if len(s.pl) == 0 || s.np+n > playerChunk {
+		s.pl = append(s.pl, make([]playerRec, playerChunk))
+		s.np = 0
+	}
+	c := uint32(len(s.pl) - 1)
+	r.players = c*playerChunk + uint32(s.np)
+	s.np += n
+	return s.playerList(r)
+}
+
+// playerList returns a row's players.
+func (s *Store) playerList(r *rowRec) []playerRec {
+	if r.nPlayers == 0 {
+		return nil
+	}
+	c, i := r.players/playerChunk, r.players%playerChunk
+	return s.pl[c][i : i+uint32(r.nPlayers)]
+}
+
+// Put stores a header (its check and summary with it) and returns its row:
+// the row of the same path when there is one, updated, else a new one.
+func (s *Store) Put(h *Header) RowID {
+	var blob []byte
+	if h.Summary != nil {
+		blob = encodeSummary(nil, h.Summary)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.putLocked(h, blob)
+}
+
+// putLocked is Put with the lock held and the summary encoded.
+func (s *Store) putLocked(h *Header, blob []byte) RowID {
+	id, r := s.row(h.Path)
+	same := r.size == h.Size && r.mtime == unixNano(h.ModTime)
+	s.setHeader(r, h)
+	switch {
+	case blob != nil:
+		s.setSumBlob(r, blob)
+	case !same || h.Check == nil:
+		// a summary belongs to the decode that made the check: a changed
+		// file, or a header without a check, keeps none
+		s.dropSum(r)
+	}
+	return id
+}
+
+// setHeader writes h's fields into r (all but the path and summary).
+func (s *Store) setHeader(r *rowRec, h *Header) {
+	sum := r.flags & fSum
+	*r = rowRec{dir: r.dir, nameRef: r.nameRef, nameLen: r.nameLen, players: r.players, nPlayers: r.nPlayers,
+		sumRef: r.sumRef, sumLen: r.sumLen, flags: sum}
+	r.kind = uint8(h.Kind)
+	r.size, r.mtime = h.Size, unixNano(h.ModTime)
+	r.fmtID, r.fmtName, r.version = s.intern(string(h.Format)), s.intern(h.FormatName), s.intern(h.Version)
+	if !h.Start.IsZero() {
+		r.flags |= fStart
+		r.startSec, r.startNsec = h.Start.Unix(), int32(h.Start.Nanosecond())
+		_, off := h.Start.Zone()
+		r.startZone = int32(off)
+	}
+	r.title, r.mode = s.intern(h.Title), s.intern(h.Mode)
+	r.dur, r.frames, r.rate, r.unit = int64(h.Duration), int64(h.Frames), h.Rate, s.intern(h.Unit)
+	r.clock, r.clockNm, r.result = int64(h.Clock), s.intern(h.ClockName), s.intern(h.Result)
+	if h.Partial {
+		r.flags |= fPartial
+	}
+	ps := s.players(r, len(h.Players))
+	for i, p := range h.Players {
+		ps[i] = playerRec{s.intern(p.Slot), s.intern(p.Name), s.intern(p.Code), s.intern(p.Character), s.intern(p.Team), s.intern(p.Result)}
+	}
+	r.problems, r.notes = int32(h.Problems), int32(h.Notes)
+	r.err = s.intern(h.Err)
+	if h.NotReplay {
+		r.flags |= fNotReplay
+	}
+	if c := h.Check; c != nil {
+		r.flags |= fCheck
+		r.cProblems, r.cNotes, r.cErr, r.cFirst = int32(c.Problems), int32(c.Notes), s.intern(c.Err), s.intern(c.First)
+		if c.Partial {
+			r.flags |= fCheckPartial
+		}
+	}
+}
+
+// setSumBlob keeps a summary blob in the arena for the row.
+func (s *Store) setSumBlob(r *rowRec, blob []byte) {
+	s.dropSum(r)
+	ref, _ := s.sums.put(unsafe.String(unsafe.SliceData(blob), len(blob)))
+	c := int(ref >> 32)
+	for len(s.sumLive) <= c {
+		s.sumLive = append(s.sumLive, 0)
+	}
+	s.sumLive[c] += len(blob)
+	r.sumRef, r.sumLen = ref|sumInArena, uint32(len(blob))
+	r.flags |= fSum
+}
+
+// dropSum forgets a row's summary, freeing its arena chunk when nothing
+// else is in it.
+func (s *Store) dropSum(r *rowRec) {
+	if r.flags&fSum != 0 && r.sumRef&sumInArena != 0 {
+		c := int((r.sumRef &^ sumInArena) >> 32)
+		s.sumLive[c] -= int(r.sumLen)
+		if s.sumLive[c] == 0 && c != len(s.sums.chunks)-1 {
+			s.sums.chunks[c] = nil
+		}
+	}
+	r.flags &^= fSum
+	r.sumRef, r.sumLen = 0, 0
+}
+
+// summaryBlob returns the bytes of a row's summary. The caller holds a lock.
+func (s *Store) summaryBlob(r *rowRec) ([]byte, bool) {
+	if r.flags&fSum == 0 {
+		return nil, false
+	}
+	if r.sumRef&sumInArena != 0 {
+		return []byte(s.sums.str(r.sumRef&^sumInArena, r.sumLen)), true
+	}
+	if s.readSum == nil {
+		return nil, false
+	}
+	return s.readSum(r.sumRef, r.sumLen)
+}
+
+// Lookup returns the row of a path.
+func (s *Store) Lookup(path string) (RowID, bool) {
+	dir, name := splitPath(path)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	d, ok := s.findDir(dir)
+	if !ok {
+		if s.cwd == "" {
+			return 0, false
+		}
+		// a folder not seen as written, perhaps by another name: by its
+		// absolute form
+		d, ok = s.findDir(s.absDir(dir))
+		if !ok {
+			return 0, false
+		}
+	}
+	return s.find(d, name)
+}
+
+// Header returns a row as a Header (without its summary; Summary reads it).
+func (s *Store) Header(id RowID) Header {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var h Header
+	s.header(s.rec(id), &h, "")
+	return h
+}
+
+// Summary decodes a row's summary; nil when it has none (never made, or
+// its blob cannot be read).
+func (s *Store) Summary(id RowID) *Summary {
+	s.mu.RLock()
+	blob, ok := s.summaryBlob(s.rec(id))
+	s.mu.RUnlock()
+	if !ok {
+		return nil
+	}
+	sum, err := decodeSummary(blob)
+	if err != nil {
+		return nil
+	}
+	return sum
+}
+
+// header fills h from r; path, when not empty, is the path as walked
+// (saving the allocation of joining folder and name). Every string is the
+// store's own, so a Header costs one allocation (the players) or two.
+func (s *Store) header(r *rowRec, h *Header, path string) {
+	if path == "" {
+		path = s.dirs[r.dir].text + s.name(r)
+	}
+	*h = Header{Path: path, Kind: Kind(r.kind), Size: r.size}
+	if r.mtime != 0 {
+		h.ModTime = time.Unix(0, r.mtime)
+	}
+	str := s.strs
+	h.Format, h.FormatName, h.Version = model.Format(str[r.fmtID]), str[r.fmtName], str[r.version]
+	if r.flags&fStart != 0 {
+		h.Start = time.Unix(r.startSec, int64(r.startNsec)).In(zone(r.startZone))
+	}
+	h.Title, h.Mode = str[r.title], str[r.mode]
+	h.Duration, h.Frames, h.Rate, h.Unit = time.Duration(r.dur), int(r.frames), r.rate, str[r.unit]
+	h.Clock, h.ClockName, h.Result = time.Duration(r.clock), str[r.clockNm], str[r.result]
+	h.Partial = r.flags&fPartial != 0
+	if ps := s.playerList(r); len(ps) > 0 {
+		h.Players = make([]Player, len(ps))
+		for i, p := range ps {
+			h.Players[i] = Player{str[p.slot], str[p.name], str[p.code], str[p.char], str[p.team], str[p.result]}
+		}
+	}
+	h.Problems, h.Notes = int(r.problems), int(r.notes)
+	h.Err, h.NotReplay = str[r.err], r.flags&fNotReplay != 0
+	if r.flags&fCheck != 0 {
+		h.Check = &Check{Problems: int(r.cProblems), Notes: int(r.cNotes), Partial: r.flags&fCheckPartial != 0,
+			Err: str[r.cErr], First: str[r.cFirst]}
+	}
+}
+
+// unixNano is a modification time as the index keys it; 0 for none.
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+var zones sync.Map // seconds east of UTC -> *time.Location
+
+// zone is a fixed zone, made once per offset; UTC for 0.
+func zone(off int32) *time.Location {
+	if off == 0 {
+		return time.UTC
+	}
+	if l, ok := zones.Load(off); ok {
+		return l.(*time.Location)
+	}
+	l, _ := zones.LoadOrStore(off, time.FixedZone("", int(off)))
+	return l.(*time.Location)
+}
+
+// arena is append-only bytes in chunks, so growing never copies what is
+// there and a string made over its bytes stays valid.
+type arena struct {
+	chunks [][]byte
+}
+
+func (a *arena) put(s string) (ref uint64, n uint32) {
+	last := len(a.chunks) - 1
+	if last < 0 || len(a.chunks[last])+len(s) > cap(a.chunks[last]) {
+		a.chunks = append(a.chunks, make([]byte, 0, max(arenaChunk, len(s))))
+		last++
+	}
+	c := a.chunks[last]
+	off := len(c)
+	a.chunks[last] = append(c, s...)
+	return uint64(last)<<32 | uint64(off), uint32(len(s))
+}
+
+func (a *arena) str(ref uint64, n uint32) string {
+	if n == 0 {
+		return ""
+	}
+	c := a.chunks[ref>>32]
+	off := uint32(ref)
+	return unsafe.String(&c[off], int(n))
+}

@@ -1,0 +1,356 @@
+package library
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"rewind/decoders"
+	"rewind/model"
+)
+
+// Summary is a replay's archive record as the index keeps it: the format's
+// model.Summary (each player's outcome and stats, the moments an archive
+// searches) and what an aggregation needs to count a file it cannot use.
+// It is made in the full decode that makes the check (ReadFull), stored in
+// the index beside the header and the check under the same freshness rule,
+// and never made again while the file is unchanged.
+type Summary struct {
+	model.Summary
+	// Partial says the decode stopped early: the stats and moments cover
+	// only what was decoded.
+	Partial bool
+	// Generic says the format has no game code (no Summarize hook, or it
+	// gave nothing): outcomes come from the players' result words, and
+	// there are no stats or moments.
+	Generic bool
+	// Err says why the file has no summary: it could not be read, it is no
+	// replay, or its decoder refused it. Players and Moments are empty.
+	Err string
+}
+
+// Usable reports whether the summary describes a game an aggregation can
+// count: decoded, even if partially.
+func (s *Summary) Usable() bool { return s != nil && s.Err == "" }
+
+// summaryOf makes the archive summary of a full decode: the format's own
+// (Format.Summarize) when it has game code, else outcomes from the
+// players' result words. A Summarize hook that panics costs the stats,
+// not the check.
+func summaryOf(r *model.Replay, err error) (s *Summary) {
+	if r == nil {
+		if err == nil {
+			err = fmt.Errorf("nothing decoded")
+		}
+		return &Summary{Err: err.Error()}
+	}
+	s = &Summary{Partial: r.Partial}
+	if f := decoders.ByID(r.Format); f != nil && f.Summarize != nil {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					s.Summary = model.Summary{}
+				}
+			}()
+			if m := f.Summarize(r); m != nil {
+				s.Summary = *m
+			}
+		}()
+	}
+	if len(s.Players) == 0 && len(s.Moments) == 0 {
+		s.Generic = true
+		s.Players = make([]model.PlayerSummary, len(r.Players))
+		for i, p := range r.Players {
+			s.Players[i].Outcome = outcomeOf(p.Result)
+		}
+	}
+	return s
+}
+
+// SummaryOf is the summary of a replay decoded in full elsewhere (the
+// replay view opened it), so the index can keep it.
+func SummaryOf(r *model.Replay, err error) *Summary { return summaryOf(r, err) }
+
+// outcomeOf maps a player's result words, as decoders write them, to an
+// outcome when the words say one plainly ("Win", "Loss", "Tie", a place,
+// "LRAS", "cleared", "failed"); words that do not ("finished 1:23.4")
+// leave it unknown. Game code that knows better makes its own.
+func outcomeOf(result string) model.Outcome {
+	w := strings.ToLower(strings.TrimSpace(result))
+	switch w {
+	case "":
+		return model.OutcomeUnknown
+	case "win", "won", "winner", "victory", "1st", "first", "cleared", "passed":
+		return model.OutcomeWin
+	case "loss", "lost", "loser", "defeat", "2nd", "3rd", "4th", "failed":
+		return model.OutcomeLoss
+	case "tie", "draw", "tied":
+		return model.OutcomeDraw
+	case "no contest", "no-contest":
+		return model.OutcomeNoContest
+	case "lras", "quit", "left", "surrender", "surrendered":
+		return model.OutcomeQuit
+	case "disconnect", "disconnected", "dropped":
+		return model.OutcomeDisconnect
+	}
+	// a place past the fourth: "5th", "12th"
+	if len(w) >= 3 && strings.HasSuffix(w, "th") && w[0] >= '1' && w[0] <= '9' && strings.Trim(w[:len(w)-2], "0123456789") == "" {
+		return model.OutcomeLoss
+	}
+	return model.OutcomeUnknown
+}
+
+// A summary is stored as a blob of its own (the index keeps it in the file
+// and reads it on demand, so a million summaries cost no memory):
+//
+//	version 1 | flags (partial, generic) | err | strings | players | moments
+//
+// Stat keys, stat names, outcomes, moment kinds and moves are written once
+// each in the blob's string table and referred to by number; numbers are
+// varints, and a float that is a whole number is a varint too.
+const summaryVersion = 1
+
+const (
+	sumPartial = 1 << iota
+	sumGeneric
+)
+
+// moment facts present
+const (
+	factDamage = 1 << iota
+	factHits
+	factKill
+	factMove
+	factStart
+	factEnd
+	factRange // End and EndTime differ from Frame and Time
+)
+
+type strTable struct {
+	ids  map[string]uint64
+	list []string
+}
+
+func (t *strTable) ref(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	if t.ids == nil {
+		t.ids = map[string]uint64{}
+	}
+	t.list = append(t.list, s)
+	id := uint64(len(t.list))
+	t.ids[s] = id
+	return id
+}
+
+// encodeSummary appends the blob of s.
+func encodeSummary(b []byte, s *Summary) []byte {
+	var t strTable
+	// the body first, to learn the strings; then the table, then the body
+	var body enc
+	for _, p := range s.Players {
+		body.uint(t.ref(string(p.Outcome)))
+		body.uint(uint64(len(p.Stats)))
+		for _, st := range p.Stats {
+			body.uint(t.ref(st.Key))
+			body.uint(t.ref(st.Name))
+			body.float(st.Value)
+		}
+	}
+	var prevFrame int64
+	for _, m := range s.Moments {
+		body.uint(t.ref(string(m.Kind)))
+		body.int(m.Frame - prevFrame)
+		prevFrame = m.Frame
+		body.float(m.Time)
+		body.int(int64(m.By) + 1)
+		body.int(int64(m.On) + 1)
+		f := m.Facts
+		flags := uint64(0)
+		if m.End != m.Frame || m.EndTime != m.Time {
+			flags |= factRange
+		}
+		if f.Damage != 0 {
+			flags |= factDamage
+		}
+		if f.Hits != 0 {
+			flags |= factHits
+		}
+		if f.Kill {
+			flags |= factKill
+		}
+		if f.Move != "" {
+			flags |= factMove
+		}
+		if f.StartPercent != 0 {
+			flags |= factStart
+		}
+		if f.EndPercent != 0 {
+			flags |= factEnd
+		}
+		body.uint(flags)
+		if flags&factRange != 0 {
+			body.int(m.End - m.Frame)
+			body.float(m.EndTime)
+		}
+		if flags&factDamage != 0 {
+			body.float(f.Damage)
+		}
+		if flags&factHits != 0 {
+			body.int(int64(f.Hits))
+		}
+		if flags&factMove != 0 {
+			body.uint(t.ref(f.Move))
+		}
+		if flags&factStart != 0 {
+			body.float(f.StartPercent)
+		}
+		if flags&factEnd != 0 {
+			body.float(f.EndPercent)
+		}
+	}
+	e := enc{b: b}
+	e.uint(summaryVersion)
+	flags := uint64(0)
+	if s.Partial {
+		flags |= sumPartial
+	}
+	if s.Generic {
+		flags |= sumGeneric
+	}
+	e.uint(flags)
+	e.str(s.Err)
+	e.uint(uint64(len(t.list)))
+	for _, str := range t.list {
+		e.str(str)
+	}
+	e.uint(uint64(len(s.Players)))
+	e.uint(uint64(len(s.Moments)))
+	e.b = append(e.b, body.b...)
+	return e.b
+}
+
+// decodeSummary reads a blob; a damaged one is an error, never a panic or
+// an allocation larger than the blob.
+func decodeSummary(b []byte) (*Summary, error) {
+	d := dec{b: b}
+	if v := d.uint(); v != summaryVersion {
+		return nil, errCorrupt
+	}
+	s := &Summary{}
+	flags := d.uint()
+	s.Partial, s.Generic = flags&sumPartial != 0, flags&sumGeneric != 0
+	s.Err = d.str()
+	n := d.small()
+	strs := make([]string, n+1)
+	for i := 1; i <= n && d.err == nil; i++ {
+		strs[i] = d.str()
+	}
+	str := func() string {
+		i := d.uint()
+		if i >= uint64(len(strs)) {
+			d.fail()
+			return ""
+		}
+		return strs[i]
+	}
+	// a player takes at least two bytes, a moment at least six
+	np, nm := d.small(), d.small()
+	if np > len(d.b)/2 || nm > len(d.b)/6 {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if np > 0 {
+		s.Players = make([]model.PlayerSummary, np)
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		p.Outcome = model.Outcome(str())
+		ns := d.small()
+		if ns > len(d.b)/3 {
+			d.fail()
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		if ns > 0 {
+			p.Stats = make([]model.Stat, ns)
+		}
+		for j := range p.Stats {
+			p.Stats[j] = model.Stat{Key: str(), Name: str(), Value: d.float()}
+		}
+	}
+	if nm > 0 {
+		s.Moments = make([]model.MomentRecord, nm)
+	}
+	var frame int64
+	for i := range s.Moments {
+		m := &s.Moments[i]
+		m.Kind = model.MomentKind(str())
+		frame += d.int()
+		m.Frame, m.End = frame, frame
+		m.Time = d.float()
+		m.EndTime = m.Time
+		m.By, m.On = int(d.int()-1), int(d.int()-1)
+		flags := d.uint()
+		if flags&factRange != 0 {
+			m.End = frame + d.int()
+			m.EndTime = d.float()
+		}
+		if flags&factDamage != 0 {
+			m.Facts.Damage = d.float()
+		}
+		if flags&factHits != 0 {
+			m.Facts.Hits = int(d.int())
+		}
+		m.Facts.Kill = flags&factKill != 0
+		if flags&factMove != 0 {
+			m.Facts.Move = str()
+		}
+		if flags&factStart != 0 {
+			m.Facts.StartPercent = d.float()
+		}
+		if flags&factEnd != 0 {
+			m.Facts.EndPercent = d.float()
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, errCorrupt
+	}
+	return s, nil
+}
+
+// float writes a whole number as an even varint (twice it) and any other
+// value as 1 and its eight bytes.
+func (e *enc) float(v float64) {
+	if v == math.Trunc(v) && math.Abs(v) < 1<<53 && !(v == 0 && math.Signbit(v)) {
+		e.int(int64(v) * 2)
+		return
+	}
+	e.int(1)
+	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+}
+
+func (d *dec) float() float64 {
+	x := d.int()
+	if x&1 == 0 {
+		return float64(x >> 1)
+	}
+	if x != 1 || len(d.b) < 8 {
+		d.fail()
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}

@@ -1,0 +1,238 @@
+package library
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"rewind/model"
+)
+
+func sampleSummary() *Summary {
+	return &Summary{
+		Partial: true,
+		Summary: model.Summary{
+			Players: []model.PlayerSummary{
+				{Outcome: model.OutcomeWin, Stats: []model.Stat{
+					{Key: "kills", Value: 4}, {Key: "damage", Value: 512.25}, {Key: "openingsPerKill", Value: 3.1666666666666665},
+					{Key: "killMoves", Name: "up smash", Value: 2}, {Key: "negative", Value: -7}, {Key: "tiny", Value: 1e-300}, {Key: "big", Value: 1 << 60},
+				}},
+				{Outcome: model.OutcomeQuit},
+				{},
+			},
+			Moments: []model.MomentRecord{
+				{Kind: model.MomentStock, Frame: -123, End: -123, Time: 0, EndTime: 0, By: 0, On: 1},
+				{Kind: model.MomentCombo, Frame: 500, End: 620, Time: 10.383333333333333, EndTime: 12.383333333333333, By: 1, On: 0,
+					Facts: model.MomentFacts{Damage: 47.5, Hits: 6, Kill: true, Move: "up smash", StartPercent: 91, EndPercent: 138.5}},
+				{Kind: model.MomentTrain, Frame: 20, End: 20, Time: 1.25, EndTime: 1.25, By: -1, On: -1, Facts: model.MomentFacts{Move: "Marine"}},
+			},
+		},
+	}
+}
+
+// TestSummaryBlob: a summary survives its blob exactly, floats included.
+func TestSummaryBlob(t *testing.T) {
+	for _, s := range []*Summary{sampleSummary(), {}, {Err: "not a replay: an empty file"}, {Generic: true, Summary: model.Summary{Players: []model.PlayerSummary{{Outcome: model.OutcomeDraw}}}}} {
+		blob := encodeSummary(nil, s)
+		got, err := decodeSummary(blob)
+		if err != nil {
+			t.Fatalf("%+v: %v", s, err)
+		}
+		if !reflect.DeepEqual(got, s) {
+			t.Errorf("got  %+v\nwant %+v", got, s)
+		}
+	}
+	// -0 and NaN keep their bits
+	s := &Summary{Summary: model.Summary{Players: []model.PlayerSummary{{Stats: []model.Stat{{Key: "z", Value: math.Copysign(0, -1)}, {Key: "n", Value: math.NaN()}}}}}}
+	got, err := decodeSummary(encodeSummary(nil, s))
+	if err != nil || !math.Signbit(got.Players[0].Stats[0].Value) || !math.IsNaN(got.Players[0].Stats[1].Value) {
+		t.Errorf("-0 and NaN: %+v %v", got, err)
+	}
+}
+
+// TestSummaryBlobDamaged: every cut and every flipped byte of a blob gives
+// an error or a summary, never a panic or an allocation beyond the blob.
+func TestSummaryBlobDamaged(t *testing.T) {
+	blob := encodeSummary(nil, sampleSummary())
+	for n := range len(blob) {
+		if _, err := decodeSummary(blob[:n]); err == nil {
+			t.Errorf("cut at %d of %d: no error", n, len(blob))
+		}
+	}
+	for i := range blob {
+		for _, bit := range []byte{0x01, 0x40, 0x80} {
+			b := append([]byte(nil), blob...)
+			b[i] ^= bit
+			decodeSummary(b)
+		}
+	}
+	// a count far beyond the bytes is refused before anything is made
+	huge := []byte{summaryVersion, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0}
+	if _, err := decodeSummary(huge); err == nil {
+		t.Error("a billion players in ten bytes: no error")
+	}
+}
+
+func TestOutcomeOf(t *testing.T) {
+	for word, want := range map[string]model.Outcome{
+		"Win": model.OutcomeWin, "Loss": model.OutcomeLoss, "Tie": model.OutcomeDraw, // sc2 details
+		"1st": model.OutcomeWin, "2nd": model.OutcomeLoss, "4th": model.OutcomeLoss, "LRAS": model.OutcomeQuit, // slippi placements
+		"cleared": model.OutcomeWin, "failed": model.OutcomeLoss, // bsor
+		"finished": model.OutcomeUnknown, "finished 1:23.456": model.OutcomeUnknown, "": model.OutcomeUnknown,
+		"12th": model.OutcomeLoss, "no contest": model.OutcomeNoContest,
+	} {
+		if got := outcomeOf(word); got != want {
+			t.Errorf("%q: %q, want %q", word, got, want)
+		}
+	}
+}
+
+// TestSummaryOfSample: slippi-js placings.spec.ts:18-27 says the winner of
+// unranked_game1 is player index 1, not the one who quit.
+func TestSummaryOfSample(t *testing.T) {
+	h := ReadFull(Entry{Path: filepath.Join(samplesDir, "slippi", "slp__unranked_game1.slp"), Kind: File})
+	s := h.Summary
+	if s == nil || !s.Usable() || len(s.Players) != 2 {
+		t.Fatalf("summary %+v", s)
+	}
+	if s.Players[1].Outcome != model.OutcomeWin || s.Players[0].Outcome == model.OutcomeWin {
+		t.Errorf("outcomes %q %q", s.Players[0].Outcome, s.Players[1].Outcome)
+	}
+	if s.Partial != h.Check.Partial {
+		t.Errorf("partial %v, check says %v", s.Partial, h.Check.Partial)
+	}
+	// a file that is no replay has a summary that says why
+	bad := ReadFull(Entry{Path: filepath.Join(samplesDir, "slippi", "MANIFEST.tsv"), Kind: File})
+	if bad.Summary == nil || bad.Summary.Usable() || bad.Summary.Err == "" {
+		t.Errorf("manifest: %+v", bad.Summary)
+	}
+}
+
+// TestIndexSummaries: a Summaries scan decodes each file once, the index
+// keeps the summaries (in its file, read back on demand), a second scan and
+// a new process read them from the index, and a file that changes is
+// decoded again.
+func TestIndexSummaries(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(samplesDir, "slippi")
+	ents, _ := os.ReadDir(src)
+	for _, e := range ents {
+		if filepath.Ext(e.Name()) == ".slp" {
+			data, _ := os.ReadFile(filepath.Join(src, e.Name()))
+			os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	scan := func(x *Index) map[string]*Summary {
+		out := map[string]*Summary{}
+		Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: x, Ordered: true, Summaries: true}, func(h Header) bool {
+			if h.Summary == nil || h.Check == nil {
+				t.Errorf("%s: summary %v check %v", h.Path, h.Summary, h.Check)
+			}
+			out[filepath.Base(h.Path)] = h.Summary
+			return true
+		})
+		return out
+	}
+	x, _ := OpenIndex(path)
+	before := fullReads.Load()
+	first := scan(x)
+	if n := fullReads.Load() - before; n != int64(len(first)) || n == 0 {
+		t.Fatalf("%d full reads for %d files", n, len(first))
+	}
+	before = fullReads.Load()
+	if again := scan(x); fullReads.Load() != before || !reflect.DeepEqual(again, first) {
+		t.Errorf("second scan: %d full reads, same %v", fullReads.Load()-before, reflect.DeepEqual(again, first))
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	y, _ := OpenIndex(path)
+	before = fullReads.Load()
+	if again := scan(y); fullReads.Load() != before || !reflect.DeepEqual(again, first) {
+		t.Errorf("new process: %d full reads, same %v", fullReads.Load()-before, reflect.DeepEqual(again, first))
+	}
+	// the summary sits in the file: the store holds no copy
+	id, ok := y.Store().Lookup(filepath.Join(dir, "slp__unranked_game1.slp"))
+	if !ok || y.s.rec(id).sumRef&sumInArena != 0 {
+		t.Errorf("summary kept in memory")
+	}
+	if s := y.Store().Summary(id); !reflect.DeepEqual(s, first["slp__unranked_game1.slp"]) {
+		t.Errorf("Store.Summary: %+v", s)
+	}
+	// a changed file is decoded again; the others are not
+	changed := filepath.Join(dir, "slp__unranked_game1.slp")
+	os.Chtimes(changed, time.Now(), time.Now().Add(time.Hour))
+	before = fullReads.Load()
+	scan(y)
+	if n := fullReads.Load() - before; n != 1 {
+		t.Errorf("%d full reads after one file changed", n)
+	}
+	// a header-only put of a changed file drops the stale summary
+	st, _ := os.Stat(changed)
+	h := ReadHeader(Entry{Path: changed, Kind: File, Size: st.Size(), ModTime: st.ModTime().Add(time.Second)})
+	h.ModTime = st.ModTime().Add(time.Second)
+	y.Put(h)
+	if s := y.Store().Summary(id); s != nil {
+		t.Errorf("stale summary kept: %+v", s)
+	}
+	y.Close()
+}
+
+// TestIndexSummaryCompaction: summaries survive a rewrite of the file, by
+// this process and by another one.
+func TestIndexSummaryCompaction(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	a, _ := OpenIndex(path)
+	b, _ := OpenIndex(path)
+	want := sampleSummary()
+	for i := range 50 {
+		h := sampleHeader(filepath.Join("/r", itoa(i)+".slp"), i)
+		h.Summary = want
+		a.Put(h)
+	}
+	a.Flush()
+	b.Put(sampleHeader("/r/b.slp", 1))
+	b.Flush() // reads a's records
+	for _, x := range []*Index{a, b} {
+		x.ioMu.Lock()
+		if err := x.locked(func() error { return x.compact(false) }); err != nil {
+			t.Fatal(err)
+		}
+		x.ioMu.Unlock()
+	}
+	a.Put(sampleHeader("/r/c.slp", 2))
+	a.Flush() // a reads b's rewrite
+	for _, x := range []*Index{a, b} {
+		id, ok := x.Store().Lookup("/r/7.slp")
+		if got := x.Store().Summary(id); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("after compactions: %+v", got)
+		}
+	}
+	a.Close()
+	b.Close()
+	c, _ := OpenIndex(path)
+	id, _ := c.Store().Lookup("/r/49.slp")
+	if got := c.Store().Summary(id); !reflect.DeepEqual(got, want) {
+		t.Errorf("reopened: %+v", got)
+	}
+	if c.Len() != 52 {
+		t.Errorf("%d rows", c.Len())
+	}
+	c.Close()
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
