@@ -3,11 +3,15 @@ package library
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
+
+	"rewind/model"
 )
 
 // fold is the form queries compare: lower case, accents dropped, and any
@@ -76,68 +80,206 @@ func fileTokens(s string) []string {
 	return tokens(b.String())
 }
 
+// prep is a text prepared for matching, once per distinct string: folded,
+// folded without spaces, its words, and its initials when it has several.
+type prep struct {
+	fold, tight string
+	words       []string
+	inits       string
+}
+
+func newPrep(s string) *prep {
+	p := &prep{fold: fold(s)}
+	p.tight = strings.ReplaceAll(p.fold, " ", "")
+	p.words = strings.Fields(p.fold)
+	if len(p.words) > 1 {
+		var b strings.Builder
+		for _, t := range p.words {
+			r, _ := utf8.DecodeRuneInString(t)
+			b.WriteRune(r)
+		}
+		p.inits = b.String()
+	}
+	return p
+}
+
+var emptyPrep = &prep{}
+
+// text is one text of a row: prepared, and its number in the store (-1
+// for a header outside one), which keys the matcher's caches.
+type text struct {
+	p  *prep
+	id int32
+}
+
+type pview struct {
+	name, code, char text
+	team             string
+}
+
+// view is what a query looks at in a row, made without allocating from a
+// store's row (Matcher) or from a header (Doc).
+type view struct {
+	format   model.Format
+	fmtText  string      // the format's id and name, folded
+	players  []pview     // a header's players
+	pl       []playerRec // or a store row's, with the store's strings
+	strs     []string
+	title    text
+	mode     text
+	result   text
+	file     string // the file name's words, folded, one space apart
+	start    int64  // wall-clock time of play as unix seconds, as if in UTC
+	dated    bool
+	dur      int64
+	size     int64
+	problems int
+	checked  bool
+}
+
+// nPlayers is the number of players in the row.
+func (v *view) nPlayers() int {
+	if v.pl != nil {
+		return len(v.pl)
+	}
+	return len(v.players)
+}
+
+// player returns player i; a store's texts are prepared when a term first
+// needs them.
+func (v *view) player(i int) pview {
+	if v.pl != nil {
+		p := &v.pl[i]
+		return pview{text{nil, int32(p.name)}, text{nil, int32(p.code)}, text{nil, int32(p.char)}, v.strs[p.team]}
+	}
+	return v.players[i]
+}
+
 // Doc is a header prepared for matching: every text folded once.
 type Doc struct {
 	H *Header
+	v view
+}
 
-	names, teams              []string
-	codes, chars              []string // without spaces: ABCD#123 is abcd123
-	charInits                 []string // initials of each character's words
-	title, mode, result, file string
-	titleInits                string // fd: Final Destination
-	format                    string
-	// words are the tokens of the names, characters, title, mode and file
-	// name, for whole-word matches and misspellings; inits are the
-	// initials of the multi-word texts among them.
-	words []string
-	inits []string
-	start int64 // wall-clock time of play as unix seconds, as if in UTC
+// prepCache keeps the prepared texts of headers' strings for NewDoc: the
+// same names, characters and stages come back row after row.
+var prepCache struct {
+	sync.Mutex
+	m map[string]*prep
+}
+
+func cachedPrep(s string) *prep {
+	if s == "" {
+		return emptyPrep
+	}
+	prepCache.Lock()
+	p, ok := prepCache.m[s]
+	prepCache.Unlock()
+	if ok {
+		return p
+	}
+	p = newPrep(s)
+	prepCache.Lock()
+	if prepCache.m == nil || len(prepCache.m) >= 1<<16 {
+		prepCache.m = map[string]*prep{}
+	}
+	prepCache.m[s] = p
+	prepCache.Unlock()
+	return p
 }
 
 // NewDoc prepares h for queries. The Doc keeps h.
 func NewDoc(h *Header) *Doc {
 	d := &Doc{H: h}
-	base := strings.TrimSuffix(filepath.Base(h.Path), filepath.Ext(h.Path))
-	d.title, d.mode, d.result = fold(h.Title), fold(h.Mode), fold(h.Result)
-	d.file = strings.Join(fileTokens(base), " ")
-	d.format = fold(string(h.Format) + " " + h.FormatName)
-	add := func(ts []string) {
-		d.words = append(d.words, ts...)
-		if len(ts) > 1 {
-			var b strings.Builder
-			for _, t := range ts {
-				r, _ := utf8.DecodeRuneInString(t)
-				b.WriteRune(r)
-			}
-			d.inits = append(d.inits, b.String())
-		}
-	}
+	v := &d.v
+	t := func(s string) text { return text{cachedPrep(s), -1} }
+	v.format, v.fmtText = h.Format, fold(string(h.Format)+" "+h.FormatName)
+	v.title, v.mode, v.result = t(h.Title), t(h.Mode), t(h.Result)
 	for _, p := range h.Players {
-		d.names = append(d.names, fold(p.Name))
-		d.codes = append(d.codes, tight(p.Code))
-		d.chars = append(d.chars, tight(p.Character))
-		d.teams = append(d.teams, p.Team)
-		var b strings.Builder
-		for _, t := range tokens(p.Character) {
-			r, _ := utf8.DecodeRuneInString(t)
-			b.WriteRune(r)
-		}
-		d.charInits = append(d.charInits, b.String())
-		add(tokens(p.Name))
-		add(tokens(p.Character))
-		d.words = append(d.words, tokens(p.Code)...)
+		v.players = append(v.players, pview{t(p.Name), t(p.Code), t(p.Character), p.Team})
 	}
-	add(tokens(h.Title))
-	d.titleInits = initialsOf(h.Title)
-	add(tokens(h.Mode))
-	add(fileTokens(base))
+	v.file = fileText(h.Path, nil)
 	if !h.Start.IsZero() {
-		y, m, day := h.Start.Date()
-		hh, mm, ss := h.Start.Clock()
-		d.start = time.Date(y, m, day, hh, mm, ss, 0, time.UTC).Unix()
+		v.start, v.dated = wallClock(h.Start), true
 	}
+	v.dur, v.size, v.problems, v.checked = int64(h.Duration), h.Size, h.ProblemCount(), h.Checked()
 	return d
 }
+
+// wallClock is the time as its own zone reads it, as unix seconds in UTC:
+// date: terms compare the day the file gives.
+func wallClock(t time.Time) int64 {
+	_, off := t.Zone()
+	return t.Unix() + int64(off)
+}
+
+// fileText is the words of a path's file name, extension dropped, folded
+// and one space apart; buf is scratch it may use (the result is then only
+// good until buf is used again).
+func fileText(path string, buf []byte) string {
+	base := path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		base = path[i+1:]
+	}
+	if filepath.Separator != '/' {
+		base = filepath.Base(base)
+	}
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	b := buf[:0]
+	gap, prevLower := false, false
+	for i := 0; i < len(base); i++ {
+		c := base[i]
+		k := asciiClass[c]
+		switch k {
+		case clOther:
+			gap, prevLower = len(b) > 0, false
+			continue
+		case clHigh:
+			return strings.Join(fileTokens(base), " ")
+		}
+		// a space for each run of other characters and where a lower-case
+		// letter meets a capital
+		if gap || k == clUpper && prevLower {
+			b = append(b, ' ')
+			gap = false
+		}
+		if k == clUpper {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+		prevLower = k == clLower
+	}
+	if buf != nil {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	return string(b)
+}
+
+const (
+	clOther = iota
+	clLower
+	clUpper
+	clDigit
+	clHigh
+)
+
+var asciiClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = clHigh
+		case 'a' <= c && c <= 'z':
+			t[c] = clLower
+		case 'A' <= c && c <= 'Z':
+			t[c] = clUpper
+		case '0' <= c && c <= '9':
+			t[c] = clDigit
+		}
+	}
+	return t
+}()
 
 // Match reports whether the document satisfies every term.
 func (q *Query) Match(d *Doc) bool {
@@ -152,9 +294,13 @@ func (q *Query) Rank(d *Doc) (ok bool, tier int) {
 	if q == nil {
 		return true, 0
 	}
+	return q.rank(&d.v, nil)
+}
+
+func (q *Query) rank(v *view, c *matchCache) (ok bool, tier int) {
 	for i := range q.terms {
 		t := &q.terms[i]
-		hit, tr := t.match(d)
+		hit, tr := t.match(v, c, i)
 		if hit == t.neg {
 			return false, 0
 		}
@@ -165,45 +311,117 @@ func (q *Query) Rank(d *Doc) (ok bool, tier int) {
 	return true, tier
 }
 
-func (t *term) match(d *Doc) (bool, int) {
-	h := d.H
+// the roles a text plays, for the caches: the same string may be a
+// player's name in one row and a stage in another
+const (
+	roleName = iota
+	roleCode
+	roleChar
+	roleTitle
+	roleMode
+	roleResult
+	nRoles
+)
+
+// matchCache remembers, per term and role, what a term found in each
+// string of a store: a row's players and stage are mostly strings met
+// thousands of rows before. One per goroutine.
+type matchCache struct {
+	c       [][nRoles][]uint8 // term -> role -> string id -> tier+1, noHit, or 0 unknown
+	resolve func(id int32) *prep
+}
+
+const noHit = 0xff
+
+// cached returns what f gives for t, from the cache when t has a number.
+func (c *matchCache) cached(term, role int, t text, f func(p *prep) int) int {
+	if c == nil || t.id < 0 || term >= len(c.c) {
+		return f(t.p)
+	}
+	tab := c.c[term][role]
+	if int(t.id) >= len(tab) {
+		grown := make([]uint8, max(int(t.id)+1, 2*len(tab)))
+		copy(grown, tab)
+		c.c[term][role], tab = grown, grown
+	}
+	if v := tab[t.id]; v != 0 {
+		if v == noHit {
+			return -1
+		}
+		return int(v) - 1
+	}
+	if t.p == nil {
+		t.p = c.resolve(t.id) // a store's text, prepared when first needed
+	}
+	r := f(t.p)
+	if r < 0 {
+		tab[t.id] = noHit
+	} else {
+		tab[t.id] = uint8(r + 1)
+	}
+	return r
+}
+
+// boolCached is cached for a yes or no.
+func (c *matchCache) boolCached(term, role int, t text, f func(p *prep) bool) bool {
+	return c.cached(term, role, t, func(p *prep) int {
+		if f(p) {
+			return 0
+		}
+		return -1
+	}) >= 0
+}
+
+func (t *term) match(v *view, c *matchCache, ti int) (bool, int) {
 	switch t.kind {
 	case tWord:
-		return wordMatch(t.val, d)
+		return wordMatch(t, v, c, ti)
 	case tFormat:
-		return t.formats[h.Format], 0
+		return t.formats[v.format], 0
 	case tPlayer:
-		return anyContains(d.names, t.val), 0
+		for i := range v.nPlayers() {
+			if p := v.player(i); c.boolCached(ti, roleName, p.name, func(p *prep) bool { return strings.Contains(p.fold, t.val) }) {
+				return true, 0
+			}
+		}
+		return false, 0
 	case tCode:
-		return anyContains(d.codes, t.val), 0
+		for i := range v.nPlayers() {
+			if p := v.player(i); c.boolCached(ti, roleCode, p.code, func(p *prep) bool { return strings.Contains(p.tight, t.val) }) {
+				return true, 0
+			}
+		}
+		return false, 0
 	case tChar:
-		for i := range d.chars {
-			if charIs(d, i, t.val) {
+		for i := range v.nPlayers() {
+			if p := v.player(i); c.boolCached(ti, roleChar, p.char, func(p *prep) bool { return charIs(p, t.val) }) {
 				return true, 0
 			}
 		}
 		return false, 0
 	case tTitle:
-		return strings.Contains(d.title, t.val) || len(t.val) >= 2 && len(d.titleInits) >= 2 && strings.HasPrefix(d.titleInits, t.val), 0
+		return c.boolCached(ti, roleTitle, v.title, func(p *prep) bool {
+			return strings.Contains(p.fold, t.val) || len(t.val) >= 2 && len(p.inits) >= 2 && strings.HasPrefix(p.inits, t.val)
+		}), 0
 	case tMode:
-		return strings.Contains(d.mode, t.val), 0
+		return c.boolCached(ti, roleMode, v.mode, func(p *prep) bool { return strings.Contains(p.fold, t.val) }), 0
 	case tResult:
-		return strings.Contains(d.result, t.val), 0
+		return c.boolCached(ti, roleResult, v.result, func(p *prep) bool { return strings.Contains(p.fold, t.val) }), 0
 	case tFile:
-		return strings.Contains(d.file, t.val), 0
+		return strings.Contains(v.file, t.val), 0
 	case tMatchup:
-		return matchup(d, t.sides[0], t.sides[1]), 0
+		return matchup(t, v, c, ti), 0
 	case tDate:
-		return !h.Start.IsZero() && d.start >= t.lo && d.start < t.hi, 0
+		return v.dated && v.start >= t.lo && v.start < t.hi, 0
 	case tLen:
-		return h.Duration > 0 && int64(h.Duration) >= t.lo && int64(h.Duration) < t.hi, 0
+		return v.dur > 0 && v.dur >= t.lo && v.dur < t.hi, 0
 	case tSize:
-		return h.Size >= t.lo && h.Size < t.hi, 0
+		return v.size >= t.lo && v.size < t.hi, 0
 	case tProblems:
-		n := int64(h.ProblemCount())
+		n := int64(v.problems)
 		return n >= t.lo && n < t.hi, 0
 	case tChecked:
-		return h.Checked() == t.yes, 0
+		return v.checked == t.yes, 0
 	}
 	return false, 0
 }
@@ -217,48 +435,34 @@ func initialsOf(s string) string {
 	return b.String()
 }
 
-func anyContains(list []string, v string) bool {
-	for _, s := range list {
-		if strings.Contains(s, v) {
+// charIs reports whether a character is v: its name starts with v, or, for
+// a name of several words, its initials do (ic: Ice Climbers).
+func charIs(p *prep, v string) bool {
+	return p.tight != "" && (strings.HasPrefix(p.tight, v) || len(v) >= 2 && len(p.inits) >= 2 && strings.HasPrefix(p.inits, v))
+}
+
+// matchup looks for two players, one per side, not on the same team: a
+// side is a character (as char: reads it) or a player whose name holds it.
+func matchup(t *term, v *view, c *matchCache, ti int) bool {
+	side := func(i, s int) bool {
+		val := t.sides[s]
+		// each side keeps its own caches, in roles the term does not use
+		charRole, nameRole := [2]int{roleChar, roleTitle}[s], [2]int{roleName, roleMode}[s]
+		p := v.player(i)
+		if c.boolCached(ti, charRole, p.char, func(p *prep) bool { return charIs(p, val) }) {
 			return true
 		}
+		return len(val) >= 3 && c.boolCached(ti, nameRole, p.name, func(p *prep) bool { return strings.Contains(p.fold, val) })
 	}
-	return false
-}
-
-func prefixOfAny(list []string, v string) bool {
-	for _, s := range list {
-		if strings.HasPrefix(s, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// charIs reports whether player i's character is v: its name starts with
-// v, or, for a name of several words, its initials do (ic: Ice Climbers).
-func charIs(d *Doc, i int, v string) bool {
-	c := d.chars[i]
-	return c != "" && (strings.HasPrefix(c, v) || len(v) >= 2 && len(d.charInits[i]) >= 2 && strings.HasPrefix(d.charInits[i], v))
-}
-
-// side reports whether player i is what a matchup side names: a character
-// (as char: reads it) or a player whose name holds it.
-func side(d *Doc, i int, v string) bool {
-	return charIs(d, i, v) || len(v) >= 3 && strings.Contains(d.names[i], v)
-}
-
-// matchup looks for two players, one per side, not on the same team.
-func matchup(d *Doc, a, b string) bool {
-	for i := range d.chars {
-		if !side(d, i, a) {
+	for i := range v.nPlayers() {
+		if !side(i, 0) {
 			continue
 		}
-		for j := range d.chars {
-			if i == j || !side(d, j, b) {
+		for j := range v.nPlayers() {
+			if i == j || !side(j, 1) {
 				continue
 			}
-			if d.teams[i] != "" && d.teams[i] == d.teams[j] {
+			if ti, tj := v.player(i).team, v.player(j).team; ti != "" && ti == tj {
 				continue
 			}
 			return true
@@ -267,36 +471,129 @@ func matchup(d *Doc, a, b string) bool {
 	return false
 }
 
-// wordMatch finds a plain word in the document's texts, best tier first.
-func wordMatch(w string, d *Doc) (bool, int) {
-	for _, t := range d.words {
-		if t == w {
+// wordMatch finds a plain word in a row's texts and says how well: each
+// text on its own gives its best tier (a whole word 0, part of it 1, its
+// initials 2, a misspelling 3), and the row takes the best of them.
+func wordMatch(t *term, v *view, c *matchCache, ti int) (bool, int) {
+	w := t.val
+	n := utf8.RuneCountInString(w)
+	limit := 1
+	if n >= 8 {
+		limit = 2
+	}
+	fuzzy := func(words []string) bool {
+		if n < 4 {
+			return false
+		}
+		for _, x := range words {
+			if withinEdits(w, x, limit) {
+				return true
+			}
+		}
+		return false
+	}
+	tierOf := func(p *prep, sub string, inits bool) int {
+		for _, x := range p.words {
+			if x == w {
+				return 0
+			}
+		}
+		if strings.Contains(sub, w) {
+			return 1
+		}
+		if inits && len(w) >= 2 && strings.HasPrefix(p.inits, w) {
+			return 2
+		}
+		if fuzzy(p.words) {
+			return 3
+		}
+		return -1
+	}
+	best := -1
+	better := func(r int) bool {
+		if r >= 0 && (best < 0 || r < best) {
+			best = r
+		}
+		return best == 0
+	}
+	for i := range v.nPlayers() {
+		p := v.player(i)
+		if better(c.cached(ti, roleName, p.name, func(p *prep) int { return tierOf(p, p.fold, true) })) ||
+			better(c.cached(ti, roleCode, p.code, func(p *prep) int { return tierOf(p, p.tight, false) })) ||
+			better(c.cached(ti, roleChar, p.char, func(p *prep) int { return tierOf(p, p.tight, true) })) {
 			return true, 0
 		}
 	}
-	for _, s := range [][]string{d.names, d.codes, d.chars} {
-		if anyContains(s, w) {
-			return true, 1
+	if better(c.cached(ti, roleTitle, v.title, func(p *prep) int { return tierOf(p, p.fold, true) })) ||
+		better(c.cached(ti, roleMode, v.mode, func(p *prep) int { return tierOf(p, p.fold, true) })) {
+		return true, 0
+	}
+	if strings.Contains(v.fmtText, w) && better(1) {
+		return true, 0
+	}
+	if best != 0 {
+		better(fileTier(w, v.file, n, limit))
+	}
+	return best >= 0, best
+}
+
+// fileTier is a word's tier in a file name's words (a text made per row,
+// so not cached); n is the word's length in runes, limit the edits a
+// misspelling may have.
+func fileTier(w, file string, n, limit int) int {
+	if i := strings.Index(file, w); i >= 0 {
+		// a whole word?
+		for j := i; ; {
+			end := j + len(w)
+			if (j == 0 || file[j-1] == ' ') && (end == len(file) || file[end] == ' ') {
+				return 0
+			}
+			k := strings.Index(file[j+1:], w)
+			if k < 0 {
+				return 1
+			}
+			j += 1 + k
 		}
 	}
-	if strings.Contains(d.title, w) || strings.Contains(d.mode, w) || strings.Contains(d.file, w) || strings.Contains(d.format, w) {
-		return true, 1
+	if len(w) >= 2 && strings.IndexByte(file, ' ') >= 0 && initialsHave(file, w) {
+		return 2
 	}
-	if len(w) >= 2 && prefixOfAny(d.inits, w) {
-		return true, 2
-	}
-	if n := utf8.RuneCountInString(w); n >= 4 {
-		limit := 1
-		if n >= 8 {
-			limit = 2
-		}
-		for _, t := range d.words {
-			if withinEdits(w, t, limit) {
-				return true, 3
+	if n >= 4 {
+		for rest := file; rest != ""; {
+			x := rest
+			if k := strings.IndexByte(rest, ' '); k >= 0 {
+				x, rest = rest[:k], rest[k+1:]
+			} else {
+				rest = ""
+			}
+			if d := len(x) - len(w); d > limit*utf8.UTFMax || -d > limit*utf8.UTFMax {
+				continue
+			}
+			if withinEdits(w, x, limit) {
+				return 3
 			}
 		}
 	}
-	return false, 0
+	return -1
+}
+
+// initialsHave reports whether the initials of the words of s (one space
+// apart) start with w.
+func initialsHave(s, w string) bool {
+	at := 0 // bytes of w matched
+	for i := 0; i < len(s) && at < len(w); {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		if s[i:i+size] != w[at:min(at+size, len(w))] {
+			return false
+		}
+		at += size
+		k := strings.IndexByte(s[i:], ' ')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	return at >= len(w)
 }
 
 // withinEdits reports whether a and b are at most k edits apart
@@ -305,14 +602,19 @@ func withinEdits(a, b string, k int) bool {
 	if d := len(a) - len(b); d > k*utf8.UTFMax || -d > k*utf8.UTFMax {
 		return false
 	}
-	ra, rb := []rune(a), []rune(b)
+	// runes on the stack for the usual short words
+	var ba, bb [48]rune
+	ra, rb := toRunes(a, ba[:0]), toRunes(b, bb[:0])
 	if d := len(ra) - len(rb); d > k || -d > k {
 		return false
 	}
 	// Damerau-Levenshtein (optimal string alignment) over three rows
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var r0, r1, r2 [49]int
+	prev2, prev, cur := r0[:0], r1[:0], r2[:0]
+	if len(rb)+1 > len(r0) {
+		prev2, prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
+	}
+	prev2, prev, cur = prev2[:len(rb)+1], prev[:len(rb)+1], cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -337,4 +639,11 @@ func withinEdits(a, b string, k int) bool {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)] <= k
+}
+
+func toRunes(s string, buf []rune) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }

@@ -1,7 +1,9 @@
 package library
 
 import (
+	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,76 +120,79 @@ func queryDocs() map[string]*Doc {
 	return out
 }
 
+// queryCases are queries over queryDocs and the docs they match.
+var queryCases = []struct {
+	q    string
+	want string // the matching docs, sorted, space-separated
+}{
+	{`format:slippi`, "ics online teams"},
+	{`format:melee`, "ics online teams"},
+	{`format:slp`, "ics online teams"},
+	{`format:starcraft`, "sc2"},
+	{`format:ddnet`, "tee"},
+	{`-format:slippi`, "broken bsor sc2 tee"},
+	{`player:mang`, "online"},
+	{`name:SERRAL`, "sc2"},
+	{`code:mang#0`, "online"},
+	{`code:2-s2`, "sc2"},
+	{`char:fox`, "online teams"},
+	{`char:ic`, "ics"},
+	{`char:ice`, "ics"},
+	{`race:zerg`, "sc2"},
+	{`stage:"pokemon stadium"`, "ics"},
+	{`stage:ps`, "ics"},
+	{`stage:fd`, "online"},
+	{`stage:"final dest"`, "online"},
+	{`stage:od`, ""}, // not across the words of "Pokémon Stadium" or "Final Destination"
+	{`char:iceclimbers`, "ics"},
+	{`code:"2 s2"`, "sc2"},
+	{`map:hecate`, "sc2"},
+	{`song:believer`, "bsor"},
+	{`mode:ranked`, "online"},
+	{`mode:ladder`, "sc2"},
+	{`file:ics`, "ics"},
+	{`fox>marth`, "online"}, // doubles: Fox and Marth are teammates
+	{`marth>fox`, "online"},
+	{`fox>sheik`, "teams"},
+	{`zerg>terran`, "sc2"},
+	{`serral>clem`, "sc2"},
+	{`-fox>marth format:slippi`, "ics teams"},
+	{`date:2023`, "online"},
+	{`date:>=2023-01-01`, "online sc2"},
+	{`date:<2023`, "ics"},
+	{`date:2024-02-29`, "sc2"}, // 23:30 in the file's own zone, not the next day in UTC
+	{`date:2020-05..2023-01`, "ics online"},
+	{`len:>5m`, "online sc2"},
+	{`len:8m`, "online"},
+	{`len:1:30`, "ics"},
+	{`len:<=3m`, "ics teams"},
+	{`len:>3m`, "bsor online sc2"},
+	{`len:3m..3:24`, "bsor teams"},
+	{`len:3m..3:23`, "teams"},
+
+	{`size:>1mb`, "online"},
+	{`problems:>0`, "broken bsor tee"},
+	{`problems:2`, "bsor"},
+	{`problems:0 format:slippi`, "ics online teams"},
+	{`checked:yes`, "broken bsor"},
+	{`checked:no format:slippi`, "ics online teams"},
+	{`serral`, "sc2"},
+	{`seral`, "sc2"},   // one letter missing
+	{`serarl`, "sc2"},  // two letters swapped
+	{`serr`, "sc2"},    // part of a name
+	{`fd`, "online"},   // initials of the stage
+	{`ics`, "ics tee"}, // a word of the file name; initials of idle_clean_shutdown
+	{`idle`, "tee"},
+	{`pokemon`, "ics"},
+	{`fox marth`, "online teams"},
+	{`fox -sheik`, "online"},
+	{`zzz`, ""},
+	{``, "broken bsor ics online sc2 teams tee"},
+}
+
 func TestQueryMatch(t *testing.T) {
 	docs := queryDocs()
-	for _, c := range []struct {
-		q    string
-		want string // the matching docs, sorted, space-separated
-	}{
-		{`format:slippi`, "ics online teams"},
-		{`format:melee`, "ics online teams"},
-		{`format:slp`, "ics online teams"},
-		{`format:starcraft`, "sc2"},
-		{`format:ddnet`, "tee"},
-		{`-format:slippi`, "broken bsor sc2 tee"},
-		{`player:mang`, "online"},
-		{`name:SERRAL`, "sc2"},
-		{`code:mang#0`, "online"},
-		{`code:2-s2`, "sc2"},
-		{`char:fox`, "online teams"},
-		{`char:ic`, "ics"},
-		{`char:ice`, "ics"},
-		{`race:zerg`, "sc2"},
-		{`stage:"pokemon stadium"`, "ics"},
-		{`stage:ps`, "ics"},
-		{`stage:fd`, "online"},
-		{`stage:"final dest"`, "online"},
-		{`stage:od`, ""}, // not across the words of "Pokémon Stadium" or "Final Destination"
-		{`char:iceclimbers`, "ics"},
-		{`code:"2 s2"`, "sc2"},
-		{`map:hecate`, "sc2"},
-		{`song:believer`, "bsor"},
-		{`mode:ranked`, "online"},
-		{`mode:ladder`, "sc2"},
-		{`file:ics`, "ics"},
-		{`fox>marth`, "online"}, // doubles: Fox and Marth are teammates
-		{`marth>fox`, "online"},
-		{`fox>sheik`, "teams"},
-		{`zerg>terran`, "sc2"},
-		{`serral>clem`, "sc2"},
-		{`-fox>marth format:slippi`, "ics teams"},
-		{`date:2023`, "online"},
-		{`date:>=2023-01-01`, "online sc2"},
-		{`date:<2023`, "ics"},
-		{`date:2024-02-29`, "sc2"}, // 23:30 in the file's own zone, not the next day in UTC
-		{`date:2020-05..2023-01`, "ics online"},
-		{`len:>5m`, "online sc2"},
-		{`len:8m`, "online"},
-		{`len:1:30`, "ics"},
-		{`len:<=3m`, "ics teams"},
-		{`len:>3m`, "bsor online sc2"},
-		{`len:3m..3:24`, "bsor teams"},
-		{`len:3m..3:23`, "teams"},
-
-		{`size:>1mb`, "online"},
-		{`problems:>0`, "broken bsor tee"},
-		{`problems:2`, "bsor"},
-		{`problems:0 format:slippi`, "ics online teams"},
-		{`checked:yes`, "broken bsor"},
-		{`checked:no format:slippi`, "ics online teams"},
-		{`serral`, "sc2"},
-		{`seral`, "sc2"},   // one letter missing
-		{`serarl`, "sc2"},  // two letters swapped
-		{`serr`, "sc2"},    // part of a name
-		{`fd`, "online"},   // initials of the stage
-		{`ics`, "ics tee"}, // a word of the file name; initials of idle_clean_shutdown
-		{`idle`, "tee"},
-		{`pokemon`, "ics"},
-		{`fox marth`, "online teams"},
-		{`fox -sheik`, "online"},
-		{`zzz`, ""},
-		{``, "broken bsor ics online sc2 teams tee"},
-	} {
+	for _, c := range queryCases {
 		q, err := ParseQuery(c.q)
 		if err != nil {
 			t.Errorf("%q: %v", c.q, err)
@@ -256,5 +261,52 @@ func TestFold(t *testing.T) {
 	}
 	if got := strings.Join(fileTokens("tests__data__FodPlatforms.slp"), " "); got != "tests data fod platforms slp" {
 		t.Errorf("tokens: %q", got)
+	}
+}
+
+// TestMatcherAgrees: the matcher over a store's rows (prepared strings,
+// caches, file names folded in scratch space, the work split over cores)
+// keeps the same rows with the same tiers as matching each header alone,
+// for every query of TestQueryMatch and more, on hand-made headers and on
+// every sample file.
+func TestMatcherAgrees(t *testing.T) {
+	var hs []*Header
+	for _, d := range queryDocs() {
+		hs = append(hs, d.H)
+	}
+	Scan(context.Background(), Paths([]string{samplesDir}), ScanOptions{}, func(h Header) bool {
+		hs = append(hs, &h)
+		return true
+	})
+	s := NewStore()
+	var ids []RowID
+	for _, h := range hs {
+		ids = append(ids, s.Put(h))
+	}
+	queries := []string{"fox", "marth", "ics", "peach", "slp", "tests data", "corrupt", "game", "wol", "netplay", "terran", "believer",
+		"nametags", "klaus", "bf", "ps", "ic", "-char:fox", "char:zerg>terran", "p1", "2023", "v3", "winter", "madnes", "metalopolis"}
+	for _, c := range queryCases {
+		queries = append(queries, c.q)
+	}
+	for _, text := range queries {
+		q, err := ParseQuery(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, tiers, ok := q.Matcher(s, "").Filter(context.Background(), ids)
+		if !ok {
+			t.Fatal("not finished")
+		}
+		var want []RowID
+		var wantTiers []uint8
+		for i, h := range hs {
+			if hit, tier := q.Rank(NewDoc(h)); hit {
+				want = append(want, ids[i])
+				wantTiers = append(wantTiers, uint8(tier))
+			}
+		}
+		if !slices.Equal(kept, want) || !slices.Equal(tiers, wantTiers) {
+			t.Errorf("%q: matcher kept %v %v, headers %v %v", text, kept, tiers, want, wantTiers)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -54,6 +55,9 @@ type Store struct {
 	// readSum reads a summary blob from the index file; nil for a store
 	// without one.
 	readSum func(ref uint64, n uint32) ([]byte, bool)
+
+	prepMu sync.Mutex
+	preps  []atomic.Pointer[prep] // strings prepared for queries, by id (matcher.go)
 }
 
 // RowID names a row of a Store.

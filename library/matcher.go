@@ -1,0 +1,238 @@
+package library
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"rewind/model"
+)
+
+// Matcher runs a query over the rows of a store: the browser's filter over
+// a million rows. A row's texts come from the store's prepared strings
+// (folded once per distinct string, not per row), what a term found in a
+// string is remembered per goroutine, and only the file name is folded per
+// row, into scratch space: a row costs a few hundred nanoseconds and no
+// allocation.
+type Matcher struct {
+	q      *Query
+	s      *Store
+	format model.Format
+	need   needs
+}
+
+// needs are the parts of a row the query's terms look at: a view fills only
+// those (a length query folds no file name).
+type needs struct{ players, texts, file, fmtText bool }
+
+// Matcher prepares the query for a store's rows; format, when set, keeps
+// only that format's rows (the browser's f key).
+func (q *Query) Matcher(s *Store, format model.Format) *Matcher {
+	m := &Matcher{q: q, s: s, format: format}
+	if q != nil {
+		for _, t := range q.terms {
+			switch t.kind {
+			case tWord:
+				m.need = needs{true, true, true, true}
+			case tPlayer, tCode, tChar, tMatchup:
+				m.need.players = true
+			case tTitle, tMode, tResult:
+				m.need.texts = true
+			case tFile:
+				m.need.file = true
+			}
+		}
+	}
+	return m
+}
+
+// preps returns the store's prepared strings, at least n of them (computed
+// lazily, each once: a slot is filled by whichever goroutine needs it).
+func (s *Store) prepared(n int) []atomic.Pointer[prep] {
+	s.prepMu.Lock()
+	defer s.prepMu.Unlock()
+	if len(s.preps) < n {
+		grown := make([]atomic.Pointer[prep], max(n, 2*len(s.preps)))
+		for i := range s.preps {
+			grown[i].Store(s.preps[i].Load())
+		}
+		s.preps = grown
+	}
+	return s.preps
+}
+
+// matchWorker is one goroutine's state: its caches, a view and scratch.
+type matchWorker struct {
+	m     *Matcher
+	preps []atomic.Pointer[prep]
+	cache matchCache
+	v     view
+	buf   []byte
+	fmts  map[[2]uint32]string
+}
+
+func (m *Matcher) worker() *matchWorker {
+	m.s.mu.RLock()
+	n := len(m.s.strs)
+	m.s.mu.RUnlock()
+	w := &matchWorker{m: m, preps: m.s.prepared(n), buf: make([]byte, 0, 256), fmts: map[[2]uint32]string{}}
+	if m.q != nil {
+		w.cache.c = make([][nRoles][]uint8, len(m.q.terms))
+	}
+	w.cache.resolve = w.prep
+	return w
+}
+
+// text is a string of the store, prepared when a term first needs it. The
+// caller holds the read lock.
+func (w *matchWorker) text(id uint32) text {
+	if id == 0 {
+		return text{emptyPrep, 0}
+	}
+	if int(id) < len(w.preps) {
+		return text{nil, int32(id)}
+	}
+	return text{newPrep(w.m.s.strs[id]), -1} // newer than the matcher: not cached
+}
+
+// prep returns the prepared form of a string of the store. The caller
+// holds the read lock.
+func (w *matchWorker) prep(id int32) *prep {
+	if id == 0 {
+		return emptyPrep
+	}
+	if int(id) >= len(w.preps) {
+		return newPrep(w.m.s.strs[id]) // newer than the matcher: not kept
+	}
+	if p := w.preps[id].Load(); p != nil {
+		return p
+	}
+	p := newPrep(w.m.s.strs[id])
+	w.preps[id].Store(p)
+	return p
+}
+
+// fill makes the view of a row. The caller holds the read lock.
+func (w *matchWorker) fill(r *rowRec) {
+	s, v, need := w.m.s, &w.v, w.m.need
+	v.format = model.Format(s.strs[r.fmtID])
+	if need.fmtText {
+		k := [2]uint32{r.fmtID, r.fmtName}
+		ft, ok := w.fmts[k]
+		if !ok {
+			ft = fold(s.strs[r.fmtID] + " " + s.strs[r.fmtName])
+			w.fmts[k] = ft
+		}
+		v.fmtText = ft
+	}
+	v.pl, v.strs = nil, s.strs
+	if need.players {
+		v.pl = s.playerList(r)
+		if v.pl == nil {
+			v.pl = noPlayers
+		}
+	}
+	if need.texts {
+		v.title, v.mode, v.result = w.text(r.title), w.text(r.mode), w.text(r.result)
+	}
+	if need.file {
+		v.file = fileText(s.name(r), w.buf)
+	}
+	v.dated = r.flags&fStart != 0
+	v.start = r.startSec + int64(r.startZone)
+	v.dur, v.size = r.dur, r.size
+	v.problems, v.checked = problemCount(r), r.flags&fCheck != 0 || r.err != 0
+}
+
+var noPlayers = []playerRec{}
+
+// problemCount is Header.ProblemCount of a row.
+func problemCount(r *rowRec) int {
+	switch {
+	case r.flags&fCheck != 0 && r.cErr != 0:
+		return max(int(r.cProblems), 1)
+	case r.flags&fCheck != 0:
+		return int(r.cProblems)
+	case r.err != 0:
+		return 1
+	}
+	return int(r.problems)
+}
+
+// rank matches one row. The caller holds the read lock.
+func (w *matchWorker) rank(id RowID) (bool, int) {
+	r := w.m.s.rec(id)
+	if w.m.format != "" && model.Format(w.m.s.strs[r.fmtID]) != w.m.format {
+		return false, 0
+	}
+	if w.m.q.Empty() {
+		return true, 0
+	}
+	w.fill(r)
+	return w.m.q.rank(&w.v, &w.cache)
+}
+
+// Rank matches one row of the store.
+func (m *Matcher) Rank(id RowID) (bool, int) {
+	w := m.worker()
+	m.s.mu.RLock()
+	defer m.s.mu.RUnlock()
+	return w.rank(id)
+}
+
+// filterChunk is the rows a goroutine takes at a time, and the rows read
+// under one hold of the store's read lock.
+const filterChunk = 1 << 14
+
+// Filter returns the rows of ids the query keeps, in their order, and the
+// tier of each (see Query.Rank). The work is split over the cores; when
+// ctx ends first, ok is false.
+func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers []uint8, ok bool) {
+	nChunks := (len(ids) + filterChunk - 1) / filterChunk
+	type part struct {
+		ids   []RowID
+		tiers []uint8
+	}
+	parts := make([]part, nChunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(nChunks, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := m.worker()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= nChunks || ctx.Err() != nil {
+					return
+				}
+				lo, hi := c*filterChunk, min((c+1)*filterChunk, len(ids))
+				var p part
+				m.s.mu.RLock()
+				for _, id := range ids[lo:hi] {
+					if hit, tier := w.rank(id); hit {
+						p.ids = append(p.ids, id)
+						p.tiers = append(p.tiers, uint8(min(tier, 255)))
+					}
+				}
+				m.s.mu.RUnlock()
+				parts[c] = p
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, nil, false
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p.ids)
+	}
+	kept, tiers = make([]RowID, 0, n), make([]uint8, 0, n)
+	for _, p := range parts {
+		kept = append(kept, p.ids...)
+		tiers = append(tiers, p.tiers...)
+	}
+	return kept, tiers, true
+}
