@@ -113,7 +113,7 @@ func OpenIndex(path string) (*Index, error) {
 	x.s.readSum = x.readSum
 	go func() {
 		defer close(x.ready)
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
@@ -409,7 +409,7 @@ func (x *Index) catchUp() error {
 	}
 	if data == nil {
 		// a file this process has not read: another one made it
-		f, err := os.OpenFile(x.path, os.O_RDWR|os.O_APPEND, 0)
+		f, err := os.OpenFile(x.path, os.O_RDWR, 0)
 		if err != nil {
 			return err
 		}
@@ -443,7 +443,12 @@ func (x *Index) append(payload []byte, recsAt int, b *blockEnc) error {
 	s.mu.Lock()
 	f, at := x.data, x.loadedTo
 	s.mu.Unlock()
-	if _, err := f.Write(block(payload)); err != nil {
+	// at the end as this process read it, which is the end of the file:
+	// every writer holds the lock
+	if st, err := f.Stat(); err != nil || st.Size() != at {
+		return errRewrite
+	}
+	if _, err := f.WriteAt(block(payload), at); err != nil {
 		return err
 	}
 	s.mu.Lock()

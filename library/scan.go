@@ -68,6 +68,9 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 		store = opt.Index.s
 	}
 	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []Header) {
+		if opt.Index != nil {
+			opt.Index.wait() // the walk has gone ahead while the index was read
+		}
 		for i, e := range batch {
 			out[i] = w.header(e, store)
 		}

@@ -227,46 +227,46 @@ func BenchmarkScanFirstRow(b *testing.B) {
 	b.ReportMetric(float64(first.Microseconds())/float64(b.N)/1000, "ms-to-first")
 }
 
-// TestChecker: queued files are checked in order, a preferred one first,
-// and results land in the index.
+// TestChecker: queued rows are checked in order, a preferred one first,
+// each once, and results land in the store and the index.
 func TestChecker(t *testing.T) {
 	idx, _ := OpenIndex(filepath.Join(t.TempDir(), "index"))
-	c := NewChecker(idx)
-	var hs []Header
-	Scan(context.Background(), Paths([]string{filepath.Join(samplesDir, "slippi")}), ScanOptions{Ordered: true}, func(h Header) bool {
-		hs = append(hs, h)
+	defer idx.Close()
+	var ids []RowID
+	ScanRows(context.Background(), Paths([]string{filepath.Join(samplesDir, "slippi")}), ScanOptions{Index: idx, Ordered: true}, nil, func(ss []Scanned) bool {
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
 		return true
 	})
-	c.Prefer("nothing queued yet") // harmless
-	for _, h := range hs {
-		c.Add(h, nil)
-		c.Add(h, nil) // twice: checked once
-	}
-	last := hs[len(hs)-1].Path
-	c.Prefer(last)
-	seen := map[string]bool{}
-	first := ""
-	for r := range c.Results() {
-		if first == "" {
-			first = r.Path
+	c := NewChecker(idx, nil, nil)
+	c.Prefer(ids[len(ids)-1])
+	c.Add(ids)
+	c.Add(ids) // twice: checked once
+	seen := map[RowID]bool{}
+	first := RowID(0)
+	for id := range c.Results() {
+		if len(seen) == 0 {
+			first = id
 		}
-		if seen[r.Path] {
-			t.Errorf("%s checked twice", r.Path)
+		if seen[id] {
+			t.Errorf("%d checked twice", id)
 		}
-		seen[r.Path] = true
-		if len(seen) == len(hs) {
+		seen[id] = true
+		if len(seen) == len(ids) {
 			break
 		}
 	}
 	c.Close()
-	// the first file may already have been taken before Prefer ran
-	if first != last && first != hs[0].Path {
-		t.Errorf("first checked %s", first)
+	if first != ids[len(ids)-1] {
+		t.Errorf("first checked %d, preferred %d", first, ids[len(ids)-1])
 	}
-	for _, h := range hs {
+	s := idx.Store()
+	for _, id := range ids {
+		h := s.Header(id)
 		got, ok := idx.Get(h.Path, h.Size, h.ModTime)
-		if !ok || got.Check == nil {
-			t.Errorf("%s: not in the index with a check", h.Path)
+		if !ok || got.Check == nil || s.Summary(id) == nil {
+			t.Errorf("%s: not in the index with a check and a summary", h.Path)
 		}
 		if filepath.Base(h.Path) == "tests__data__corrupt.slp" && got.ProblemCount() == 0 {
 			t.Errorf("corrupt.slp checked clean")
@@ -274,5 +274,5 @@ func TestChecker(t *testing.T) {
 	}
 	// closing twice and adding after close are harmless
 	c.Close()
-	c.Add(hs[0], nil)
+	c.Add(ids[:1])
 }

@@ -471,6 +471,14 @@ func (s *Store) Header(id RowID) Header {
 	return h
 }
 
+// Path is a row's path as last walked.
+func (s *Store) Path(id RowID) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	r := s.rec(id)
+	return s.dirs[r.dir].text + s.name(r)
+}
+
 // Summary decodes a row's summary; nil when it has none (never made, or
 // its blob cannot be read).
 func (s *Store) Summary(id RowID) *Summary {

@@ -10,9 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -53,53 +51,19 @@ func (s source) file() (*decoders.File, error) {
 	return decoders.ReadFile(s.path)
 }
 
-// row is one file in the browser. Its header sits behind an atomic
-// pointer: a check that lands replaces it, while a filter running on
-// another goroutine reads it.
+// row is a file the browser hands the app to open.
 type row struct {
-	src  source
-	err  string // the file has no header: opening it shows this instead
-	what string // players or characters, then the map, stage, song or course
-	seq  int    // arrival order
-	tier int    // how well the row matched the filter's plain words
-	doc  atomic.Pointer[library.Doc]
-	key  sortKey // the header's sortable values, kept by the UI goroutine
+	src source
+	err string // the file has no header: opening it shows this instead
 }
 
-// sortKey holds what the sort compares, so comparing two rows touches
-// only the rows themselves (merging batches into 50,000 rows compares a
-// lot).
-type sortKey struct {
-	start          int64 // unix nanoseconds; 0 when undated
-	dated, hasWhat bool
-	format         string
-	what, file     string // lower case
-	dur, size      int64
-	probs          int
-	checked        bool
-}
-
-func newRow(src source, h library.Header) *row {
-	rw := &row{src: src, err: h.Err, what: describe(&h)}
-	rw.setDoc(library.NewDoc(&h))
-	return rw
-}
-
-// setDoc replaces the row's header (a check landed) and its sort keys.
-func (rw *row) setDoc(d *library.Doc) {
-	h := d.H
-	rw.doc.Store(d)
-	rw.key = sortKey{
-		dated: !h.Start.IsZero(), format: string(h.Format), hasWhat: h.Title != "" || len(h.Players) > 0,
-		what: strings.ToLower(rw.what), file: strings.ToLower(path.Base(filepath.ToSlash(rw.src.path))), // the name the file column shows
-		dur: int64(h.Duration), size: h.Size, probs: h.ProblemCount(), checked: h.Checked(),
-	}
-	if rw.key.dated {
-		rw.key.start = h.Start.UnixNano()
-	}
-}
-
-func (rw *row) h() *library.Header { return rw.doc.Load().H }
+// The browser keeps no copy of what it lists: its rows are numbers into a
+// library.Store (the index's when there is one), a million of them four
+// bytes each, and it reads a row's values from the store when it draws,
+// sorts or filters. Sorting and filtering a long list run off the UI
+// goroutine, on all cores, and a key press cancels the filter the previous
+// one started; a short list (a folder of a few thousand) is sorted and
+// filtered at once.
 
 // describe is the browser's one-line "what": players or characters, then
 // the map, stage, song or course.
@@ -145,8 +109,7 @@ func describe(h *library.Header) string {
 }
 
 // durText is the length column: the game's length without hundredths.
-func (rw *row) durText() string {
-	d := rw.h().Duration
+func durText(d time.Duration) string {
 	if d <= 0 {
 		return ""
 	}
@@ -155,8 +118,7 @@ func (rw *row) durText() string {
 }
 
 // probText is the problems column: what is known about the file's health.
-func (rw *row) probText() string {
-	h := rw.h()
+func probText(h *library.Header) string {
 	switch {
 	case h.Err != "":
 		return "unreadable"
@@ -188,165 +150,61 @@ const (
 var columnNames = [nColumns]string{"date", "format", "players · map/song", "length", "size", "problems", "file"}
 
 // order is a sort: a column and a direction. Rows without a value in the
-// column (no date, no length) go last in either direction.
+// column (no date, no length) go last in either direction; ties go newest
+// first, then in the order the files were first found.
 type order struct {
 	col  column
 	desc bool
 }
 
-// less orders two rows; ties fall to the date, newest first, then the path.
-func (o order) less(a, b *row) bool {
-	x, y := &a.key, &b.key
-	c := o.cmp(x, y)
-	if c == 0 && o.col != colDate {
-		c = order{colDate, true}.cmp(x, y)
-	}
-	if c == 0 {
-		return a.src.path < b.src.path
-	}
-	return c < 0
-}
-
-// cmp compares on the column alone, with the direction applied to values
-// and missing values last.
-func (o order) cmp(x, y *sortKey) int {
-	missing := func(mx, my bool) (int, bool) {
-		switch {
-		case mx && my:
-			return 0, true
-		case mx:
-			return 1, true
-		case my:
-			return -1, true
-		}
-		return 0, false
-	}
-	var c int
-	switch o.col {
-	case colDate:
-		if m, ok := missing(!x.dated, !y.dated); ok {
-			return m
-		}
-		c = cmpInt(x.start, y.start)
-	case colFormat:
-		c = strings.Compare(x.format, y.format)
-	case colWhat:
-		if m, ok := missing(!x.hasWhat, !y.hasWhat); ok {
-			return m
-		}
-		c = strings.Compare(x.what, y.what)
-	case colLength:
-		if m, ok := missing(x.dur <= 0, y.dur <= 0); ok {
-			return m
-		}
-		c = cmpInt(x.dur, y.dur)
-	case colSize:
-		c = cmpInt(x.size, y.size)
-	case colProblems:
-		// unchecked files rank by what their header showed, below checked
-		// files with as many
-		c = cmpInt(int64(x.probs), int64(y.probs))
-		if c == 0 {
-			c = cmpBool(x.checked, y.checked)
-		}
-	case colFile:
-		c = strings.Compare(x.file, y.file)
-	}
-	if o.desc {
-		c = -c
-	}
-	return c
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
-}
-
-// merge merges two sorted lists into a new one (existing rows first among
-// equals). It never writes into a or b: a filter may be reading them.
-func merge(a, b []*row, less func(x, y *row) bool) []*row {
-	out := make([]*row, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if less(b[j], a[i]) {
-			out = append(out, b[j])
-			j++
-		} else {
-			out = append(out, a[i])
-			i++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
-}
-
+// rowsMsg is a batch of the scan: rows found fresh in the index or read.
 type rowsMsg struct {
-	gen  int
-	rows []*row
-	done bool
-	ch   chan *row
+	gen   int
+	batch []library.Scanned
+	done  bool
+	ch    chan []library.Scanned
+}
+
+// indexRowsMsg is the rows the index has under the paths, listed before
+// the walk confirms them.
+type indexRowsMsg struct {
+	gen   int
+	store *library.Store
+	ids   []library.RowID
 }
 
 type checksMsg struct {
 	gen  int
-	done []library.Checked
+	ids  []library.RowID
 	open bool // the checker's channel is still open
 }
 
-// filteredMsg is a filter run off the UI goroutine.
-type filteredMsg struct {
-	gen   int
-	rows  []*row
-	tiers []int
-	upto  int // rows with seq >= upto arrived after the filter started
+// sortedMsg is a sort and filter run off the UI goroutine.
+type sortedMsg struct {
+	job    int
+	epoch  int // the list's epoch when the job started
+	rows   []library.RowID
+	sorted bool
+	shown  []library.RowID
+	tiers  []uint8
+	widths widths
 }
 
-// browserKeyMap is the browser's keys: the shared ones of keys.go and the
-// archive's own (sort, reverse, format).
-type browserKeyMap struct {
-	browserKeys
-	Sort, Reverse, Formats key.Binding
-}
+// bitset is one bit per row number.
+type bitset []uint64
 
-func newBrowserKeyMap() browserKeyMap {
-	return browserKeyMap{
-		browserKeys: newBrowserKeys(),
-		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
-		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse")),
-		Formats:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "format")),
+func (b *bitset) set(i library.RowID) {
+	for int(i/64) >= len(*b) {
+		*b = append(*b, 0)
 	}
+	(*b)[i/64] |= 1 << (i % 64)
 }
 
-func (k browserKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.Formats, k.Help, k.Quit}
-}
+func (b bitset) has(i library.RowID) bool { return int(i/64) < len(b) && b[i/64]&(1<<(i%64)) != 0 }
 
-func (k browserKeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Open, k.Filter, k.Clear, k.Sort, k.Reverse, k.Formats, k.Help, k.Quit},
-	}
-}
-
-// syncFilter is the number of rows up to which a filter runs on the UI
-// goroutine; above it, off it.
-const syncFilter = 4000
+// syncLimit is the number of rows up to which a sort or a filter runs on
+// the UI goroutine; above it, off it.
+const syncLimit = 4000
 
 // browser lists replays, filters and sorts them, and opens one.
 type browser struct {
@@ -357,28 +215,45 @@ type browser struct {
 	w, h  int
 	title string
 
-	rows   []*row // every row, in the current order
-	shown  []*row // the rows the filter keeps, in order (rows itself when none)
-	byPath map[string]*row
-	seq    int
-	order  order
-	format model.Format // "": every format
-	seen   map[model.Format]bool
+	store    *library.Store
+	index    *library.Index
+	indexErr string
+	fsys     fs.FS    // the sample library, when that is what is listed
+	roots    []string // the paths named, for the index's rows under them
+	srcs     []source
+
+	all       []library.RowID // every row listed, in the order they came
+	listed    bitset
+	confirmed bitset          // rows the walk has seen this run
+	rows      []library.RowID // every row in the current order (as of the last sort)
+	shown     []library.RowID // the rows the filter keeps, in order (rows itself when none)
+	tiers     []uint8         // how well each shown row matched the filter's words
+	order     order
+	format    model.Format // "": every format
+	seen      map[model.Format]bool
 
 	filter    lineInput
 	editing   bool
 	q         *library.Query
 	qErr      *library.QueryError
 	lastQuery string
-	filterGen int
-	filtering bool // a filter is running off the UI goroutine
+
+	// the sort and filter job: one at a time; epoch counts the changes to
+	// the list (rows added, changed, removed, a new order) so a job that
+	// lands knows whether it is still the last word
+	job      int
+	running  bool
+	cancel   context.CancelFunc
+	again    bool // run another job when this one lands
+	later    bool // the list changed outside Update: look again on the next message
+	epoch    int
+	sortedAt int // the epoch of the list b.rows is
 
 	gen      int
 	done     bool
+	scanning bool // the walk has started (or there is none to start: a test's rows)
 	started  time.Time
 	took     time.Duration
-	index    *library.Index
-	indexErr string
 	checker  *library.Checker
 	checked  int // rows with a final problem count
 
@@ -392,7 +267,7 @@ type browser struct {
 
 func newBrowser(th *theme.Theme, title string) *browser {
 	b := &browser{th: th, pt: newPaints(th), keys: newBrowserKeyMap(), help: help.New(), title: title,
-		byPath: map[string]*row{}, seen: map[model.Format]bool{}, order: order{colDate, true},
+		store: library.NewStore(), scanning: true, seen: map[model.Format]bool{}, order: order{colDate, true},
 		// the heads' widths, the sort arrow included
 		fmtW: len("format") + 1, durW: len("length") + 1, probW: len("not checked")}
 	b.help.Styles.ShortKey = th.HelpKey
@@ -405,13 +280,20 @@ func newBrowser(th *theme.Theme, title string) *browser {
 	return b
 }
 
-// start opens the index (unless noCache), starts the checker and scans the
-// sources; rows arrive in batches through a channel.
+// start opens the index (unless noCache) and lists what it knows under the
+// paths at once; then the walk confirms every row on all cores (new and
+// changed files are read) and the checker takes the rows not yet checked.
 func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
 	b.started = time.Now()
+	b.srcs = srcs
 	hasDisk := false
 	for _, s := range srcs {
-		hasDisk = hasDisk || s.fsys == nil
+		if s.fsys != nil {
+			b.fsys = s.fsys // the built-in samples come alone
+		} else {
+			hasDisk = true
+			b.roots = append(b.roots, s.path)
+		}
 	}
 	if !noCache && hasDisk {
 		idx, err := library.OpenIndex("")
@@ -421,8 +303,18 @@ func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
 			b.index = idx
 		}
 	}
-	b.checker = library.NewChecker(b.index)
-	return tea.Batch(b.scan(srcs), nextChecks(b.gen, b.checker.Results()))
+	if b.index == nil {
+		b.checker = library.NewChecker(nil, b.store, b.fsys)
+		b.scanning = true
+		return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()))
+	}
+	gen, idx, roots := b.gen, b.index, b.roots
+	b.scanning = false // the walk starts when the index's rows are up
+	return func() tea.Msg {
+		// the index is read in the background; its store is the list's
+		s := idx.Store()
+		return indexRowsMsg{gen: gen, store: s, ids: s.RowsUnder(roots)}
+	}
 }
 
 // close writes the index and stops the checker; Run calls it on the way out.
@@ -452,81 +344,72 @@ func walkSources(srcs []source) iter.Seq[library.Entry] {
 	}
 }
 
-// scan reads the sources' headers on all cores (through the index).
-func (b *browser) scan(srcs []source) tea.Cmd {
-	ch := make(chan *row, 1024)
-	idx := b.index
-	// the built-in samples come alone, from their file system; paths named
-	// on the command line are the OS's
-	var fsys fs.FS
-	for _, s := range srcs {
-		if s.fsys != nil {
-			fsys = s.fsys
-		}
-	}
+// scan walks the sources on all cores: a row fresh in the index is only
+// confirmed, a new or changed file is read and put. Batches come through a
+// channel.
+func (b *browser) scan() tea.Cmd {
+	ch := make(chan []library.Scanned, 64)
+	opt := library.ScanOptions{Index: b.index}
+	store, srcs := b.store, b.srcs
 	go func() {
 		defer close(ch)
-		library.Scan(context.Background(), walkSources(srcs), library.ScanOptions{Index: idx}, func(h library.Header) bool {
-			if h.Kind == library.Skipped {
-				return true // a FIFO or device inside a folder: never a row
-			}
-			ch <- newRow(source{path: h.Path, fsys: fsys}, h)
+		library.ScanRows(context.Background(), walkSources(srcs), opt, store, func(ss []library.Scanned) bool {
+			ch <- slices.Clone(ss)
 			return true
 		})
 	}()
 	return nextRows(b.gen, ch, batchWindow(0))
 }
 
-// batchWindow is how long rows gather before the list takes them in. The
-// first row of a batch shows at once; merging a batch into a sorted list
-// of n rows costs O(n), so the window grows with the list (2 µs a row,
-// 30 to 250 ms) and merging stays a few percent of a core.
+// batchWindow is how long rows gather before the list takes them in: the
+// first batch shows at once; later ones wait longer as the list grows (a
+// sort of n rows costs O(n)).
 func batchWindow(n int) time.Duration {
-	return min(max(time.Duration(n)*2*time.Microsecond, 30*time.Millisecond), 250*time.Millisecond)
+	return min(max(time.Duration(n)*time.Microsecond/4, 30*time.Millisecond), 500*time.Millisecond)
 }
 
-func nextRows(gen int, ch chan *row, window time.Duration) tea.Cmd {
+func nextRows(gen int, ch chan []library.Scanned, window time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		r, ok := <-ch
+		first, ok := <-ch
 		if !ok {
 			return rowsMsg{gen: gen, done: true, ch: ch}
 		}
-		batch := []*row{r}
+		batch := first
 		timer := time.NewTimer(window)
 		defer timer.Stop()
 		for {
 			select {
-			case r, ok := <-ch:
+			case ss, ok := <-ch:
 				if !ok {
-					return rowsMsg{gen: gen, rows: batch, done: true, ch: ch}
+					return rowsMsg{gen: gen, batch: batch, done: true, ch: ch}
 				}
-				batch = append(batch, r)
+				batch = append(batch, ss...)
 			case <-timer.C:
-				return rowsMsg{gen: gen, rows: batch, ch: ch}
+				return rowsMsg{gen: gen, batch: batch, ch: ch}
 			}
 		}
 	}
 }
 
-func nextChecks(gen int, ch <-chan library.Checked) tea.Cmd {
+func nextChecks(gen int, ch <-chan library.RowID) tea.Cmd {
 	return func() tea.Msg {
-		c, ok := <-ch
+		id, ok := <-ch
 		if !ok {
 			return checksMsg{gen: gen}
 		}
-		batch := []library.Checked{c}
-		for len(batch) < 256 {
+		batch := []library.RowID{id}
+		for len(batch) < 1024 {
 			select {
-			case c, ok := <-ch:
+			case id, ok := <-ch:
 				if !ok {
-					return checksMsg{gen: gen, done: batch}
+					return checksMsg{gen: gen, ids: batch}
 				}
-				batch = append(batch, c)
+				batch = append(batch, id)
 			default:
-				return checksMsg{gen: gen, done: batch, open: true}
+				return checksMsg{gen: gen, ids: batch, open: true}
 			}
 		}
-		return checksMsg{gen: gen, done: batch, open: true}
+		return checksMsg{gen: gen, ids: batch, open: true}
 	}
 }
 
@@ -538,40 +421,27 @@ func (b *browser) setSize(w, h int) {
 // filtered reports whether the list shows fewer rows than it has.
 func (b *browser) filtered() bool { return !b.q.Empty() || b.format != "" }
 
-// keep reports whether a row passes the filter, and its tier.
-func keep(rw *row, q *library.Query, format model.Format) (bool, int) {
-	d := rw.doc.Load()
-	if format != "" && d.H.Format != format {
-		return false, 0
-	}
-	return q.Rank(d)
-}
-
-// shownLess orders the filtered rows: by tier when the query has words,
-// then by the sort.
-func (b *browser) shownLess() func(x, y *row) bool {
-	o := b.order
-	if !b.q.HasWords() {
-		return o.less
-	}
-	return func(x, y *row) bool {
-		if x.tier != y.tier {
-			return x.tier < y.tier
-		}
-		return o.less(x, y)
-	}
-}
-
-func (b *browser) selected() *row {
+// selectedID is the row under the cursor.
+func (b *browser) selectedID() (library.RowID, bool) {
 	if b.cur >= 0 && b.cur < len(b.shown) {
-		return b.shown[b.cur]
+		return b.shown[b.cur], true
 	}
-	return nil
+	return 0, false
+}
+
+// selected is the row under the cursor as the app opens it.
+func (b *browser) selected() *row {
+	id, ok := b.selectedID()
+	if !ok {
+		return nil
+	}
+	h := b.store.Header(id)
+	return &row{src: source{path: h.Path, fsys: b.fsys}, err: h.Err}
 }
 
 // follow keeps the cursor on the row it was on, when the user put it there.
-func (b *browser) follow(sel *row) {
-	if sel != nil && b.moved {
+func (b *browser) follow(sel library.RowID, had bool) {
+	if had && b.moved {
 		if i := slices.Index(b.shown, sel); i >= 0 {
 			b.cur = i
 		}
@@ -579,45 +449,166 @@ func (b *browser) follow(sel *row) {
 	b.cur = max(0, min(b.cur, len(b.shown)-1))
 }
 
-// add merges a batch of new rows into the sorted list and the filtered view.
-func (b *browser) add(batch []*row) {
-	sel := b.selected()
-	for _, rw := range batch {
-		rw.seq = b.seq
-		b.seq++
-		if old := b.byPath[rw.src.path]; old != nil {
-			continue // listed twice (a path named twice): keep the first
-		}
-		b.byPath[rw.src.path] = rw
-		h := rw.h()
-		b.seen[h.Format] = true
-		b.fmtW = max(b.fmtW, ansi.StringWidth(string(h.Format)))
-		b.durW = max(b.durW, len(rw.durText()))
-		if h.Checked() {
-			b.checked++
+// add lists rows not yet listed; it reports whether any was new.
+func (b *browser) add(ids []library.RowID) bool {
+	added := false
+	for _, id := range ids {
+		if !b.listed.has(id) {
+			b.listed.set(id)
+			b.all = append(b.all, id)
+			added = true
 		}
 	}
-	batch = slices.DeleteFunc(slices.Clone(batch), func(rw *row) bool { return b.byPath[rw.src.path] != rw })
-	sort.Slice(batch, func(i, j int) bool { return b.order.less(batch[i], batch[j]) })
-	b.rows = merge(b.rows, batch, b.order.less)
-	switch {
-	case !b.filtered():
-		b.shown = b.rows
-	case b.filtering:
-		// the running filter takes these in when it lands
-	default:
-		var keepers []*row
-		for _, rw := range batch {
-			if ok, tier := keep(rw, b.q, b.format); ok {
-				rw.tier = tier
-				keepers = append(keepers, rw)
-			}
+	return added
+}
+
+// refresh sorts (when the list changed since the last sort) and filters
+// the list again: at once for a short list, else in a job off the UI
+// goroutine. interrupt cancels a running job (a key press: its answer is
+// no longer wanted); otherwise the next job starts when it lands.
+func (b *browser) refresh(interrupt bool) tea.Cmd {
+	if len(b.all) <= syncLimit {
+		if b.running && b.cancel != nil {
+			b.cancel()
 		}
-		less := b.shownLess()
-		sort.SliceStable(keepers, func(i, j int) bool { return less(keepers[i], keepers[j]) })
-		b.shown = merge(b.shown, keepers, less)
+		b.job++
+		b.apply(b.jobInput().run(context.Background()))
+		return nil
 	}
-	b.follow(sel)
+	if b.running {
+		if !interrupt {
+			b.again = true
+			return nil
+		}
+		b.cancel()
+	}
+	return b.startJob()
+}
+
+// startJob starts a sort and filter job over the list as it is now.
+func (b *browser) startJob() tea.Cmd {
+	b.job++
+	b.running, b.again = true, false
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	in := b.jobInput()
+	return func() tea.Msg { return in.run(ctx) }
+}
+
+// jobIn is what a job reads of the browser, taken on the UI goroutine.
+type jobIn struct {
+	job, epoch int
+	store      *library.Store
+	all, rows  []library.RowID
+	sort       bool
+	o          order
+	q          *library.Query
+	format     model.Format
+}
+
+func (b *browser) jobInput() jobIn {
+	return jobIn{job: b.job, epoch: b.epoch, store: b.store, all: b.all[:len(b.all):len(b.all)], rows: b.rows,
+		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format}
+}
+
+// run sorts (when needed) and filters, reading only the store: it may run
+// on any goroutine.
+func (in jobIn) run(ctx context.Context) sortedMsg {
+	msg := sortedMsg{job: in.job, epoch: in.epoch, rows: in.rows}
+	if in.sort {
+		msg.rows, msg.widths = sortRows(in.store, in.all, in.o, newWhatCache())
+		msg.sorted = true
+	}
+	if in.q.Empty() && in.format == "" {
+		msg.shown = msg.rows
+		return msg
+	}
+	kept, tiers, ok := in.q.Matcher(in.store, in.format).Filter(ctx, msg.rows)
+	if !ok {
+		return sortedMsg{job: -1} // cancelled
+	}
+	if in.q.HasWords() {
+		kept, tiers = byTier(kept, tiers)
+	} else {
+		tiers = nil
+	}
+	msg.shown, msg.tiers = kept, tiers
+	return msg
+}
+
+// byTier orders rows by how well they matched, keeping the sort inside
+// each tier.
+func byTier(ids []library.RowID, tiers []uint8) ([]library.RowID, []uint8) {
+	var count [256]int
+	for _, t := range tiers {
+		count[t]++
+	}
+	sum := 0
+	for t := range count {
+		c := count[t]
+		count[t] = sum
+		sum += c
+	}
+	out, outT := make([]library.RowID, len(ids)), make([]uint8, len(ids))
+	for i, id := range ids {
+		t := tiers[i]
+		out[count[t]], outT[count[t]] = id, t
+		count[t]++
+	}
+	return out, outT
+}
+
+// apply takes a job's answer.
+func (b *browser) apply(m sortedMsg) {
+	if m.job != b.job {
+		return // cancelled or overtaken by a newer one
+	}
+	sel, had := b.selectedID()
+	b.running = false
+	if m.sorted {
+		b.rows = m.rows
+		b.sortedAt = m.epoch
+		w := m.widths
+		for f := range w.seen {
+			b.seen[model.Format(f)] = true
+		}
+		b.fmtW = max(b.fmtW, w.fmtW)
+		b.durW = max(b.durW, len(durText(w.maxDur)))
+		if w.maxProbs > 0 {
+			b.probW = max(b.probW, len(fmt.Sprintf("! %d", w.maxProbs)))
+		}
+		if w.maxHead > 0 {
+			b.probW = max(b.probW, len(fmt.Sprintf("! %d+", w.maxHead)))
+		}
+		b.checked = w.checked
+	}
+	b.shown, b.tiers = m.shown, m.tiers
+	b.follow(sel, had)
+}
+
+// landed takes a job's answer from the UI loop and starts the next job
+// when the list changed meanwhile.
+func (b *browser) landed(m sortedMsg) tea.Cmd {
+	if m.job != b.job {
+		return nil
+	}
+	b.apply(m)
+	var cmds []tea.Cmd
+	if b.again || b.sortedAt != b.epoch || len(b.rows) != len(b.all) {
+		cmds = append(cmds, b.startJob())
+	}
+	// the index's rows are up: now the walk confirms them
+	return tea.Batch(append(cmds, b.startScan())...)
+}
+
+// startScan starts the walk once, after the index's rows are listed.
+func (b *browser) startScan() tea.Cmd {
+	if b.scanning {
+		return nil
+	}
+	b.scanning = true
+	b.checker = library.NewChecker(b.index, b.store, b.fsys)
+	return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()))
 }
 
 // refilter applies the filter's text. A query that does not parse keeps
@@ -631,225 +622,185 @@ func (b *browser) refilter() tea.Cmd {
 		return nil
 	}
 	b.q = q
-	return b.apply(text != b.lastQuery)
-}
-
-// apply recomputes the shown rows for the current query, format and
-// order; reset puts the cursor on the first row.
-func (b *browser) apply(reset bool) tea.Cmd {
-	b.filterGen++
-	b.filtering = false
-	if reset {
+	if text != b.lastQuery {
 		b.cur, b.top = 0, 0
-		b.lastQuery = b.filter.Value()
+		b.lastQuery = text
 	}
-	sel := b.selected()
-	if !b.filtered() {
-		b.shown = b.rows
-		b.follow(sel)
-		return nil
-	}
-	if len(b.rows) <= syncFilter {
-		rows, tiers := filterRows(b.rows, b.q, b.format, b.order)
-		for i, rw := range rows {
-			rw.tier = tiers[i]
-		}
-		b.shown = rows
-		b.follow(sel)
-		return nil
-	}
-	b.filtering = true
-	gen, rows, q, format, o, upto := b.filterGen, b.rows, b.q, b.format, b.order, b.seq
-	return func() tea.Msg {
-		got, tiers := filterRows(rows, q, format, o)
-		return filteredMsg{gen: gen, rows: got, tiers: tiers, upto: upto}
-	}
+	return b.refresh(true)
 }
 
-// filterRows is the filter over a snapshot of the sorted rows: it reads
-// only the rows' documents, so it may run on any goroutine.
-func filterRows(rows []*row, q *library.Query, format model.Format, o order) ([]*row, []int) {
-	type hit struct {
-		rw   *row
-		tier int
-	}
-	var hits []hit
-	for _, rw := range rows {
-		if ok, tier := keep(rw, q, format); ok {
-			hits = append(hits, hit{rw, tier})
-		}
-	}
-	if q.HasWords() {
-		// rows are in sort order already: a stable sort by tier keeps it
-		sort.SliceStable(hits, func(i, j int) bool { return hits[i].tier < hits[j].tier })
-	}
-	out, tiers := make([]*row, len(hits)), make([]int, len(hits))
-	for i, h := range hits {
-		out[i], tiers[i] = h.rw, h.tier
-	}
-	return out, tiers
-}
-
-// resort sorts every row by the new order (once, on a sort key press).
+// resort sorts every row by the new order (on a sort key press).
 func (b *browser) resort() tea.Cmd {
-	sel := b.selected()
-	rows := slices.Clone(b.rows)
-	sort.SliceStable(rows, func(i, j int) bool { return b.order.less(rows[i], rows[j]) })
-	b.rows = rows
-	cmd := b.apply(false)
-	b.follow(sel)
-	return cmd
+	b.epoch++
+	return b.refresh(true)
 }
 
-// checked applies check results: the row's problems become final, and it
-// moves or leaves the view if the sort or the filter depends on them.
-func (b *browser) applyChecks(done []library.Checked) {
-	sel := b.selected()
-	for _, c := range done {
-		rw := b.byPath[c.Path]
-		if rw == nil {
-			continue
-		}
-		b.setCheck(rw, c.Check)
+// changed notes rows whose values changed (a check landed, a file was read
+// again): the list is sorted again when the order or the filter reads what
+// changed.
+func (b *browser) changed(content bool) tea.Cmd {
+	if content || b.order.col == colProblems {
+		b.epoch++
 	}
-	b.follow(sel)
+	if content || b.q.NeedsCheck() || b.order.col == colProblems {
+		return b.refresh(false)
+	}
+	return nil
 }
 
-func (b *browser) setCheck(rw *row, c *library.Check) {
-	old := rw.h()
-	if old.Check == nil && old.Err == "" {
-		b.checked++
-	}
-	h := *old
-	h.Check = c
-	moves := b.order.col == colProblems
-	if moves {
-		b.rows = remove(b.rows, rw)
-	}
-	rw.setDoc(library.NewDoc(&h))
-	b.probW = max(b.probW, len(rw.probText()))
-	if moves {
-		b.rows = insert(b.rows, rw, b.order.less)
-	}
-	switch {
-	case !b.filtered():
-		b.shown = b.rows
-	case b.filtering:
-	default:
-		b.shown = remove(b.shown, rw)
-		if ok, tier := keep(rw, b.q, b.format); ok {
-			rw.tier = tier
-			b.shown = insert(b.shown, rw, b.shownLess())
+// applyChecks takes check results: the rows are already updated in the
+// store; the count and, when the order or the filter reads problems, the
+// list follow.
+func (b *browser) applyChecks(ids []library.RowID) tea.Cmd {
+	for _, id := range ids {
+		if b.listed.has(id) {
+			b.checked = min(b.checked+1, len(b.all))
 		}
 	}
-}
-
-// remove returns the list without rw, as a new slice.
-func remove(list []*row, rw *row) []*row {
-	i := slices.Index(list, rw)
-	if i < 0 {
-		return list
-	}
-	return slices.Concat(list[:i], list[i+1:])
-}
-
-// insert returns the list with rw at its place, as a new slice.
-func insert(list []*row, rw *row, less func(x, y *row) bool) []*row {
-	i := sort.Search(len(list), func(i int) bool { return less(rw, list[i]) })
-	return slices.Concat(list[:i], []*row{rw}, list[i:])
+	return b.changed(false)
 }
 
 // opened records what a full decode of the file found when it was opened.
+// The list follows on the next message the browser gets (the app shows the
+// replay meanwhile).
 func (b *browser) opened(path string, r *model.Replay, err error) {
-	rw := b.byPath[path]
-	if rw == nil {
+	id, ok := b.store.Lookup(path)
+	if !ok {
 		return
 	}
-	c := library.CheckReplay(r, err)
-	b.setCheck(rw, c)
+	h := b.store.Header(id)
+	if h.Check == nil && h.Err == "" && b.listed.has(id) {
+		b.checked = min(b.checked+1, len(b.all))
+	}
+	h.Check, h.Summary = library.CheckReplay(r, err), library.SummaryOf(r, err)
+	if b.index != nil && b.fsys == nil && h.Kind == library.File {
+		b.index.PutRow(&h)
+	} else {
+		b.store.Put(&h)
+	}
 	if b.checker != nil {
-		b.checker.Forget(path)
+		b.checker.Forget(id)
 	}
-	if b.index != nil && rw.src.fsys == nil {
-		h := *rw.h()
-		b.index.Put(h)
-	}
+	b.probW = max(b.probW, len(probText(&h)))
+	b.later = true
 }
 
 // startChecks queues every row without a final count for the background
-// check, in the order they are shown.
+// check, in the order they are shown, then the rest.
 func (b *browser) startChecks() {
 	if b.checker == nil {
 		return
 	}
-	for _, list := range [][]*row{b.shown, b.rows} {
-		for _, rw := range list {
-			b.checker.Add(*rw.h(), rw.src.fsys)
-		}
+	b.checker.Add(b.shown)
+	if len(b.shown) != len(b.rows) {
+		b.checker.Add(b.rows)
 	}
 	b.preferCursor()
 }
 
 // preferCursor asks the checker for the row under the cursor next.
 func (b *browser) preferCursor() {
-	if rw := b.selected(); rw != nil && b.checker != nil && !rw.h().Checked() {
-		b.checker.Prefer(rw.src.path)
+	if id, ok := b.selectedID(); ok && b.checker != nil {
+		b.checker.Prefer(id)
 	}
 }
 
+// scanned takes a batch of the walk: new rows are listed, rows read again
+// changed, and every row seen is confirmed.
+func (b *browser) scanned(batch []library.Scanned) tea.Cmd {
+	content := false
+	for _, s := range batch {
+		b.confirmed.set(s.ID)
+		if !b.listed.has(s.ID) {
+			b.listed.set(s.ID)
+			b.all = append(b.all, s.ID)
+			content = true
+		} else if s.Read {
+			content = true
+		}
+	}
+	if content {
+		return b.changed(true)
+	}
+	return nil
+}
+
+// walkDone drops the rows the index had that the walk did not find
+// (files removed or moved since), and starts the checks.
+func (b *browser) walkDone() tea.Cmd {
+	b.done = true
+	b.took = time.Since(b.started)
+	kept := b.all[:0:0]
+	for _, id := range b.all {
+		if b.confirmed.has(id) {
+			kept = append(kept, id)
+		}
+	}
+	var cmd tea.Cmd
+	if len(kept) != len(b.all) {
+		b.all = kept
+		b.listed = nil
+		for _, id := range kept {
+			b.listed.set(id)
+		}
+		b.epoch++
+		cmd = b.refresh(false)
+	}
+	if b.index != nil {
+		b.index.Flush()
+	}
+	b.startChecks()
+	return cmd
+}
+
 func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
+	if b.later {
+		b.later = false
+		cmd, rw := b.update(msg)
+		return tea.Batch(b.changed(false), cmd), rw
+	}
+	return b.update(msg)
+}
+
+func (b *browser) update(msg tea.Msg) (tea.Cmd, *row) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		b.setSize(msg.Width, msg.Height)
+	case indexRowsMsg:
+		if msg.gen != b.gen {
+			return nil, nil
+		}
+		b.store = msg.store // the index's rows are the list's
+		if b.add(msg.ids) {
+			b.epoch++
+			if cmd := b.refresh(false); cmd != nil {
+				return cmd, nil // the walk starts when the list is up
+			}
+		}
+		return b.startScan(), nil
 	case rowsMsg:
 		if msg.gen != b.gen {
 			return nil, nil
 		}
-		b.add(msg.rows)
+		cmd := b.scanned(msg.batch)
 		if msg.done {
-			b.done = true
-			b.took = time.Since(b.started)
-			if b.index != nil {
-				b.index.Flush()
-			}
-			b.startChecks()
-			return nil, nil
+			return tea.Batch(cmd, b.walkDone()), nil
 		}
-		return nextRows(msg.gen, msg.ch, batchWindow(len(b.rows))), nil
+		if msg.ch == nil {
+			return cmd, nil // rows handed in by a test
+		}
+		return tea.Batch(cmd, nextRows(msg.gen, msg.ch, batchWindow(len(b.all)))), nil
 	case checksMsg:
 		if msg.gen != b.gen {
 			return nil, nil
 		}
-		b.applyChecks(msg.done)
+		cmd := b.applyChecks(msg.ids)
 		if msg.open {
-			return nextChecks(msg.gen, b.checker.Results()), nil
+			return tea.Batch(cmd, nextChecks(msg.gen, b.checker.Results())), nil
 		}
-		return nil, nil
-	case filteredMsg:
-		if msg.gen != b.filterGen {
-			return nil, nil
-		}
-		sel := b.selected()
-		b.filtering = false
-		for i, rw := range msg.rows {
-			rw.tier = msg.tiers[i]
-		}
-		b.shown = msg.rows
-		// rows that arrived meanwhile
-		var late []*row
-		for _, rw := range b.rows {
-			if rw.seq >= msg.upto {
-				late = append(late, rw)
-			}
-		}
-		if len(late) > 0 {
-			got, tiers := filterRows(late, b.q, b.format, b.order)
-			for i, rw := range got {
-				rw.tier = tiers[i]
-			}
-			b.shown = merge(b.shown, got, b.shownLess())
-		}
-		b.follow(sel)
+		return cmd, nil
+	case sortedMsg:
+		return b.landed(msg), nil
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
@@ -868,6 +819,33 @@ func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {
 		return b.key(msg)
 	}
 	return nil, nil
+}
+
+// browserKeyMap is the browser's keys: the shared ones of keys.go and the
+// archive's own (sort, reverse, format).
+type browserKeyMap struct {
+	browserKeys
+	Sort, Reverse, Formats key.Binding
+}
+
+func newBrowserKeyMap() browserKeyMap {
+	return browserKeyMap{
+		browserKeys: newBrowserKeys(),
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse")),
+		Formats:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "format")),
+	}
+}
+
+func (k browserKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.Formats, k.Help, k.Quit}
+}
+
+func (k browserKeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
+		{k.Open, k.Filter, k.Clear, k.Sort, k.Reverse, k.Formats, k.Help, k.Quit},
+	}
 }
 
 func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
@@ -952,7 +930,8 @@ func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
 		return b.resort(), nil
 	case key.Matches(msg, k.Formats):
 		b.format = b.nextFormat()
-		return b.apply(true), nil
+		b.cur, b.top = 0, 0
+		return b.refresh(true), nil
 	case key.Matches(msg, k.Help):
 		b.help.ShowAll = true
 	case key.Matches(msg, k.Open):
@@ -1004,16 +983,19 @@ func (b *browser) rowsShown() int { return max(b.h-3, 1) }
 
 // status is the title line's right part: counts, sort, format, checks.
 func (b *browser) status() string {
-	n := int64(len(b.rows))
+	n := int64(len(b.all))
 	s := thousands(n) + " replays"
-	if len(b.shown) != len(b.rows) || b.filtered() {
+	if len(b.shown) != len(b.all) || b.filtered() {
 		s = thousands(int64(len(b.shown))) + " of " + s
 	}
 	if !b.done {
 		s = "reading… " + s
 	}
-	if b.filtering {
-		s += " · filtering…"
+	if b.running {
+		s += " · sorting…"
+		if b.filtered() {
+			s = strings.TrimSuffix(s, " · sorting…") + " · filtering…"
+		}
 	}
 	arrow := "▲"
 	if b.order.desc {
@@ -1024,7 +1006,7 @@ func (b *browser) status() string {
 		s += " · " + string(b.format) + " only"
 	}
 	if b.done && n > 0 {
-		if b.checked >= len(b.rows) {
+		if b.checked >= len(b.all) {
 			s += " · all checked"
 		} else {
 			s += fmt.Sprintf(" · checked %s of %s", thousands(int64(b.checked)), thousands(n))
@@ -1104,8 +1086,7 @@ func (b *browser) View() string {
 	b.top = max(0, min(b.top, max(len(b.shown)-rows, 0)))
 	marks := b.q.Marks()
 	for i := b.top; i < len(b.shown) && len(lines) < rows+2; i++ {
-		rw := b.shown[i]
-		h := rw.h()
+		h := b.store.Header(b.shown[i])
 		sel := i == b.cur
 		date := ""
 		if !h.Start.IsZero() {
@@ -1121,9 +1102,9 @@ func (b *browser) View() string {
 		sb.WriteByte(' ')
 		sb.WriteString(fit(date, dateW))
 		sb.WriteByte(' ')
-		sb.WriteString(b.hl(rw.what, whatW, marks, sel))
-		sb.WriteString(fmt.Sprintf(" %*s %*s ", durW, rw.durText(), sizeW, humanSize(h.Size)))
-		probs := rw.probText()
+		sb.WriteString(b.hl(describe(&h), whatW, marks, sel))
+		sb.WriteString(fmt.Sprintf(" %*s %*s ", durW, durText(h.Duration), sizeW, humanSize(h.Size)))
+		probs := probText(&h)
 		pr := fit(probs, probW)
 		if !sel {
 			switch {
@@ -1136,7 +1117,7 @@ func (b *browser) View() string {
 		sb.WriteString(pr)
 		if nameW > 0 {
 			sb.WriteByte(' ')
-			name := path.Base(filepath.ToSlash(rw.src.path))
+			name := path.Base(filepath.ToSlash(h.Path))
 			if b.order.col == colFile {
 				// sorted by file: the names from their start, the part
 				// the order reads, so what is shown is in order
@@ -1151,7 +1132,7 @@ func (b *browser) View() string {
 		}
 		lines = append(lines, line)
 	}
-	if len(b.shown) == 0 && b.done && !b.filtering {
+	if len(b.shown) == 0 && b.done && !b.running {
 		msg := "no replays here"
 		if b.filtered() {
 			msg = "nothing matches the filter"

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,29 +20,73 @@ import (
 	"rewind/theme"
 )
 
-func testRows() []*row {
-	mk := func(path string, f model.Format, start time.Time, title string, dur time.Duration, size int64, probs int, players ...string) *row {
+func testHeaders() []library.Header {
+	mk := func(path string, f model.Format, start time.Time, title string, dur time.Duration, size int64, probs int, players ...string) library.Header {
 		h := library.Header{Path: path, Kind: library.File, Format: f, Start: start, Title: title, Duration: dur, Size: size, Problems: probs}
 		for i, c := range players {
 			h.Players = append(h.Players, library.Player{Slot: "P" + itoa(i+1), Character: c})
 		}
-		return newRow(source{path: path}, h)
+		return h
 	}
 	day := func(d int) time.Time { return time.Date(2023, 1, d, 12, 30, 0, 0, time.UTC) }
-	return []*row{
-		mk("slippi/Game_20230101.slp", model.Format("slippi"), day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
-		mk("slippi/ics.slp", model.Format("slippi"), day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
-		mk("slippi/corrupt.slp", model.Format("slippi"), day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
+	// in the order a walk finds them
+	return []library.Header{
 		mk("bsor/song.bsor", model.Format("bsor"), day(5), "Believer", 3*time.Minute+24*time.Second, 1_100_000, 0, "Quest 2"),
+		{Path: "sc2/broken.SC2Replay", Kind: library.File, Format: model.Format("sc2"), Err: "mpq: at 0x0: bad header", Size: 1024},
+		mk("slippi/Game_20230101.slp", model.Format("slippi"), day(1), "Battlefield", 8*time.Minute, 2_400_000, 0, "Fox", "Marth"),
+		mk("slippi/corrupt.slp", model.Format("slippi"), day(2), "Yoshi's Story", 40*time.Second, 120_000, 3, "Sheik", "Peach", "Fox", "Falco"),
+		mk("slippi/ics.slp", model.Format("slippi"), day(3), "Final Destination", 3*time.Minute, 900_000, 0, "Ice Climbers", "Falco"),
 		mk("teehistorian/x.teehistorian", model.Format("teehistorian"), time.Time{}, "Kobra 4", 12*time.Minute, 340_000, 1),
-		newRow(source{path: "sc2/broken.SC2Replay"}, library.Header{Path: "sc2/broken.SC2Replay", Kind: library.File, Format: model.Format("sc2"), Err: "mpq: at 0x0: bad header", Size: 1024}),
 	}
+}
+
+// feed puts headers into the browser's store and hands their rows in as
+// one batch of a scan (done: the scan ends with it), running the jobs a
+// long list starts until the list has settled.
+func feed(b *browser, done bool, hs ...library.Header) {
+	var batch []library.Scanned
+	for i := range hs {
+		batch = append(batch, library.Scanned{ID: b.store.Put(&hs[i]), Read: true})
+	}
+	settle(b, func() tea.Cmd { cmd, _ := b.Update(rowsMsg{gen: b.gen, batch: batch, done: done}); return cmd })
+}
+
+// settle runs what an update returns, as Bubble Tea would but on this
+// goroutine, until nothing is left: sort and filter jobs land.
+func settle(b *browser, update func() tea.Cmd) {
+	var run func(cmd tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch m := cmd().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				run(c)
+			}
+		case sortedMsg:
+			c, _ := b.Update(m)
+			run(c)
+		}
+	}
+	run(update())
+}
+
+// key sends a key and lets the jobs it starts land.
+func (b *browser) press(k string) *row {
+	var open *row
+	settle(b, func() tea.Cmd {
+		cmd, rw := b.Update(keyMsg(k))
+		open = rw
+		return cmd
+	})
+	return open
 }
 
 func newTestBrowser(w, h int) *browser {
 	b := newBrowser(theme.New(false), "testdata")
 	b.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	b.Update(rowsMsg{rows: testRows(), done: true})
+	feed(b, true, testHeaders()...)
 	return b
 }
 
@@ -84,20 +127,29 @@ func TestGoldenBrowser(t *testing.T) {
 	}
 }
 
-func paths(rows []*row) []string {
+func (b *browser) paths(ids []library.RowID) []string {
 	var out []string
-	for _, rw := range rows {
-		out = append(out, rw.src.path)
+	for _, id := range ids {
+		out = append(out, b.store.Path(id))
 	}
 	return out
 }
 
+// byPath is the header of the row of a path.
+func (b *browser) byPath(p string) (library.Header, bool) {
+	id, ok := b.store.Lookup(p)
+	if !ok || !b.listed.has(id) {
+		return library.Header{}, false
+	}
+	return b.store.Header(id), true
+}
+
 func TestBrowserKeys(t *testing.T) {
 	b := newTestBrowser(160, 48)
-	if got := b.shown[0].src.path; got != "bsor/song.bsor" {
+	if got := b.store.Path(b.shown[0]); got != "bsor/song.bsor" {
 		t.Errorf("newest first: %s", got)
 	}
-	if got := b.shown[len(b.shown)-1].h().Start; !got.IsZero() {
+	if got := b.store.Header(b.shown[len(b.shown)-1]).Start; !got.IsZero() {
 		t.Error("undated rows should go last")
 	}
 	b.Update(keyMsg("down"))
@@ -143,12 +195,12 @@ func TestBrowserKeys(t *testing.T) {
 func TestBrowserSortByFileShowsTheOrder(t *testing.T) {
 	b := newBrowser(theme.New(false), "testdata")
 	b.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
-	var rows []*row
+	var hs []library.Header
 	for i, name := range []string{"b_replays__4__1@ab1d4891.bsor", "c__data__short_game_tbh10.slp", "a__then_change_map.teehistorian", "d_old_republic_50.SC2Replay"} {
 		p := "corpus/some__very__long__folder__name/" + strings.Repeat("x", 30) + name
-		rows = append(rows, newRow(source{path: p}, library.Header{Path: p, Kind: library.File, Format: model.Format("slippi"), Size: int64(i)}))
+		hs = append(hs, library.Header{Path: p, Kind: library.File, Format: model.Format("slippi"), Size: int64(i)})
 	}
-	b.Update(rowsMsg{rows: rows, done: true})
+	feed(b, true, hs...)
 	for b.order.col != colFile {
 		b.Update(keyMsg("s"))
 	}
@@ -182,7 +234,7 @@ func TestBrowserSort(t *testing.T) {
 	for range nColumns {
 		b.Update(keyMsg("s"))
 		if w, ok := want[b.order.col]; ok {
-			if got := paths(b.shown); !slices.Equal(got, w) {
+			if got := b.paths(b.shown); !slices.Equal(got, w) {
 				t.Errorf("by %s: %v\nwant %v", columnNames[b.order.col], got, w)
 			}
 		}
@@ -191,7 +243,7 @@ func TestBrowserSort(t *testing.T) {
 		t.Fatalf("back to %v", b.order)
 	}
 	b.Update(keyMsg("S"))
-	got := paths(b.shown)
+	got := b.paths(b.shown)
 	if got[0] != "slippi/Game_20230101.slp" || got[len(got)-1] != "teehistorian/x.teehistorian" {
 		t.Errorf("oldest first, undated last: %v", got)
 	}
@@ -199,7 +251,7 @@ func TestBrowserSort(t *testing.T) {
 	b.Update(keyMsg("down"))
 	sel := b.selected()
 	b.Update(keyMsg("s"))
-	if b.selected() != sel {
+	if *b.selected() != *sel {
 		t.Errorf("cursor moved to %s", b.selected().src.path)
 	}
 }
@@ -213,9 +265,9 @@ func TestBrowserFormat(t *testing.T) {
 		if b.format != want {
 			t.Fatalf("format %q, want %q", b.format, want)
 		}
-		for _, rw := range b.shown {
-			if want != "" && rw.h().Format != want {
-				t.Errorf("%s shown under %s", rw.src.path, want)
+		for _, id := range b.shown {
+			if h := b.store.Header(id); want != "" && h.Format != want {
+				t.Errorf("%s shown under %s", h.Path, want)
 			}
 		}
 		if want != "" && !strings.Contains(b.View(), string(want)+" only") {
@@ -257,7 +309,7 @@ func TestBrowserQuery(t *testing.T) {
 		if b.qErr != nil {
 			t.Errorf("%q: %v", c.q, b.qErr)
 		}
-		if got := paths(b.shown); !slices.Equal(got, c.want) {
+		if got := b.paths(b.shown); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.q, got, c.want)
 		}
 	}
@@ -269,7 +321,7 @@ func TestBrowserQuery(t *testing.T) {
 	if b.qErr == nil || b.qErr.Col != 22 {
 		t.Fatalf("error %+v", b.qErr)
 	}
-	if got := paths(b.shown); !slices.Equal(got, []string{"slippi/ics.slp"}) {
+	if got := b.paths(b.shown); !slices.Equal(got, []string{"slippi/ics.slp"}) {
 		t.Errorf("a bad query changed the list: %v", got)
 	}
 	out := ansi.Strip(b.View())
@@ -286,18 +338,18 @@ func TestBrowserQuery(t *testing.T) {
 func TestFilterRank(t *testing.T) {
 	b := newBrowser(theme.New(false), "rank")
 	b.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
-	mk := func(path, title string, f model.Format, day int, chars ...string) *row {
+	mk := func(path, title string, f model.Format, day int, chars ...string) library.Header {
 		h := library.Header{Path: path, Kind: library.File, Format: f, Title: title, Start: time.Date(2023, 1, day, 0, 0, 0, 0, time.UTC)}
 		for _, c := range chars {
 			h.Players = append(h.Players, library.Player{Character: c})
 		}
-		return newRow(source{path: path}, h)
+		return h
 	}
-	b.Update(rowsMsg{done: true, rows: []*row{
+	feed(b, true,
 		mk("teehistorian/idle_clean_shutdown.teehistorian", "Tutorial", model.Format("teehistorian"), 3),
 		mk("slippi/tests__data__ics.slp", "Final Destination", model.Format("slippi"), 1, "Ice Climbers", "Jigglypuff"),
 		mk("slippi/other.slp", "Battlefield", model.Format("slippi"), 2, "Fox", "Marth"),
-	}})
+	)
 	for _, c := range []struct {
 		q    string
 		want []string
@@ -311,7 +363,7 @@ func TestFilterRank(t *testing.T) {
 	} {
 		b.filter.SetValue(c.q)
 		b.refilter()
-		if got := paths(b.shown); !slices.Equal(got, c.want) {
+		if got := b.paths(b.shown); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %v, want %v", c.q, got, c.want)
 		}
 	}
@@ -354,7 +406,7 @@ func TestFilterHighlight(t *testing.T) {
 	defer colour()()
 	b := newBrowser(theme.New(false), "x")
 	b.Update(tea.WindowSizeMsg{Width: 160, Height: 20})
-	b.Update(rowsMsg{rows: testRows(), done: true})
+	feed(b, true, testHeaders()...)
 	b.Update(keyMsg("/"))
 	for _, k := range split("fox") {
 		b.Update(keyMsg(k))
@@ -374,20 +426,33 @@ func TestBrowserChecks(t *testing.T) {
 	b.filter.SetValue("problems:>0")
 	b.refilter()
 	before := len(b.shown)
-	b.Update(checksMsg{done: []library.Checked{
-		{Path: "slippi/ics.slp", Check: &library.Check{Problems: 2, First: "slippi: event 0x55 at 0x12f0: not in Event Payloads"}},
-		{Path: "slippi/corrupt.slp", Check: &library.Check{}},
-		{Path: "not/listed.slp", Check: &library.Check{}},
-	}})
-	got := paths(b.shown)
+	// the checker puts what it found in the store, then says which rows
+	check := func(p string, c *library.Check) library.RowID {
+		id, ok := b.store.Lookup(p)
+		if !ok {
+			h := library.Header{Path: p, Kind: library.File}
+			id = b.store.Put(&h) // a row not listed
+		}
+		h := b.store.Header(id)
+		h.Check = c
+		b.store.Put(&h)
+		return id
+	}
+	ids := []library.RowID{
+		check("slippi/ics.slp", &library.Check{Problems: 2, First: "slippi: event 0x55 at 0x12f0: not in Event Payloads"}),
+		check("slippi/corrupt.slp", &library.Check{}),
+		check("not/listed.slp", &library.Check{}),
+	}
+	settle(b, func() tea.Cmd { cmd, _ := b.Update(checksMsg{gen: b.gen, ids: ids}); return cmd })
+	got := b.paths(b.shown)
 	if len(got) != before || !slices.Contains(got, "slippi/ics.slp") || slices.Contains(got, "slippi/corrupt.slp") {
 		t.Errorf("after checks: %v", got)
 	}
-	if rw := b.byPath["slippi/ics.slp"]; rw.probText() != "! 2" {
-		t.Errorf("ics: %q", rw.probText())
+	if h, _ := b.byPath("slippi/ics.slp"); probText(&h) != "! 2" {
+		t.Errorf("ics: %q", probText(&h))
 	}
-	if rw := b.byPath["slippi/corrupt.slp"]; rw.probText() != "clean" {
-		t.Errorf("corrupt: %q", rw.probText())
+	if h, _ := b.byPath("slippi/corrupt.slp"); probText(&h) != "clean" {
+		t.Errorf("corrupt: %q", probText(&h))
 	}
 	if b.checked != 3 { // ics, corrupt and the unreadable one
 		t.Errorf("checked %d", b.checked)
@@ -396,33 +461,33 @@ func TestBrowserChecks(t *testing.T) {
 	b.filter.SetValue("")
 	b.refilter()
 	for b.order.col != colProblems {
-		b.Update(keyMsg("s"))
+		b.press("s")
 	}
-	b.Update(checksMsg{done: []library.Checked{{Path: "bsor/song.bsor", Check: &library.Check{Problems: 9}}}})
-	if b.shown[0].src.path != "bsor/song.bsor" {
-		t.Errorf("most problems first: %v", paths(b.shown))
+	id := check("bsor/song.bsor", &library.Check{Problems: 9})
+	settle(b, func() tea.Cmd { cmd, _ := b.Update(checksMsg{gen: b.gen, ids: []library.RowID{id}}); return cmd })
+	if b.store.Path(b.shown[0]) != "bsor/song.bsor" {
+		t.Errorf("most problems first: %v", b.paths(b.shown))
 	}
 	// opening a file is a full check
 	b.opened("teehistorian/x.teehistorian", &model.Replay{}, nil)
-	if rw := b.byPath["teehistorian/x.teehistorian"]; rw.probText() != "clean" {
-		t.Errorf("opened: %q", rw.probText())
+	if h, _ := b.byPath("teehistorian/x.teehistorian"); probText(&h) != "clean" {
+		t.Errorf("opened: %q", probText(&h))
 	}
 	b.opened("sc2/broken.SC2Replay", nil, fmt.Errorf("mpq: at 0x0: bad header"))
-	if rw := b.byPath["sc2/broken.SC2Replay"]; rw.h().ProblemCount() != 1 {
-		t.Errorf("opened broken: %d", rw.h().ProblemCount())
+	if h, _ := b.byPath("sc2/broken.SC2Replay"); h.ProblemCount() != 1 {
+		t.Errorf("opened broken: %d", h.ProblemCount())
 	}
 }
 
 // TestBrowserIncremental: rows arriving in batches, with a filter and a
 // sort, end up exactly where sorting and filtering everything at once puts
-// them, whether the filter ran on the UI goroutine or off it.
+// them, whether the list is sorted on the UI goroutine or in jobs off it.
 func TestBrowserIncremental(t *testing.T) {
-	for _, n := range []int{300, syncFilter + 700} {
+	for _, n := range []int{300, syncLimit + 700} {
 		b := newBrowser(theme.New(false), "many")
 		b.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 		rng := rand.New(rand.NewSource(int64(n)))
-		var all []*row
-		mk := func(i int) *row {
+		mk := func(i int) library.Header {
 			f := []model.Format{model.Format("slippi"), model.Format("sc2"), model.Format("bsor")}[rng.Intn(3)]
 			h := library.Header{Path: fmt.Sprintf("d/%05d.x", i), Kind: library.File, Format: f, Size: int64(rng.Intn(1000)),
 				Duration: time.Duration(rng.Intn(600)) * time.Second, Title: []string{"Battlefield", "Hecate LE", "Believer"}[rng.Intn(3)]}
@@ -430,46 +495,88 @@ func TestBrowserIncremental(t *testing.T) {
 				h.Start = time.Date(2023, 1, 1+rng.Intn(300), 0, 0, 0, 0, time.UTC)
 			}
 			h.Players = []library.Player{{Character: []string{"Fox", "Zerg", "Marth"}[rng.Intn(3)]}, {Character: "Falco"}}
-			return newRow(source{path: h.Path}, h)
+			return h
 		}
 		b.filter.SetValue("battle -char:marth")
 		b.refilter()
 		b.order = order{colLength, true}
-		var pending tea.Cmd
+		var all []library.Header
+		var queued []tea.Cmd
 		for i := 0; i < n; {
 			k := 1 + rng.Intn(400)
-			var batch []*row
+			var batch []library.Scanned
 			for ; k > 0 && i < n; k-- {
-				batch = append(batch, mk(i))
+				h := mk(i)
+				all = append(all, h)
+				batch = append(batch, library.Scanned{ID: b.store.Put(&h), Read: true})
 				i++
 			}
-			all = append(all, batch...)
-			b.Update(rowsMsg{rows: batch})
-			if i > n/2 && pending == nil {
-				// change the query mid-scan: with many rows it runs off the
-				// UI goroutine and lands after more batches
+			cmd, _ := b.Update(rowsMsg{gen: b.gen, batch: batch})
+			queued = append(queued, cmd)
+			if i > n/2 && len(queued) > 0 && rng.Intn(3) == 0 {
+				// change the query mid-scan: a long list's jobs land late,
+				// some after newer ones started
 				b.filter.SetValue("battle -char:marth len:>1m")
-				pending = b.refilter()
+				queued = append(queued, b.refilter())
+			}
+			if rng.Intn(4) == 0 && len(queued) > 0 {
+				c := queued[0]
+				queued = queued[1:]
+				settle(b, func() tea.Cmd { return c })
 			}
 		}
-		if pending != nil {
-			b.Update(pending())
+		for _, c := range queued {
+			settle(b, func() tea.Cmd { return c })
 		}
-		b.Update(rowsMsg{done: true})
-		want := slices.Clone(all)
-		sort.SliceStable(want, func(i, j int) bool { return b.order.less(want[i], want[j]) })
-		if !slices.Equal(b.rows, want) {
+		b.filter.SetValue("battle -char:marth len:>1m")
+		settle(b, b.refilter)
+		settle(b, func() tea.Cmd { cmd, _ := b.Update(rowsMsg{gen: b.gen, done: true}); return cmd })
+		// the same order sorting all headers at once: length, then newest
+		// first, then the order they came
+		idx := make([]int, len(all))
+		for i := range idx {
+			idx[i] = i
+		}
+		cmp := func(i, j int) int {
+			x, y := all[i], all[j]
+			dx, dy := x.Duration, y.Duration
+			if (dx <= 0) != (dy <= 0) {
+				if dx <= 0 {
+					return 1
+				}
+				return -1
+			}
+			if dx != dy {
+				return int(dy - dx)
+			}
+			if x.Start.IsZero() != y.Start.IsZero() {
+				if x.Start.IsZero() {
+					return 1
+				}
+				return -1
+			}
+			if c := y.Start.Compare(x.Start); c != 0 {
+				return c
+			}
+			return i - j
+		}
+		slices.SortStableFunc(idx, cmp)
+		var want []string
+		for _, i := range idx {
+			want = append(want, all[i].Path)
+		}
+		if got := b.paths(b.rows); !slices.Equal(got, want) {
 			t.Fatalf("%d rows: order differs", n)
 		}
 		q, _ := library.ParseQuery("battle -char:marth len:>1m")
-		var wantShown []*row
-		for _, rw := range want {
-			if q.Match(rw.doc.Load()) {
-				wantShown = append(wantShown, rw)
+		var wantShown []string
+		for _, i := range idx {
+			if q.Match(library.NewDoc(&all[i])) {
+				wantShown = append(wantShown, all[i].Path)
 			}
 		}
-		if !slices.Equal(b.shown, wantShown) {
-			t.Errorf("%d rows: %d shown, want %d", n, len(b.shown), len(wantShown))
+		if got := b.paths(b.shown); !slices.Equal(got, wantShown) {
+			t.Errorf("%d rows: %d shown, want %d", n, len(got), len(wantShown))
 		}
 	}
 }
@@ -527,14 +634,14 @@ func TestScanSamples(t *testing.T) {
 		t.Skip("no samples yet")
 	}
 	for i := 1; i < len(a.br.rows); i++ {
-		p, q := a.br.rows[i-1].h().Start, a.br.rows[i].h().Start
+		p, q := a.br.store.Header(a.br.rows[i-1]).Start, a.br.store.Header(a.br.rows[i]).Start
 		if !q.IsZero() && (p.IsZero() || p.Before(q)) {
 			t.Errorf("rows %d and %d out of date order", i-1, i)
 		}
 	}
 	// the corrupt sample's problems come from the check, not the header
-	if rw := a.br.byPath["slippi/tests__data__corrupt.slp"]; rw == nil || rw.h().Check == nil || rw.h().ProblemCount() == 0 {
-		t.Errorf("corrupt.slp: %+v", rw)
+	if h, ok := a.br.byPath("slippi/tests__data__corrupt.slp"); !ok || h.Check == nil || h.ProblemCount() == 0 {
+		t.Errorf("corrupt.slp: %+v", h)
 	}
 	if !strings.Contains(a.View(), "all checked") {
 		t.Errorf("status:\n%s", a.View())
@@ -580,7 +687,7 @@ func TestScanDir(t *testing.T) {
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
 	runApp(t, a, a.Init(), func() bool { return a.br.done })
 	if len(a.br.rows) != 2 {
-		t.Fatalf("%d rows: %v", len(a.br.rows), paths(a.br.rows))
+		t.Fatalf("%d rows: %v", len(a.br.rows), a.br.paths(a.br.rows))
 	}
 	out := ansi.Strip(a.View())
 	for _, want := range []string{"an empty file", "a zip archive", "unreadable"} {
@@ -611,9 +718,9 @@ func TestBrowserIndex(t *testing.T) {
 	if second.br.index.Len() != len(first.br.rows) {
 		t.Errorf("index holds %d of %d", second.br.index.Len(), len(first.br.rows))
 	}
-	for _, rw := range second.br.rows {
-		if rw.h().Check == nil {
-			t.Errorf("%s: check not kept", rw.src.path)
+	for _, id := range second.br.rows {
+		if h := second.br.store.Header(id); h.Check == nil {
+			t.Errorf("%s: check not kept", h.Path)
 		}
 	}
 }
@@ -621,14 +728,14 @@ func TestBrowserIndex(t *testing.T) {
 func BenchmarkBrowserView(b *testing.B) {
 	br := newBrowser(newTestTheme(), "bench")
 	br.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	var many []*row
+	var many []library.Header
 	for len(many) < 10000 {
-		for _, rw := range testRows() {
-			rw.src.path = fmt.Sprint(len(many), rw.src.path)
-			many = append(many, rw)
+		for _, h := range testHeaders() {
+			h.Path = fmt.Sprint(len(many), h.Path)
+			many = append(many, h)
 		}
 	}
-	br.Update(rowsMsg{rows: many, done: true})
+	feed(br, true, many...)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		_ = br.View()
@@ -669,8 +776,7 @@ func BenchmarkBrowserScan(b *testing.B) {
 				cpu = cpuTime() - cpu0
 				_ = a.View()
 				rows = len(a.br.rows)
-				a.br.checker.Close()
-				a.br.index.Close()
+				a.br.close()
 			}
 			b.ReportMetric(float64(first.Microseconds())/1000, "ms-first-rows")
 			b.ReportMetric(float64(whole.Microseconds())/1000, "ms-whole-list")

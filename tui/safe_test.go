@@ -96,7 +96,7 @@ func TestViewsEscapeHostileText(t *testing.T) {
 	b := newBrowser(theme.New(false), dir)
 	b.Update(tea.WindowSizeMsg{Width: 160, Height: 20})
 	h := library.ReadHeader(library.Entry{Path: path, Kind: library.File})
-	b.Update(rowsMsg{rows: []*row{newRow(source{path: path}, h)}, done: true})
+	feed(b, true, h)
 	noDataControls(t, "browser", b.View(), true)
 	b.Update(keyMsg("/"))
 	for _, k := range "pwned" {

@@ -1,0 +1,358 @@
+package tui
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"rewind/library"
+)
+
+// The browser sorts a million rows on a key press. Comparing rows through
+// the store would be a hundred million reads; instead each row's sort
+// values become 64-bit keys whose order is the sort's (missing values
+// last in either direction), read once, and the keys are radix-sorted:
+// rows by number, then stably by the date (newest first: the tie-break),
+// then stably by the column. A file-name sort sorts the names eight bytes
+// at a time, only where the bytes so far are equal.
+
+// kv is a key and the row's place in the list being sorted.
+type kv struct {
+	k uint64
+	i uint32
+}
+
+// radixSort sorts a stably by key, 16 bits a pass, skipping passes where
+// every key has the same digit; tmp is scratch of the same length. It
+// returns whichever of the two holds the result, and the other.
+func radixSort(a, tmp []kv) (sorted, scratch []kv) {
+	var count [1 << 16]int
+	for shift := uint(0); shift < 64; shift += 16 {
+		clear(count[:])
+		for _, e := range a {
+			count[(e.k>>shift)&0xffff]++
+		}
+		if len(a) == 0 || count[(a[0].k>>shift)&0xffff] == len(a) {
+			continue // every key has this digit
+		}
+		sum := 0
+		for d := range count {
+			c := count[d]
+			count[d] = sum
+			sum += c
+		}
+		for _, e := range a {
+			d := (e.k >> shift) & 0xffff
+			tmp[count[d]] = e
+			count[d]++
+		}
+		a, tmp = tmp, a
+	}
+	return a, tmp
+}
+
+const missing = ^uint64(0)
+
+// signedKey orders int64 values as unsigned keys, below missing.
+func signedKey(v int64, desc bool) uint64 {
+	k := uint64(v) ^ 1<<63
+	if desc {
+		k = ^k
+	}
+	return min(k, missing-1)
+}
+
+// sortKeys are what a sort reads of each row, and what the browser learns
+// on the way (column widths, formats, checks).
+type sortKeys struct {
+	primary, date []uint64
+	names         []string // file names, lower case (the file column)
+	widths        widths
+}
+
+type widths struct {
+	fmtW     int
+	maxDur   time.Duration
+	maxProbs int // the most problems a check found
+	maxHead  int // the most a header alone showed, unchecked
+	seen     map[string]bool
+	checked  int
+}
+
+// readKeys reads the sort values of rows (in row-number order, for the
+// cache) for the order o.
+func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) sortKeys {
+	n := len(ids)
+	k := sortKeys{primary: make([]uint64, n), widths: widths{seen: map[string]bool{}}}
+	if o.col != colDate {
+		k.date = make([]uint64, n)
+	}
+	if o.col == colFile {
+		k.names = make([]string, n)
+	}
+	formats := map[string]uint64{}
+	var key []uint32
+	s.Read(ids, func(i int, r library.Row) {
+		start, dated := r.StartNano()
+		dateKey := missing
+		if dated {
+			dateKey = signedKey(start, true)
+		}
+		if k.date != nil {
+			k.date[i] = dateKey
+		}
+		f := string(r.Format())
+		k.widths.seen[f] = true
+		k.widths.fmtW = max(k.widths.fmtW, len(f))
+		k.widths.maxDur = max(k.widths.maxDur, r.Duration())
+		switch {
+		case r.HasCheck():
+			k.widths.maxProbs = max(k.widths.maxProbs, r.ProblemCount())
+		case r.Err() == "":
+			k.widths.maxHead = max(k.widths.maxHead, r.HeaderProblems())
+		}
+		if r.Checked() {
+			k.widths.checked++
+		}
+		var p uint64
+		switch o.col {
+		case colDate:
+			p = dateKey
+			if dated && !o.desc {
+				p = signedKey(start, false)
+			}
+		case colFormat:
+			formats[f] = 0
+			p = uint64(len(f)) // placeholder: ranked below
+		case colWhat:
+			key = r.TextKey(key[:0])
+			p = uint64(whats.rank(key, r))
+		case colLength:
+			p = missing
+			if d := r.Duration(); d > 0 {
+				p = signedKey(int64(d), o.desc)
+			}
+		case colSize:
+			p = signedKey(r.Size(), o.desc)
+		case colProblems:
+			c := uint64(r.ProblemCount()) << 1
+			if r.Checked() {
+				c |= 1
+			}
+			p = min(c, missing-1)
+			if o.desc {
+				p = missing - 1 - c
+			}
+		case colFile:
+			k.names[i] = lowerName(r.Name())
+		}
+		k.primary[i] = p
+	})
+	switch o.col {
+	case colFormat:
+		// formats by name: rank each once, then key the rows by rank
+		var names []string
+		for f := range formats {
+			names = append(names, f)
+		}
+		sortStrings(names)
+		for i, f := range names {
+			formats[f] = uint64(i)
+			if o.desc {
+				formats[f] = uint64(len(names) - 1 - i)
+			}
+		}
+		s.Read(ids, func(i int, r library.Row) { k.primary[i] = formats[string(r.Format())] })
+	case colWhat:
+		whats.finish(k.primary, o.desc)
+	}
+	return k
+}
+
+func sortStrings(a []string) {
+	kvs := make([]kv, len(a))
+	for i := range a {
+		kvs[i].i = uint32(i)
+	}
+	out := sortByNames(kvs, a)
+	sorted := make([]string, len(a))
+	for j, e := range out {
+		sorted[j] = a[e.i]
+	}
+	copy(a, sorted)
+}
+
+// lowerName is a file name in lower case, for the sort.
+func lowerName(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// sortRows returns ids in the order o: by the column, then newest first,
+// then by row number (the order files were first found).
+func sortRows(s *library.Store, ids []library.RowID, o order, whats *whatCache) ([]library.RowID, widths) {
+	n := len(ids)
+	if n == 0 {
+		return nil, widths{seen: map[string]bool{}}
+	}
+	// by row number first: the last tie-break, and the order the store
+	// keeps rows in
+	a, tmp := make([]kv, n), make([]kv, n)
+	for i, id := range ids {
+		a[i] = kv{uint64(id), uint32(i)}
+	}
+	a, tmp = radixSort(a, tmp)
+	byID := make([]library.RowID, n)
+	for j, e := range a {
+		byID[j] = ids[e.i]
+	}
+	k := readKeys(s, byID, o, whats)
+	if k.date != nil {
+		for j := range a {
+			a[j] = kv{k.date[j], uint32(j)}
+		}
+		a, tmp = radixSort(a, tmp)
+	} else {
+		for j := range a {
+			a[j] = kv{0, uint32(j)}
+		}
+	}
+	if k.names != nil {
+		a = sortByNames(a, k.names)
+	} else {
+		for j := range a {
+			a[j].k = k.primary[a[j].i]
+		}
+		a, _ = radixSort(a, tmp)
+	}
+	if o.col == colFile && o.desc {
+		reverseRuns(a, k.names)
+	}
+	out := make([]library.RowID, n)
+	for j, e := range a {
+		out[j] = byID[e.i]
+	}
+	return out, k.widths
+}
+
+// sortByNames sorts a stably by names[e.i], eight bytes at a time: a radix
+// sort on the first eight, then the same on the next eight inside each run
+// of equal keys, and so on.
+func sortByNames(a []kv, names []string) []kv {
+	tmp := make([]kv, len(a))
+	var rec func(a, tmp []kv, at int) []kv
+	rec = func(a, tmp []kv, at int) []kv {
+		if len(a) < 2 {
+			return a
+		}
+		for j := range a {
+			a[j].k = chunk(names[a[j].i], at)
+		}
+		if out, _ := radixSort(a, tmp); &out[0] != &a[0] {
+			copy(a, out)
+		}
+		// runs of equal keys whose names go on
+		for lo := 0; lo < len(a); {
+			hi := lo + 1
+			for hi < len(a) && a[hi].k == a[lo].k {
+				hi++
+			}
+			if hi-lo > 1 && len(names[a[lo].i]) > at+8 {
+				rec(a[lo:hi], tmp[lo:hi], at+8)
+			}
+			lo = hi
+		}
+		return a
+	}
+	return rec(a, tmp, 0)
+}
+
+// chunk is bytes at..at+8 of s as a big-endian key; a name that ends
+// sorts before any that goes on (names hold no NUL).
+func chunk(s string, at int) uint64 {
+	var k uint64
+	for j := range 8 {
+		k <<= 8
+		if at+j < len(s) {
+			k |= uint64(s[at+j])
+		}
+	}
+	return k
+}
+
+// reverseRuns turns an ascending name sort into a descending one while
+// rows of one name keep their tie-break order (newest first).
+func reverseRuns(a []kv, names []string) {
+	// reverse everything, then put each run of equal names back in order
+	for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
+		a[i], a[j] = a[j], a[i]
+	}
+	for lo := 0; lo < len(a); {
+		hi := lo + 1
+		for hi < len(a) && names[a[hi].i] == names[a[lo].i] {
+			hi++
+		}
+		for i, j := lo, hi-1; i < j; i, j = i+1, j-1 {
+			a[i], a[j] = a[j], a[i]
+		}
+		lo = hi
+	}
+}
+
+// whatCache describes each distinct set of a row's texts once (rows with
+// the same players and stage read the same) and ranks the descriptions.
+type whatCache struct {
+	byKey map[string]int // the texts' numbers -> description
+	list  []string       // descriptions, lower case; "" for a row with nothing to say
+	has   []bool
+	buf   []byte
+}
+
+func newWhatCache() *whatCache { return &whatCache{byKey: map[string]int{}} }
+
+func (w *whatCache) rank(key []uint32, r library.Row) int {
+	b := w.buf[:0]
+	for _, v := range key {
+		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+	}
+	w.buf = b
+	if d, ok := w.byKey[string(b)]; ok {
+		return d
+	}
+	h := r.Header()
+	d := len(w.list)
+	w.list = append(w.list, strings.ToLower(describe(&h)))
+	w.has = append(w.has, h.Title != "" || len(h.Players) > 0)
+	w.byKey[string(b)] = d
+	return d
+}
+
+// finish turns the rows' description numbers into ranks: by description,
+// rows with nothing to say last.
+func (w *whatCache) finish(keys []uint64, desc bool) {
+	idx := make([]string, len(w.list))
+	copy(idx, w.list)
+	order := make([]kv, len(w.list))
+	for i := range order {
+		order[i].i = uint32(i)
+	}
+	order = sortByNames(order, idx)
+	rank := make([]uint64, len(w.list))
+	for r, e := range order {
+		rank[e.i] = uint64(r)
+		if desc {
+			rank[e.i] = uint64(len(order) - 1 - r)
+		}
+	}
+	for i, d := range keys {
+		if !w.has[d] {
+			keys[i] = missing
+			continue
+		}
+		keys[i] = rank[d]
+	}
+}
