@@ -115,6 +115,7 @@ func (o *infoOptions) run(c *call, paths []string) int {
 		opt.Index = idx
 	}
 	exit, files, first := 0, 0, true
+	var buf []byte
 	out := c.output()
 	defer out.Flush()
 	named := namedPaths(paths)
@@ -133,7 +134,9 @@ func (o *infoOptions) run(c *call, paths []string) int {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
 		if o.json {
-			writeJSON(out, summarize(&h))
+			// writeJSON's bytes, written by hand (a million lines notice)
+			buf = appendInfoJSON(buf[:0], summarize(&h))
+			out.Write(theme.EscapeJSON(buf))
 		} else {
 			if !first {
 				out.WriteByte('\n')

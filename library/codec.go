@@ -165,12 +165,13 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 	}
 	e.uint(b.ref(r.title))
 	e.uint(b.ref(r.mode))
+	x := s.x(r)
 	e.int(r.dur)
-	e.int(r.frames)
+	e.int(int64(r.frames))
 	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.rate))
 	e.uint(b.ref(r.unit))
-	e.int(r.clock)
-	e.uint(b.ref(r.clockNm))
+	e.int(x.clock)
+	e.uint(b.ref(x.clockNm))
 	e.uint(b.ref(r.result))
 	ps := s.playerList(r)
 	e.uint(uint64(len(ps)))
@@ -186,14 +187,14 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 	e.int(int64(r.notes))
 	e.uint(b.ref(r.err))
 	if flags&rCheck != 0 {
-		e.int(int64(r.cProblems))
-		e.int(int64(r.cNotes))
-		e.uint(b.ref(r.cErr))
-		e.uint(b.ref(r.cFirst))
+		e.int(int64(x.cProblems))
+		e.int(int64(x.cNotes))
+		e.uint(b.ref(x.cErr))
+		e.uint(b.ref(x.cFirst))
 	}
 	if hasSum {
 		e.uint(uint64(len(blob)))
-		b.sums = append(b.sums, sumAt{id, r.sumRef, len(e.b)})
+		b.sums = append(b.sums, sumAt{id, x.sumRef, len(e.b)})
 		e.b = append(e.b, blob...)
 	}
 	b.n++
@@ -260,6 +261,7 @@ func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
 		name := unsafe.String(unsafe.SliceData(d.b), l)
 		d.b = d.b[l:]
 		var r rowRec
+		var x extRec
 		r.size, r.mtime = d.int(), d.int()
 		r.kind = uint8(d.uint())
 		flags := d.uint()
@@ -270,13 +272,14 @@ func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
 			r.startZone = int32(d.int())
 		}
 		r.title, r.mode = str(), str()
-		r.dur, r.frames = d.int(), d.int()
+		r.dur = d.int()
+		r.frames = int32(min(max(d.int(), 0), 1<<31-1))
 		if len(d.b) < 8 {
 			return recs, errCorrupt
 		}
 		r.rate = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 		d.b = d.b[8:]
-		r.unit, r.clock, r.clockNm, r.result = str(), d.int(), str(), str()
+		r.unit, x.clock, x.clockNm, r.result = str(), d.int(), str(), str()
 		np := d.small()
 		if np > len(d.b)/6 || np > maxPlayers || d.err != nil {
 			return recs, errCorrupt
@@ -292,15 +295,15 @@ func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
 		r.problems, r.notes = int32(d.int()), int32(d.int())
 		r.err = str()
 		if flags&rCheck != 0 {
-			r.cProblems, r.cNotes = int32(d.int()), int32(d.int())
-			r.cErr, r.cFirst = str(), str()
+			x.cProblems, x.cNotes = int32(d.int()), int32(d.int())
+			x.cErr, x.cFirst = str(), str()
 		}
 		var sumOff int64
 		if flags&rSum != 0 {
-			r.sumLen = uint32(d.small())
+			x.sumLen = uint32(d.small())
 			sumOff = payloadAt + int64(len(p)-len(d.b))
 			if d.err == nil {
-				d.b = d.b[r.sumLen:]
+				d.b = d.b[x.sumLen:]
 			}
 		}
 		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
@@ -319,12 +322,15 @@ func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
 		} else {
 			id, row = s.add(dir, name)
 		}
-		r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers
+		r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
 		*row = r
 		copy(s.players(row, len(players)), players)
 		if flags&rSum != 0 {
 			row.flags |= fSum
-			row.sumRef = gen<<40 | uint64(sumOff)
+			x.sumRef = gen<<40 | uint64(sumOff)
+		}
+		if row.ext != 0 || x != (extRec{}) {
+			*s.xw(row) = x
 		}
 		recs++
 	}

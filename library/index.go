@@ -126,7 +126,7 @@ func OpenIndex(path string) (*Index, error) {
 		}
 		if st, err := f.Stat(); err == nil {
 			x.s.mu.Lock()
-			x.s.reserve(int(st.Size() / 100)) // records are some 100 bytes
+			x.s.reserve(int(st.Size() / 150)) // records are some 120 bytes: do not size for more
 			x.s.mu.Unlock()
 		}
 		x.s.mu.Lock()
@@ -466,13 +466,10 @@ func (x *Index) pointAtFile(b *blockEnc, recsAt int64) {
 	s := x.s
 	for _, sa := range b.sums {
 		r := s.rec(sa.id)
-		if r.flags&fSum == 0 || r.sumRef != sa.ref {
+		if ref, ok := s.sumRef(r); !ok || ref != sa.ref {
 			continue
 		}
-		n := r.sumLen
-		s.dropSum(r)
-		r.flags |= fSum
-		r.sumRef, r.sumLen = x.gen()<<40|uint64(recsAt+int64(sa.off)), n
+		s.setSumRef(r, x.gen()<<40|uint64(recsAt+int64(sa.off)))
 	}
 }
 
@@ -556,11 +553,8 @@ func (x *Index) compact(prune bool) error {
 		for _, m := range marks {
 			for _, sa := range m.b.sums {
 				r := s.rec(sa.id)
-				if r.flags&fSum != 0 && r.sumRef == sa.ref {
-					n := r.sumLen
-					s.dropSum(r)
-					r.flags |= fSum
-					r.sumRef, r.sumLen = gen<<40|uint64(m.recsAt+int64(sa.off)), n
+				if ref, ok := s.sumRef(r); ok && ref == sa.ref {
+					s.setSumRef(r, gen<<40|uint64(m.recsAt+int64(sa.off)))
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"rewind/model"
 )
@@ -231,5 +232,16 @@ func BenchmarkIndexOpen(b *testing.B) {
 		if y.Len() != 50000 {
 			b.Fatal(y.Len())
 		}
+	}
+}
+
+// TestRowSize: a row of the store stays as small as it was made (the
+// browser holds a million).
+func TestRowSize(t *testing.T) {
+	if n := unsafe.Sizeof(rowRec{}); n > 120 {
+		t.Errorf("rowRec is %d bytes", n)
+	}
+	if n := unsafe.Sizeof(playerRec{}); n > 24 {
+		t.Errorf("playerRec is %d bytes", n)
 	}
 }

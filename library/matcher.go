@@ -142,18 +142,18 @@ func (w *matchWorker) fill(r *rowRec) {
 	v.dated = r.flags&fStart != 0
 	v.start = r.startSec + int64(r.startZone)
 	v.dur, v.size = r.dur, r.size
-	v.problems, v.checked = problemCount(r), r.flags&fCheck != 0 || r.err != 0
+	v.problems, v.checked = s.problemCount(r), r.flags&fCheck != 0 || r.err != 0
 }
 
 var noPlayers = []playerRec{}
 
 // problemCount is Header.ProblemCount of a row.
-func problemCount(r *rowRec) int {
+func (s *Store) problemCount(r *rowRec) int {
 	switch {
-	case r.flags&fCheck != 0 && r.cErr != 0:
-		return max(int(r.cProblems), 1)
+	case r.flags&fCheck != 0 && s.x(r).cErr != 0:
+		return max(int(s.x(r).cProblems), 1)
 	case r.flags&fCheck != 0:
-		return int(r.cProblems)
+		return int(s.x(r).cProblems)
 	case r.err != 0:
 		return 1
 	}

@@ -95,7 +95,7 @@ func (r Row) Player(i int) Player {
 }
 
 // ProblemCount is Header.ProblemCount.
-func (r Row) ProblemCount() int { return problemCount(r.r) }
+func (r Row) ProblemCount() int { return r.s.problemCount(r.r) }
 
 // Checked is Header.Checked.
 func (r Row) Checked() bool { return r.r.flags&fCheck != 0 || r.r.err != 0 }

@@ -235,6 +235,11 @@ type scanWorker struct {
 	lastID  uint32
 	lastOK  bool
 	lastS   *Store
+	// the row found last: a folder's files are walked in the order a
+	// scan of it put them in the index, so the next file is most often
+	// the next row
+	lastRow RowID
+	hasRow  bool
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -252,10 +257,19 @@ func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
 	if !w.lastOK {
 		return 0, nil, false
 	}
-	id, ok := s.find(w.lastID, name)
-	if !ok {
-		return 0, nil, false
+	var id RowID
+	ok := false
+	if next := w.lastRow + 1; w.hasRow && int(next) < s.n {
+		if r := s.rec(next); s.dirs[r.dir].abs == s.dirs[w.lastID].abs && s.name(r) == name {
+			id, ok = next, true
+		}
 	}
+	if !ok {
+		if id, ok = s.find(w.lastID, name); !ok {
+			return 0, nil, false
+		}
+	}
+	w.lastRow, w.hasRow = id, true
 	r := s.rec(id)
 	if r.size != e.Size || r.mtime != unixNano(e.ModTime) || Kind(r.kind) != File {
 		return id, r, false
@@ -400,13 +414,15 @@ var gc struct {
 	stop       chan struct{}
 }
 
-// lazyGC lets the heap grow past what is live by some 128 MB while scans
+// lazyGC lets the heap grow past what is live by some 16 MB while scans
 // run (at most five times it): a header read allocates and drops a few
 // hundred kilobytes, and with Go's default the collector would run every
 // few files when little is live (it halves the CPU a scan takes), yet a
-// store of a million rows must not be allowed five times its size. The
-// percentage follows the live heap as the scan fills the store. A GOGC
-// the user set higher is kept.
+// store of a million rows must not be allowed twice its size. The live
+// heap is mostly rows without pointers, which a collection marks without
+// reading, so collecting often costs little. The percentage follows the
+// live heap as the scan fills the store. A GOGC the user set above 400,
+// or off, is kept.
 func lazyGC() (restore func()) {
 	gc.Lock()
 	if gc.users == 0 {
@@ -442,7 +458,7 @@ func tuneGC(stop chan struct{}) {
 	for {
 		metrics.Read(sample)
 		live := max(int64(sample[0].Value.Uint64()), 1<<20)
-		pct := int(min(400, max(int64(gc.old), 100*(128<<20)/live)))
+		pct := int(min(400, max(5, 100*(16<<20)/live)))
 		if pct != last {
 			gc.Lock()
 			if gc.stop == stop {

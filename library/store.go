@@ -44,6 +44,8 @@ type Store struct {
 
 	rows  [][]rowRec
 	n     int
+	ext   [][]extRec
+	nExt  int
 	pl    [][]playerRec
 	np    int // players used in the last chunk
 	names arena
@@ -68,35 +70,46 @@ type dirRec struct {
 	abs  uint32 // the dir of the same folder made absolute (its own id when it is)
 }
 
-// rowRec is one header, 160 bytes, no pointers.
+// rowRec is one header, 120 bytes, no pointers. What only some rows have
+// (a check, a summary, a game clock) is in an extRec beside it, so a list
+// nobody checked yet does not pay for it.
 type rowRec struct {
-	size, mtime   int64 // the freshness key: the file's size and modification time (unix ns)
-	startSec      int64
-	dur, clock    int64
-	frames        int64
-	rate          float64
-	sumRef        uint64
-	startNsec     int32
-	startZone     int32 // seconds east of UTC
-	dir           uint32
-	nameLen       uint32
-	nameRef       uint64
-	fmtID         uint32 // string ids from here
-	fmtName       uint32
-	version       uint32
-	title, mode   uint32
-	unit, clockNm uint32
-	result, err   uint32
-	cErr, cFirst  uint32
-	problems      int32
-	notes         int32
-	cProblems     int32
-	cNotes        int32
-	players       uint32 // index of the first player in pl
-	sumLen        uint32
-	nPlayers      uint16
-	flags         uint16
-	kind          uint8
+	size, mtime int64 // the freshness key: the file's size and modification time (unix ns)
+	startSec    int64
+	dur         int64
+	rate        float64
+	startNsec   int32
+	startZone   int32 // seconds east of UTC
+	frames      int32 // saturates at 2^31-1
+	dir         uint32
+	nameRef     uint32 // arena chunk << 20 | offset
+	nameLen     uint32
+	fmtID       uint32 // string ids from here
+	fmtName     uint32
+	version     uint32
+	title, mode uint32
+	unit        uint32
+	result, err uint32
+	problems    int32
+	notes       int32
+	players     uint32 // index of the first player in pl
+	ext         uint32 // index+1 of the row's extRec; 0 for none
+	nPlayers    uint16
+	flags       uint16
+	kind        uint8
+}
+
+// extRec is what a row has once a full decode ran (the check, where the
+// summary is) and the game clock of the formats that have one.
+type extRec struct {
+	sumRef    uint64
+	clock     int64
+	cProblems int32
+	cNotes    int32
+	cErr      uint32
+	cFirst    uint32
+	clockNm   uint32
+	sumLen    uint32
 }
 
 const (
@@ -112,6 +125,7 @@ type playerRec struct{ slot, name, code, char, team, result uint32 }
 
 const (
 	rowChunk    = 1 << 13
+	extChunk    = 1 << 13
 	playerChunk = 1 << 16
 	maxPlayers  = playerChunk - 1
 	arenaChunk  = 1 << 20
@@ -142,6 +156,30 @@ func (s *Store) Len() int {
 func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk] }
 
 func (s *Store) player(i uint32) *playerRec { return &s.pl[i/playerChunk][i%playerChunk] }
+
+var noExt extRec // what a row without an extRec reads; never written
+
+// x returns a row's extRec for reading.
+func (s *Store) x(r *rowRec) *extRec {
+	if r.ext == 0 {
+		return &noExt
+	}
+	i := r.ext - 1
+	return &s.ext[i/extChunk][i%extChunk]
+}
+
+// xw returns a row's extRec for writing, making it. The caller holds the
+// write lock.
+func (s *Store) xw(r *rowRec) *extRec {
+	if r.ext == 0 {
+		if s.nExt%extChunk == 0 {
+			s.ext = append(s.ext, make([]extRec, extChunk))
+		}
+		s.nExt++
+		r.ext = uint32(s.nExt)
+	}
+	return s.x(r)
+}
 
 // intern returns the id of str, adding it. The caller holds the lock.
 func (s *Store) intern(str string) uint32 {
@@ -219,7 +257,9 @@ func (s *Store) hash(absDir uint32, name string) uint64 {
 	return maphash.String(s.seed, name) ^ (uint64(absDir)+1)*0x9E3779B97F4A7C15
 }
 
-func (s *Store) name(r *rowRec) string { return s.names.str(r.nameRef, r.nameLen) }
+func (s *Store) name(r *rowRec) string {
+	return s.names.str(uint64(r.nameRef>>20)<<32|uint64(r.nameRef&(1<<20-1)), r.nameLen)
+}
 
 // find returns the row of a file in a folder (a dir id), by the folder's
 // absolute form. The caller holds a lock.
@@ -286,7 +326,11 @@ func (s *Store) add(dir uint32, name string) (RowID, *rowRec) {
 	s.n++
 	r := s.rec(id)
 	r.dir = dir
-	r.nameRef, r.nameLen = s.names.put(name)
+	if len(name) > arenaChunk {
+		name = name[:arenaChunk] // no file system has such names
+	}
+	ref, n := s.names.put(name)
+	r.nameRef, r.nameLen = uint32(ref>>32)<<20|uint32(ref), n
 	s.slot(s.hash(s.dirs[dir].abs, name), id)
 	return id, r
 }
@@ -367,7 +411,7 @@ func (s *Store) putLocked(h *Header, blob []byte) RowID {
 func (s *Store) setHeader(r *rowRec, h *Header) {
 	sum := r.flags & fSum
 	*r = rowRec{dir: r.dir, nameRef: r.nameRef, nameLen: r.nameLen, players: r.players, nPlayers: r.nPlayers,
-		sumRef: r.sumRef, sumLen: r.sumLen, flags: sum}
+		ext: r.ext, flags: sum}
 	r.kind = uint8(h.Kind)
 	r.size, r.mtime = h.Size, unixNano(h.ModTime)
 	r.fmtID, r.fmtName, r.version = s.intern(string(h.Format)), s.intern(h.FormatName), s.intern(h.Version)
@@ -378,13 +422,13 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 		r.startZone = int32(off)
 	}
 	r.title, r.mode = s.intern(h.Title), s.intern(h.Mode)
-	r.dur, r.frames, r.rate, r.unit = int64(h.Duration), int64(h.Frames), h.Rate, s.intern(h.Unit)
-	r.clock, r.clockNm, r.result = int64(h.Clock), s.intern(h.ClockName), s.intern(h.Result)
+	r.dur, r.frames, r.rate, r.unit = int64(h.Duration), int32(min(h.Frames, 1<<31-1)), h.Rate, s.intern(h.Unit)
+	r.result = s.intern(h.Result)
 	if h.Partial {
 		r.flags |= fPartial
 	}
 	ps := s.players(r, len(h.Players))
-	for i, p := range h.Players {
+	for i, p := range h.Players[:len(ps)] {
 		ps[i] = playerRec{s.intern(p.Slot), s.intern(p.Name), s.intern(p.Code), s.intern(p.Character), s.intern(p.Team), s.intern(p.Result)}
 	}
 	r.problems, r.notes = int32(h.Problems), int32(h.Notes)
@@ -392,11 +436,16 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 	if h.NotReplay {
 		r.flags |= fNotReplay
 	}
-	if c := h.Check; c != nil {
-		r.flags |= fCheck
-		r.cProblems, r.cNotes, r.cErr, r.cFirst = int32(c.Problems), int32(c.Notes), s.intern(c.Err), s.intern(c.First)
-		if c.Partial {
-			r.flags |= fCheckPartial
+	if r.ext != 0 || h.Check != nil || h.Clock != 0 || h.ClockName != "" {
+		x := s.xw(r)
+		x.clock, x.clockNm = int64(h.Clock), s.intern(h.ClockName)
+		x.cProblems, x.cNotes, x.cErr, x.cFirst = 0, 0, 0, 0
+		if c := h.Check; c != nil {
+			r.flags |= fCheck
+			x.cProblems, x.cNotes, x.cErr, x.cFirst = int32(c.Problems), int32(c.Notes), s.intern(c.Err), s.intern(c.First)
+			if c.Partial {
+				r.flags |= fCheckPartial
+			}
 		}
 	}
 }
@@ -410,22 +459,45 @@ func (s *Store) setSumBlob(r *rowRec, blob []byte) {
 		s.sumLive = append(s.sumLive, 0)
 	}
 	s.sumLive[c] += len(blob)
-	r.sumRef, r.sumLen = ref|sumInArena, uint32(len(blob))
+	x := s.xw(r)
+	x.sumRef, x.sumLen = ref|sumInArena, uint32(len(blob))
 	r.flags |= fSum
+}
+
+// setSumRef points a row's summary at a place in the index file, letting
+// go of its bytes in the arena.
+func (s *Store) setSumRef(r *rowRec, ref uint64) {
+	n := s.x(r).sumLen
+	s.dropSum(r)
+	x := s.xw(r)
+	x.sumRef, x.sumLen = ref, n
+	r.flags |= fSum
+}
+
+// sumRef is where a row's summary is; 0 and false for none.
+func (s *Store) sumRef(r *rowRec) (uint64, bool) {
+	if r.flags&fSum == 0 {
+		return 0, false
+	}
+	return s.x(r).sumRef, true
 }
 
 // dropSum forgets a row's summary, freeing its arena chunk when nothing
 // else is in it.
 func (s *Store) dropSum(r *rowRec) {
-	if r.flags&fSum != 0 && r.sumRef&sumInArena != 0 {
-		c := int((r.sumRef &^ sumInArena) >> 32)
-		s.sumLive[c] -= int(r.sumLen)
+	if r.flags&fSum == 0 {
+		return
+	}
+	x := s.xw(r)
+	if x.sumRef&sumInArena != 0 {
+		c := int((x.sumRef &^ sumInArena) >> 32)
+		s.sumLive[c] -= int(x.sumLen)
 		if s.sumLive[c] == 0 && c != len(s.sums.chunks)-1 {
 			s.sums.chunks[c] = nil
 		}
 	}
 	r.flags &^= fSum
-	r.sumRef, r.sumLen = 0, 0
+	x.sumRef, x.sumLen = 0, 0
 }
 
 // summaryBlob returns the bytes of a row's summary. The caller holds a lock.
@@ -433,13 +505,14 @@ func (s *Store) summaryBlob(r *rowRec) ([]byte, bool) {
 	if r.flags&fSum == 0 {
 		return nil, false
 	}
-	if r.sumRef&sumInArena != 0 {
-		return []byte(s.sums.str(r.sumRef&^sumInArena, r.sumLen)), true
+	x := s.x(r)
+	if x.sumRef&sumInArena != 0 {
+		return []byte(s.sums.str(x.sumRef&^sumInArena, x.sumLen)), true
 	}
 	if s.readSum == nil {
 		return nil, false
 	}
-	return s.readSum(r.sumRef, r.sumLen)
+	return s.readSum(x.sumRef, x.sumLen)
 }
 
 // Lookup returns the row of a path.
@@ -512,8 +585,9 @@ func (s *Store) header(r *rowRec, h *Header, path string) {
 		h.Start = time.Unix(r.startSec, int64(r.startNsec)).In(zone(r.startZone))
 	}
 	h.Title, h.Mode = str[r.title], str[r.mode]
+	x := s.x(r)
 	h.Duration, h.Frames, h.Rate, h.Unit = time.Duration(r.dur), int(r.frames), r.rate, str[r.unit]
-	h.Clock, h.ClockName, h.Result = time.Duration(r.clock), str[r.clockNm], str[r.result]
+	h.Clock, h.ClockName, h.Result = time.Duration(x.clock), str[x.clockNm], str[r.result]
 	h.Partial = r.flags&fPartial != 0
 	if ps := s.playerList(r); len(ps) > 0 {
 		h.Players = make([]Player, len(ps))
@@ -524,8 +598,8 @@ func (s *Store) header(r *rowRec, h *Header, path string) {
 	h.Problems, h.Notes = int(r.problems), int(r.notes)
 	h.Err, h.NotReplay = str[r.err], r.flags&fNotReplay != 0
 	if r.flags&fCheck != 0 {
-		h.Check = &Check{Problems: int(r.cProblems), Notes: int(r.cNotes), Partial: r.flags&fCheckPartial != 0,
-			Err: str[r.cErr], First: str[r.cFirst]}
+		h.Check = &Check{Problems: int(x.cProblems), Notes: int(x.cNotes), Partial: r.flags&fCheckPartial != 0,
+			Err: str[x.cErr], First: str[x.cFirst]}
 	}
 }
 

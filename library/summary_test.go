@@ -158,7 +158,7 @@ func TestIndexSummaries(t *testing.T) {
 	}
 	// the summary sits in the file: the store holds no copy
 	id, ok := y.Store().Lookup(filepath.Join(dir, "slp__unranked_game1.slp"))
-	if !ok || y.s.rec(id).sumRef&sumInArena != 0 {
+	if !ok || y.s.x(y.s.rec(id)).sumRef&sumInArena != 0 {
 		t.Errorf("summary kept in memory")
 	}
 	if s := y.Store().Summary(id); !reflect.DeepEqual(s, first["slp__unranked_game1.slp"]) {
