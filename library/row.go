@@ -2,6 +2,7 @@ package library
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -142,7 +143,7 @@ func (s *Store) RowsUnder(paths []string) []RowID {
 		}
 		return under[d] > 0
 	}
-	var out []RowID
+	out := make([]RowID, 0, s.n)
 	for id := 0; id < s.n; id++ {
 		r := s.rec(RowID(id))
 		if Kind(r.kind) != File {
@@ -159,5 +160,5 @@ func (s *Store) RowsUnder(paths []string) []RowID {
 			}
 		}
 	}
-	return out
+	return slices.Clip(out)
 }

@@ -408,9 +408,15 @@ func (sf *sameFiles) put(e Entry, full bool, h Header) {
 	sf.mu.Unlock()
 }
 
+// TuneGC keeps the collector as a scan does (lazyGC) until restore is
+// called: the browser holds a million rows for as long as it runs, and the
+// default would let the heap reach twice that.
+func TuneGC() (restore func()) { return lazyGC() }
+
 var gc struct {
 	sync.Mutex
 	users, old int
+	oldLimit   int64
 	stop       chan struct{}
 }
 
@@ -428,6 +434,7 @@ func lazyGC() (restore func()) {
 	if gc.users == 0 {
 		gc.old = debug.SetGCPercent(100)
 		debug.SetGCPercent(gc.old)
+		gc.oldLimit = debug.SetMemoryLimit(-1)
 		if gc.old >= 0 && gc.old <= 400 {
 			gc.stop = make(chan struct{})
 			go tuneGC(gc.stop)
@@ -444,6 +451,7 @@ func lazyGC() (restore func()) {
 				gc.stop = nil
 			}
 			debug.SetGCPercent(gc.old)
+			debug.SetMemoryLimit(gc.oldLimit)
 		}
 		gc.Unlock()
 	}
@@ -463,6 +471,10 @@ func tuneGC(stop chan struct{}) {
 			gc.Lock()
 			if gc.stop == stop {
 				debug.SetGCPercent(pct)
+				// a soft limit a little above what is live makes the runtime
+				// hand freed pages back at once: a sort's scratch comes and
+				// goes in tens of megabytes
+				debug.SetMemoryLimit(min(gc.oldLimit, live+live/8+(96<<20)))
 			}
 			gc.Unlock()
 			last = pct

@@ -256,6 +256,7 @@ type browser struct {
 	took     time.Duration
 	checker  *library.Checker
 	checked  int // rows with a final problem count
+	gcDone   func()
 
 	cur, top int
 	helpTop  int  // the help page's first line
@@ -285,6 +286,7 @@ func newBrowser(th *theme.Theme, title string) *browser {
 // changed files are read) and the checker takes the rows not yet checked.
 func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
 	b.started = time.Now()
+	b.gcDone = library.TuneGC()
 	b.srcs = srcs
 	hasDisk := false
 	for _, s := range srcs {
@@ -324,6 +326,10 @@ func (b *browser) close() {
 	}
 	if b.index != nil {
 		b.index.Close()
+	}
+	if b.gcDone != nil {
+		b.gcDone()
+		b.gcDone = nil
 	}
 }
 
@@ -451,6 +457,7 @@ func (b *browser) follow(sel library.RowID, had bool) {
 
 // add lists rows not yet listed; it reports whether any was new.
 func (b *browser) add(ids []library.RowID) bool {
+	b.all = slices.Grow(b.all, len(ids))
 	added := false
 	for _, id := range ids {
 		if !b.listed.has(id) {
@@ -746,8 +753,10 @@ func (b *browser) walkDone() tea.Cmd {
 		b.epoch++
 		cmd = b.refresh(false)
 	}
-	if b.index != nil {
-		b.index.Flush()
+	if idx := b.index; idx != nil {
+		// what the walk read is written off the UI goroutine
+		flush := func() tea.Msg { idx.Flush(); return nil }
+		cmd = tea.Batch(cmd, flush)
 	}
 	b.startChecks()
 	return cmd
