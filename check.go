@@ -120,13 +120,26 @@ func (o *checkOptions) run(c *call, paths []string) int {
 		return c.errorf("name the files or folders to check, like rewind check ~/replays")
 	}
 	prog := newProgress(c.stderr)
-	inputs := collect(paths, prog.found)
+	total := 0
+	if prog != nil {
+		// the bar needs the total: a first walk counts (it costs little
+		// beside the decodes, and nothing is kept)
+		found := 0
+		eachInput(paths, func(in input) bool {
+			found++
+			if in.Err == nil {
+				total++
+			}
+			prog.found(found)
+			return true
+		})
+	}
 
 	sum := checkSummary{Type: "summary", ByFormat: map[string]*tally{}}
 	rows := map[string]*tally{}
 	out := c.output()
 	defer out.Flush()
-	checkAll(inputs, prog, func(res checkResult) {
+	files, found := checkAll(paths, prog, total, func(res checkResult) {
 		if res.Status == "skipped" {
 			sum.Skipped++
 		} else {
@@ -151,7 +164,7 @@ func (o *checkOptions) run(c *call, paths []string) int {
 	})
 	prog.finish()
 
-	if replays(inputs) == 0 {
+	if files == 0 {
 		sum.Exit = 2
 	}
 	if o.json {
@@ -160,7 +173,7 @@ func (o *checkOptions) run(c *call, paths []string) int {
 		writeCheckTable(out, rows, sum)
 	}
 	out.Flush()
-	if len(inputs) == sum.Skipped {
+	if found == sum.Skipped {
 		// nothing found, nothing unreadable: say so, or a CI job would pass while checking nothing
 		c.errorf("no replay found%s", under(paths))
 	}
@@ -226,54 +239,73 @@ func plural(n int) string {
 	return "s"
 }
 
-// checkAll decodes inputs with one worker per core and hands the results
-// to emit in input order (see inOrder).
-func checkAll(inputs []input, prog *progress, emit func(checkResult)) {
-	inOrder(inputs, prog, checkOne, emit)
+// checkAll walks the paths and decodes each file with one worker per
+// core, handing the results to emit in walk order (see inOrder). It
+// returns how many files there were to decode and how many paths in all.
+func checkAll(paths []string, prog *progress, total int, emit func(checkResult)) (files, found int) {
+	return inOrder(func(fn func(input) bool) { eachInput(paths, fn) }, prog, total, checkOne, emit)
 }
 
-// inOrder runs work on every input with one worker per core and hands the
-// results to emit in input order, each as soon as it and every one before
-// it are done, so a report streams. work reads, decodes and drops its
-// file and returns only what emit needs, so memory stays at a few files'
-// worth.
-func inOrder[T any](inputs []input, prog *progress, work func(input) T, emit func(T)) {
-	prog.begin(replays(inputs))
-	results := make([]*T, len(inputs))
-	next := 0
+// inOrder runs work on every input each gives with one worker per core and
+// hands the results to emit in that order, each as soon as it and every one
+// before it are done, so a report streams. work reads, decodes and drops
+// its file and returns only what emit needs, and at most a window of
+// inputs is in flight, so memory stays at a few files' worth however many
+// a walk finds. total sizes the progress bar.
+func inOrder[T any](each func(func(input) bool), prog *progress, total int, work func(input) T, emit func(T)) (files, found int) {
+	prog.begin(total)
+	workers := runtime.NumCPU()
+	window := 64 * workers
+	type job struct {
+		i  int
+		in input
+	}
+	jobs := make(chan job)
+	tokens := make(chan struct{}, window)
 	var mu sync.Mutex
-	jobs := make(chan int)
+	held := map[int]T{}
+	next := 0
 	var wg sync.WaitGroup
-	for w := 0; w < runtime.NumCPU(); w++ {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
-				in := inputs[i]
-				if in.Err == nil {
-					prog.start(i, in.Name)
+			for j := range jobs {
+				if j.in.Err == nil {
+					prog.start(j.i, j.in.Name)
 				}
-				res := work(in)
-				if in.Err == nil {
-					prog.done(i)
+				res := work(j.in)
+				if j.in.Err == nil {
+					prog.done(j.i)
 				}
 				mu.Lock()
-				results[i] = &res
-				for next < len(results) && results[next] != nil {
-					r := *results[next]
-					results[next] = nil
+				held[j.i] = res
+				for {
+					r, ok := held[next]
+					if !ok {
+						break
+					}
+					delete(held, next)
 					next++
 					emit(r)
+					<-tokens
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range inputs {
-		jobs <- i
-	}
+	each(func(in input) bool {
+		tokens <- struct{}{}
+		if in.Err == nil {
+			files++
+		}
+		jobs <- job{found, in}
+		found++
+		return true
+	})
 	close(jobs)
 	wg.Wait()
+	return files, found
 }
 
 func checkOne(in input) checkResult {

@@ -29,6 +29,19 @@ type input struct {
 // set, is called with the count so far, for a progress line.
 func collect(paths []string, found func(n int)) []input {
 	var out []input
+	eachInput(paths, func(in input) bool {
+		out = append(out, in)
+		if found != nil {
+			found(len(out))
+		}
+		return true
+	})
+	return out
+}
+
+// eachInput is collect without the list: fn gets each input as the walk
+// finds it, so a million paths cost no memory; it returns false to stop.
+func eachInput(paths []string, fn func(input) bool) {
 	add := func(e library.Entry) bool {
 		in := input{Name: e.Path, Size: e.Size, Err: e.Err, Skipped: e.Kind == library.Skipped, Named: e.Named, fsys: e.FS, path: e.Path}
 		if e.Kind == library.Unreadable && e.Size == 0 {
@@ -37,30 +50,15 @@ func collect(paths []string, found func(n int)) []input {
 		if e.FS != nil {
 			in.Name = "samples/" + e.Path
 		}
-		out = append(out, in)
-		if found != nil {
-			found(len(out))
-		}
-		return true
+		return fn(in)
 	}
 	if len(paths) == 0 {
 		library.WalkFS(samples(), ".", add)
 	} else {
 		library.Walk(paths, add)
 	}
-	return out
 }
 
-// replays counts the inputs that are files to decode.
-func replays(inputs []input) int {
-	n := 0
-	for _, in := range inputs {
-		if in.Err == nil {
-			n++
-		}
-	}
-	return n
-}
 
 // decodeInput decodes one input. Files on disk go through decoders.Open,
 // which reads only regular files and only as much as the replay needs.

@@ -344,9 +344,9 @@ func (n *dirNode) list() {
 		}
 		if fi.dir {
 			var c *dirNode
-			if d.Type()&fs.ModeSymlink == 0 {
+			if real := n.real + string(filepath.Separator) + name; d.Type()&fs.ModeSymlink == 0 && !slices.Contains(stack, real) {
 				// a plain folder resolves below its parent
-				c = &dirNode{path: child, real: n.real + string(filepath.Separator) + name, stack: stack, done: make(chan struct{})}
+				c = &dirNode{path: child, real: real, stack: stack, done: make(chan struct{})}
 			} else {
 				var bad *Entry
 				if c, bad = newDirNode(child, stack); bad != nil {

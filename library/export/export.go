@@ -24,6 +24,7 @@ package export
 
 import (
 	"bufio"
+	"container/heap"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -35,7 +36,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -119,29 +119,25 @@ func Export(ctx context.Context, inputs []Input, opt Options) (Progress, error) 
 		return Progress{}, err
 	}
 
-	// the shard's files, found first so progress has a total
-	var files []library.Entry
+	// the shard's files stream from the walk: a million paths are never
+	// all in memory. The progress total grows as they are found.
 	var p Progress
-	for _, in := range inputs {
-		walk := library.Paths([]string{in.Path})
-		if in.FS != nil {
-			walk = library.FSPaths(in.FS, in.Path)
-		}
-		for e := range walk {
-			if e.Kind == library.Skipped {
-				continue
+	walk := func(yield func(library.Entry) bool) {
+		for _, in := range inputs {
+			walk := library.Paths([]string{in.Path})
+			if in.FS != nil {
+				walk = library.FSPaths(in.FS, in.Path)
 			}
-			if shardOf(in.Path, e.Path, opt.Shards) != opt.Shard {
-				continue
+			for e := range walk {
+				if e.Kind == library.Skipped || shardOf(in.Path, e.Path, opt.Shards) != opt.Shard {
+					continue
+				}
+				if !yield(e) {
+					return
+				}
 			}
-			files = append(files, e)
-			p.TotalBytes += e.Size
 		}
 	}
-	p.Total = len(files)
-	// the biggest first, so the last file to finish is a small one and no
-	// worker idles at the end while another decodes a giant
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Size > files[j].Size })
 
 	var st struct {
 		files, unreadable, notReplays atomic.Int64
@@ -195,21 +191,37 @@ func Export(ctx context.Context, inputs []Input, opt Options) (Progress, error) 
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	var ctxErr error
-feed:
-	for _, e := range files {
-		for sent := false; !sent; {
+	// the biggest of the next few thousand files first, so the last file to
+	// finish is a small one and no worker idles at the end while another
+	// decodes a giant
+	var ahead bySize
+	send := func(e library.Entry) bool {
+		for {
 			select {
 			case jobs <- e:
-				sent = true
+				return true
 			case <-tick.C:
 				if opt.Progress != nil {
 					opt.Progress(snapshot())
 				}
 			case <-ctx.Done():
 				ctxErr = ctx.Err()
-				break feed
+				return false
 			}
 		}
+	}
+	stopped := false
+	for e := range walk {
+		p.Total++
+		p.TotalBytes += e.Size
+		heap.Push(&ahead, e)
+		if ahead.Len() >= sizeWindow && !send(heap.Pop(&ahead).(library.Entry)) {
+			stopped = true
+			break
+		}
+	}
+	for !stopped && ahead.Len() > 0 {
+		stopped = !send(heap.Pop(&ahead).(library.Entry))
 	}
 	close(jobs)
 	wg.Wait()
@@ -231,6 +243,23 @@ feed:
 		opt.Progress(final)
 	}
 	return final, errors.Join(errs...)
+}
+
+// sizeWindow is how many files wait to be sent, biggest first.
+const sizeWindow = 4096
+
+// bySize is a heap of entries, the biggest on top.
+type bySize []library.Entry
+
+func (h bySize) Len() int           { return len(h) }
+func (h bySize) Less(i, j int) bool { return h[i].Size > h[j].Size }
+func (h bySize) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *bySize) Push(x any)        { *h = append(*h, x.(library.Entry)) }
+func (h *bySize) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
 }
 
 // emptyTables writes a file with no rows for each shared table no replay
