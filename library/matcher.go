@@ -186,15 +186,23 @@ func (m *Matcher) Rank(id RowID) (bool, int) {
 const filterChunk = 1 << 14
 
 // Filter returns the rows of ids the query keeps, in their order, and the
-// tier of each (see Query.Rank). The work is split over the cores; when
-// ctx ends first, ok is false.
+// tier of each (see Query.Rank). The rows are matched in the order the
+// store keeps them (a list sorted by date visits rows all over memory,
+// and each would be a cache miss), split over the cores; the answer is
+// then read off in the list's order. When ctx ends first, ok is false.
 func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers []uint8, ok bool) {
-	nChunks := (len(ids) + filterChunk - 1) / filterChunk
-	type part struct {
-		ids   []RowID
-		tiers []uint8
+	m.s.mu.RLock()
+	n := m.s.n
+	m.s.mu.RUnlock()
+	want := make([]uint64, (n+63)/64)
+	for _, id := range ids {
+		if int(id) < n {
+			want[id/64] |= 1 << (id % 64)
+		}
 	}
-	parts := make([]part, nChunks)
+	// per row: 0 not kept, else tier+1
+	rank := make([]uint8, n)
+	nChunks := (n + filterChunk - 1) / filterChunk
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(nChunks, 1)) {
@@ -207,17 +215,17 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 				if c >= nChunks || ctx.Err() != nil {
 					return
 				}
-				lo, hi := c*filterChunk, min((c+1)*filterChunk, len(ids))
-				var p part
+				lo, hi := c*filterChunk, min((c+1)*filterChunk, n)
 				m.s.mu.RLock()
-				for _, id := range ids[lo:hi] {
-					if hit, tier := w.rank(id); hit {
-						p.ids = append(p.ids, id)
-						p.tiers = append(p.tiers, uint8(min(tier, 255)))
+				for id := lo; id < hi; id++ {
+					if want[id/64]&(1<<(id%64)) == 0 {
+						continue
+					}
+					if hit, tier := w.rank(RowID(id)); hit {
+						rank[id] = uint8(min(tier, 254) + 1)
 					}
 				}
 				m.s.mu.RUnlock()
-				parts[c] = p
 			}
 		}()
 	}
@@ -225,14 +233,18 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 	if ctx.Err() != nil {
 		return nil, nil, false
 	}
-	n := 0
-	for _, p := range parts {
-		n += len(p.ids)
+	count := 0
+	for _, id := range ids {
+		if int(id) < n && rank[id] != 0 {
+			count++
+		}
 	}
-	kept, tiers = make([]RowID, 0, n), make([]uint8, 0, n)
-	for _, p := range parts {
-		kept = append(kept, p.ids...)
-		tiers = append(tiers, p.tiers...)
+	kept, tiers = make([]RowID, 0, count), make([]uint8, 0, count)
+	for _, id := range ids {
+		if int(id) < n && rank[id] != 0 {
+			kept = append(kept, id)
+			tiers = append(tiers, rank[id]-1)
+		}
 	}
 	return kept, tiers, true
 }

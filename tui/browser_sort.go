@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -22,33 +25,53 @@ type kv struct {
 	i uint32
 }
 
-// radixSort sorts a stably by key, 16 bits a pass, skipping passes where
-// every key has the same digit; tmp is scratch of the same length. It
-// returns whichever of the two holds the result, and the other.
+// radixSort sorts a stably by key, 11 bits a pass (the counts fit in the
+// first-level cache), skipping passes where every key has the same digit;
+// tmp is scratch of the same length. It returns whichever of the two holds
+// the result, and the other. A short run is sorted by comparing.
 func radixSort(a, tmp []kv) (sorted, scratch []kv) {
-	var count [1 << 16]int
-	for shift := uint(0); shift < 64; shift += 16 {
-		clear(count[:])
-		for _, e := range a {
-			count[(e.k>>shift)&0xffff]++
+	if len(a) < 64 {
+		slices.SortStableFunc(a, func(x, y kv) int { return cmpU64(x.k, y.k) })
+		return a, tmp
+	}
+	const bits, passes = 11, 6
+	var count [passes][1 << bits]int
+	for _, e := range a {
+		k := e.k
+		for p := range passes {
+			count[p][(k>>(p*bits))&(1<<bits-1)]++
 		}
-		if len(a) == 0 || count[(a[0].k>>shift)&0xffff] == len(a) {
+	}
+	for p := range passes {
+		c := &count[p]
+		if c[(a[0].k>>(p*bits))&(1<<bits-1)] == len(a) {
 			continue // every key has this digit
 		}
 		sum := 0
-		for d := range count {
-			c := count[d]
-			count[d] = sum
-			sum += c
+		for d := range c {
+			n := c[d]
+			c[d] = sum
+			sum += n
 		}
+		shift := uint(p * bits)
 		for _, e := range a {
-			d := (e.k >> shift) & 0xffff
-			tmp[count[d]] = e
-			count[d]++
+			d := (e.k >> shift) & (1<<bits - 1)
+			tmp[c[d]] = e
+			c[d]++
 		}
 		a, tmp = tmp, a
 	}
 	return a, tmp
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 const missing = ^uint64(0)
@@ -80,7 +103,8 @@ type widths struct {
 }
 
 // readKeys reads the sort values of rows (in row-number order, for the
-// cache) for the order o.
+// cache) for the order o, on all cores (one, for a sort by description,
+// whose cache is not shared).
 func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) sortKeys {
 	n := len(ids)
 	k := sortKeys{primary: make([]uint64, n), widths: widths{seen: map[string]bool{}}}
@@ -90,9 +114,66 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 	if o.col == colFile {
 		k.names = make([]string, n)
 	}
+	parts := runtime.GOMAXPROCS(0)
+	if o.col == colWhat || n < 1<<14 {
+		parts = 1
+	}
+	ws := make([]widths, parts)
+	fs := make([]map[string]uint64, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws[p], fs[p] = readRange(s, ids, lo, hi, o, whats, &k)
+		}()
+	}
+	wg.Wait()
+	formats := map[string]uint64{}
+	for p := range parts {
+		w := ws[p]
+		for f := range w.seen {
+			k.widths.seen[f] = true
+		}
+		k.widths.fmtW = max(k.widths.fmtW, w.fmtW)
+		k.widths.maxDur = max(k.widths.maxDur, w.maxDur)
+		k.widths.maxProbs = max(k.widths.maxProbs, w.maxProbs)
+		k.widths.maxHead = max(k.widths.maxHead, w.maxHead)
+		k.widths.checked += w.checked
+		for f := range fs[p] {
+			formats[f] = 0
+		}
+	}
+	switch o.col {
+	case colFormat:
+		// formats by name: rank each once, then key the rows by rank
+		var names []string
+		for f := range formats {
+			names = append(names, f)
+		}
+		slices.Sort(names)
+		for i, f := range names {
+			formats[f] = uint64(i)
+			if o.desc {
+				formats[f] = uint64(len(names) - 1 - i)
+			}
+		}
+		s.Read(ids, func(i int, r library.Row) { k.primary[i] = formats[string(r.Format())] })
+	case colWhat:
+		whats.finish(k.primary, o.desc)
+	}
+	return k
+}
+
+// readRange reads rows lo to hi of ids into k's arrays.
+func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats *whatCache, k *sortKeys) (widths, map[string]uint64) {
+	w := widths{seen: map[string]bool{}}
 	formats := map[string]uint64{}
 	var key []uint32
-	s.Read(ids, func(i int, r library.Row) {
+	lastFormat := "\x00"
+	s.Read(ids[lo:hi], func(j int, r library.Row) {
+		i := lo + j
 		start, dated := r.StartNano()
 		dateKey := missing
 		if dated {
@@ -102,17 +183,21 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 			k.date[i] = dateKey
 		}
 		f := string(r.Format())
-		k.widths.seen[f] = true
-		k.widths.fmtW = max(k.widths.fmtW, len(f))
-		k.widths.maxDur = max(k.widths.maxDur, r.Duration())
+		if f != lastFormat { // rows of one format come in runs
+			w.seen[f] = true
+			w.fmtW = max(w.fmtW, len(f))
+			formats[f] = 0
+			lastFormat = f
+		}
+		w.maxDur = max(w.maxDur, r.Duration())
 		switch {
 		case r.HasCheck():
-			k.widths.maxProbs = max(k.widths.maxProbs, r.ProblemCount())
+			w.maxProbs = max(w.maxProbs, r.ProblemCount())
 		case r.Err() == "":
-			k.widths.maxHead = max(k.widths.maxHead, r.HeaderProblems())
+			w.maxHead = max(w.maxHead, r.HeaderProblems())
 		}
 		if r.Checked() {
-			k.widths.checked++
+			w.checked++
 		}
 		var p uint64
 		switch o.col {
@@ -121,9 +206,6 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 			if dated && !o.desc {
 				p = signedKey(start, false)
 			}
-		case colFormat:
-			formats[f] = 0
-			p = uint64(len(f)) // placeholder: ranked below
 		case colWhat:
 			key = r.TextKey(key[:0])
 			p = uint64(whats.rank(key, r))
@@ -148,25 +230,7 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		}
 		k.primary[i] = p
 	})
-	switch o.col {
-	case colFormat:
-		// formats by name: rank each once, then key the rows by rank
-		var names []string
-		for f := range formats {
-			names = append(names, f)
-		}
-		sortStrings(names)
-		for i, f := range names {
-			formats[f] = uint64(i)
-			if o.desc {
-				formats[f] = uint64(len(names) - 1 - i)
-			}
-		}
-		s.Read(ids, func(i int, r library.Row) { k.primary[i] = formats[string(r.Format())] })
-	case colWhat:
-		whats.finish(k.primary, o.desc)
-	}
-	return k
+	return w, formats
 }
 
 func sortStrings(a []string) {
@@ -182,10 +246,11 @@ func sortStrings(a []string) {
 	copy(a, sorted)
 }
 
-// lowerName is a file name in lower case, for the sort.
+// lowerName is a file name as the sort compares it: lower case. An ASCII
+// name is kept as it is (chunk lowers its letters as it reads them).
 func lowerName(s string) string {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+		if s[i] >= utf8.RuneSelf {
 			return strings.ToLower(s)
 		}
 	}
@@ -202,13 +267,16 @@ func sortRows(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 	// by row number first: the last tie-break, and the order the store
 	// keeps rows in
 	a, tmp := make([]kv, n), make([]kv, n)
-	for i, id := range ids {
-		a[i] = kv{uint64(id), uint32(i)}
-	}
-	a, tmp = radixSort(a, tmp)
-	byID := make([]library.RowID, n)
-	for j, e := range a {
-		byID[j] = ids[e.i]
+	byID := ids
+	if !slices.IsSorted(ids) {
+		for i, id := range ids {
+			a[i] = kv{uint64(id), uint32(i)}
+		}
+		a, tmp = radixSort(a, tmp)
+		byID = make([]library.RowID, n)
+		for j, e := range a {
+			byID[j] = ids[e.i]
+		}
 	}
 	k := readKeys(s, byID, o, whats)
 	if k.date != nil {
@@ -249,6 +317,23 @@ func sortByNames(a []kv, names []string) []kv {
 		if len(a) < 2 {
 			return a
 		}
+		// skip the bytes every name of the run shares ("game_20…")
+		first := names[a[0].i]
+		common := len(first)
+		for _, e := range a[1:] {
+			x := names[e.i]
+			c := at
+			for c < common && c < len(x) && lower(x[c]) == lower(first[c]) {
+				c++
+			}
+			common = c
+			if common == at {
+				break
+			}
+		}
+		if common > at {
+			at = min(common, len(first)) // a name that ends there still sorts first
+		}
 		for j := range a {
 			a[j].k = chunk(names[a[j].i], at)
 		}
@@ -261,7 +346,7 @@ func sortByNames(a []kv, names []string) []kv {
 			for hi < len(a) && a[hi].k == a[lo].k {
 				hi++
 			}
-			if hi-lo > 1 && len(names[a[lo].i]) > at+8 {
+			if hi-lo > 1 && slices.ContainsFunc(a[lo:hi], func(e kv) bool { return len(names[e.i]) > at+8 }) {
 				rec(a[lo:hi], tmp[lo:hi], at+8)
 			}
 			lo = hi
@@ -278,10 +363,21 @@ func chunk(s string, at int) uint64 {
 	for j := range 8 {
 		k <<= 8
 		if at+j < len(s) {
-			k |= uint64(s[at+j])
+			c := s[at+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			k |= uint64(c)
 		}
 	}
 	return k
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // reverseRuns turns an ascending name sort into a descending one while
@@ -293,7 +389,7 @@ func reverseRuns(a []kv, names []string) {
 	}
 	for lo := 0; lo < len(a); {
 		hi := lo + 1
-		for hi < len(a) && names[a[hi].i] == names[a[lo].i] {
+		for hi < len(a) && strings.EqualFold(names[a[hi].i], names[a[lo].i]) {
 			hi++
 		}
 		for i, j := lo, hi-1; i < j; i, j = i+1, j-1 {
@@ -341,8 +437,14 @@ func (w *whatCache) finish(keys []uint64, desc bool) {
 		order[i].i = uint32(i)
 	}
 	order = sortByNames(order, idx)
+	// descriptions that read the same (in lower case) rank the same, so
+	// the tie-break decides between their rows
 	rank := make([]uint64, len(w.list))
-	for r, e := range order {
+	r := 0
+	for j, e := range order {
+		if j > 0 && w.list[e.i] != w.list[order[j-1].i] {
+			r = j
+		}
 		rank[e.i] = uint64(r)
 		if desc {
 			rank[e.i] = uint64(len(order) - 1 - r)

@@ -1,12 +1,15 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -830,4 +833,181 @@ func runOpen(a *app, cmd tea.Cmd) {
 		}
 		_, cmd = a.Update(msg)
 	}
+}
+
+// millionRows is a store of a million synthetic rows (nested folders,
+// players and stages from small pools, a check on some), made once.
+var millionRows = sync.OnceValues(func() (*library.Store, []library.RowID) {
+	s := library.NewStore()
+	chars := []string{"Fox", "Falco", "Marth", "Sheik", "Jigglypuff", "Captain Falcon", "Peach", "Ice Climbers"}
+	stages := []string{"Battlefield", "Final Destination", "Yoshi's Story", "Dream Land N64", "Fountain of Dreams", "Pokémon Stadium"}
+	ids := make([]library.RowID, 1_000_000)
+	for i := range ids {
+		k := i / 750
+		h := library.Header{
+			Path: fmt.Sprintf("/replays/%d/%02d/%02d/Game_%d%02d%02dT%06d.slp", 2019+k/336, k/28%12+1, k%28+1, 2019+k/336, k/28%12+1, k%28+1, i),
+			Kind: library.File, Size: int64(1_000_000 + i*7919%100_000), Format: model.Format("slippi"), FormatName: "Slippi replay",
+			Start: time.Unix(1_600_000_000+int64(i*7919%1_000_000)*97, 0).UTC(), Title: stages[i%len(stages)],
+			Duration: time.Duration(60+i*31%400) * time.Second, Problems: i % 5 / 4,
+			Players: []library.Player{{Slot: "P1", Name: fmt.Sprint("player", i%500), Character: chars[i%len(chars)]},
+				{Slot: "P2", Name: fmt.Sprint("player", i*7%500), Character: chars[i/3%len(chars)]}},
+		}
+		if i%3 == 0 {
+			h.Check = &library.Check{Problems: i % 2}
+		}
+		ids[i] = s.Put(&h)
+	}
+	return s, ids
+})
+
+// BenchmarkBrowserSortMillion is a sort key press over a million rows, each
+// column (the browser's target is 100 ms); cpu-ms/op is the CPU it took.
+func BenchmarkBrowserSortMillion(b *testing.B) {
+	s, ids := millionRows()
+	for col := range nColumns {
+		b.Run(strings.Fields(columnNames[col])[0], func(b *testing.B) {
+			cpu := cpuTime()
+			for range b.N {
+				if out, _ := sortRows(s, ids, order{col, defaultDesc(col)}, newWhatCache()); len(out) != len(ids) {
+					b.Fatal(len(out))
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkBrowserFilterMillion is a filter key press over a million sorted
+// rows, as the browser runs it (the matcher on all cores, then the tiers).
+func BenchmarkBrowserFilterMillion(b *testing.B) {
+	s, ids := millionRows()
+	rows, _ := sortRows(s, ids, order{colDate, true}, newWhatCache())
+	for _, text := range []string{"f", "fox", "char:fox", "fox>marth", "player42", "len:>5m", "final dest -char:sheik"} {
+		q, err := library.ParseQuery(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(text, func(b *testing.B) {
+			cpu := cpuTime()
+			kept := 0
+			for range b.N {
+				msg := jobIn{store: s, rows: rows, q: q}.run(context.Background())
+				kept = len(msg.shown)
+			}
+			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(kept), "rows")
+		})
+	}
+}
+
+// TestSortRows: the radix sort orders rows as comparing them does, for
+// every column and direction: the column (missing values last), then
+// newest first, then the order the rows were found.
+func TestSortRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	s := library.NewStore()
+	var ids []library.RowID
+	words := []string{"Game", "game", "a", "A_b", "zz", "Ärger", "game_2019", "Game_2019_", "x"}
+	for range 3000 {
+		h := library.Header{Path: fmt.Sprintf("d/%s%d.slp", words[rng.Intn(len(words))], rng.Intn(40)), Kind: library.File,
+			Format: model.Format([]string{"slippi", "sc2", "bsor", ""}[rng.Intn(4)]), Size: int64(rng.Intn(50)),
+			Duration: time.Duration(rng.Intn(5)-1) * time.Minute, Title: []string{"", "Battlefield", "believer"}[rng.Intn(3)], Problems: rng.Intn(3)}
+		if rng.Intn(5) > 0 {
+			h.Start = time.Date(2020, 1, 1+rng.Intn(5), 0, 0, 0, 0, time.UTC)
+		}
+		if rng.Intn(3) == 0 {
+			h.Check = &library.Check{Problems: rng.Intn(3)}
+		}
+		if rng.Intn(2) == 0 {
+			h.Players = []library.Player{{Name: words[rng.Intn(len(words))]}}
+		}
+		if _, ok := s.Lookup(h.Path); ok {
+			continue // one row a path
+		}
+		ids = append(ids, s.Put(&h))
+	}
+	rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	hs := map[library.RowID]library.Header{}
+	for _, id := range ids {
+		hs[id] = s.Header(id)
+	}
+	for col := range nColumns {
+		for _, desc := range []bool{false, true} {
+			o := order{col, desc}
+			got, _ := sortRows(s, ids, o, newWhatCache())
+			want := slices.Clone(ids)
+			slices.SortStableFunc(want, func(x, y library.RowID) int {
+				a, b := hs[x], hs[y]
+				c := refCmp(o, &a, &b)
+				if c == 0 && col != colDate {
+					c = refCmp(order{colDate, true}, &a, &b)
+				}
+				if c == 0 {
+					return cmpU64(uint64(x), uint64(y))
+				}
+				return c
+			})
+			if !slices.Equal(got, want) {
+				for i := range got {
+					if got[i] != want[i] {
+						a, b := hs[got[i]], hs[want[i]]
+						t.Errorf("by %s desc %v: at %d got %d %q %q %v, want %d %q %q %v", columnNames[col], desc, i, got[i], describe(&a), a.Path, a.Start, want[i], describe(&b), b.Path, b.Start)
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// refCmp compares two headers on a column, as the browser means it.
+func refCmp(o order, a, b *library.Header) int {
+	missing := func(ma, mb bool) (int, bool) {
+		switch {
+		case ma && mb:
+			return 0, true
+		case ma:
+			return 1, true
+		case mb:
+			return -1, true
+		}
+		return 0, false
+	}
+	var c int
+	switch o.col {
+	case colDate:
+		if m, ok := missing(a.Start.IsZero(), b.Start.IsZero()); ok {
+			return m
+		}
+		c = a.Start.Compare(b.Start)
+	case colFormat:
+		c = strings.Compare(string(a.Format), string(b.Format))
+	case colWhat:
+		ha, hb := a.Title != "" || len(a.Players) > 0, b.Title != "" || len(b.Players) > 0
+		if m, ok := missing(!ha, !hb); ok {
+			return m
+		}
+		c = strings.Compare(strings.ToLower(describe(a)), strings.ToLower(describe(b)))
+	case colLength:
+		if m, ok := missing(a.Duration <= 0, b.Duration <= 0); ok {
+			return m
+		}
+		c = cmpU64(uint64(a.Duration), uint64(b.Duration))
+	case colSize:
+		c = cmpU64(uint64(a.Size), uint64(b.Size))
+	case colProblems:
+		c = a.ProblemCount() - b.ProblemCount()
+		if c == 0 && a.Checked() != b.Checked() {
+			c = 1
+			if !a.Checked() {
+				c = -1
+			}
+		}
+	case colFile:
+		c = strings.Compare(strings.ToLower(path.Base(a.Path)), strings.ToLower(path.Base(b.Path)))
+	}
+	if o.desc {
+		c = -c
+	}
+	return max(-1, min(1, c))
 }
