@@ -46,21 +46,21 @@ func summaryOf(r *model.Replay, err error) (s *Summary) {
 		return &Summary{Err: err.Error()}
 	}
 	s = &Summary{Partial: r.Partial}
+	var made *model.Summary
 	if f := decoders.ByID(r.Format); f != nil && f.Summarize != nil {
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
-					s.Summary = model.Summary{}
+					made = nil
 				}
 			}()
-			if m := f.Summarize(r); m != nil {
-				s.Summary = *m
-			}
+			made = f.Summarize(r)
 		}()
 	}
-	if len(s.Players) == 0 && len(s.Moments) == 0 {
+	// a player entry for each player, the timeline's first and last frame
+	s.Summary = *r.Summarized(func(*model.Replay) *model.Summary { return made })
+	if made == nil {
 		s.Generic = true
-		s.Players = make([]model.PlayerSummary, len(r.Players))
 		for i, p := range r.Players {
 			s.Players[i].Outcome = outcomeOf(p.Result)
 		}
@@ -104,12 +104,13 @@ func outcomeOf(result string) model.Outcome {
 // A summary is stored as a blob of its own (the index keeps it in the file
 // and reads it on demand, so a million summaries cost no memory):
 //
-//	version 1 | flags (partial, generic) | err | strings | players | moments
+//	version 2 | flags (partial, generic) | err | first | last | strings |
+//	players | moments
 //
 // Stat keys, stat names, outcomes, moment kinds and moves are written once
 // each in the blob's string table and referred to by number; numbers are
 // varints, and a float that is a whole number is a varint too.
-const summaryVersion = 1
+const summaryVersion = 2
 
 const (
 	sumPartial = 1 << iota
@@ -225,6 +226,8 @@ func encodeSummary(b []byte, s *Summary) []byte {
 	}
 	e.uint(flags)
 	e.str(s.Err)
+	e.int(s.First)
+	e.int(s.Last - s.First)
 	e.uint(uint64(len(t.list)))
 	for _, str := range t.list {
 		e.str(str)
@@ -246,6 +249,8 @@ func decodeSummary(b []byte) (*Summary, error) {
 	flags := d.uint()
 	s.Partial, s.Generic = flags&sumPartial != 0, flags&sumGeneric != 0
 	s.Err = d.str()
+	s.First = d.int()
+	s.Last = s.First + d.int()
 	n := d.small()
 	strs := make([]string, n+1)
 	for i := 1; i <= n && d.err == nil; i++ {

@@ -16,6 +16,7 @@ func sampleSummary() *Summary {
 	return &Summary{
 		Partial: true,
 		Summary: model.Summary{
+			First: -123, Last: 28800,
 			Players: []model.PlayerSummary{
 				{Outcome: model.OutcomeWin, Stats: []model.Stat{
 					{Key: "kills", Value: 4}, {Key: "damage", Value: 512.25}, {Key: "openingsPerKill", Value: 3.1666666666666665},
@@ -71,7 +72,7 @@ func TestSummaryBlobDamaged(t *testing.T) {
 		}
 	}
 	// a count far beyond the bytes is refused before anything is made
-	huge := []byte{summaryVersion, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0}
+	huge := []byte{summaryVersion, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0}
 	if _, err := decodeSummary(huge); err == nil {
 		t.Error("a billion players in ten bytes: no error")
 	}
@@ -104,6 +105,10 @@ func TestSummaryOfSample(t *testing.T) {
 	}
 	if s.Partial != h.Check.Partial {
 		t.Errorf("partial %v, check says %v", s.Partial, h.Check.Partial)
+	}
+	// Slippi counts frames from -123 (the spec's frame index)
+	if s.First != -123 || s.Last <= 0 {
+		t.Errorf("frames %d..%d", s.First, s.Last)
 	}
 	// a file that is no replay has a summary that says why
 	bad := ReadFull(Entry{Path: filepath.Join(samplesDir, "slippi", "MANIFEST.tsv"), Kind: File})
