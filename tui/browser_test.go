@@ -728,6 +728,61 @@ func TestBrowserIndex(t *testing.T) {
 	}
 }
 
+// TestBrowserIndexConfirms: the second time, the index's rows are listed
+// before the walk (a file removed since is among them), then the walk
+// confirms the list: the removed file leaves it, a changed one is read
+// again, a new one joins.
+func TestBrowserIndexConfirms(t *testing.T) {
+	t.Setenv("REWIND_CACHE", t.TempDir())
+	dir := t.TempDir()
+	src := "../testdata/samples/slippi"
+	for _, name := range []string{"tests__data__ics.slp", "tests__data__netplay.slp", "slp__nametags.slp"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), data, 0o644)
+	}
+	names := func(a *app) []string {
+		var out []string
+		for _, id := range a.br.all {
+			out = append(out, filepath.Base(a.br.store.Path(id)))
+		}
+		slices.Sort(out)
+		return out
+	}
+	first := newApp(Config{Paths: []string{dir}}, theme.New(false))
+	first.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	runApp(t, first, first.Init(), func() bool { return first.br.done })
+	first.br.close()
+
+	os.Remove(filepath.Join(dir, "slp__nametags.slp"))
+	changed := filepath.Join(dir, "tests__data__ics.slp")
+	os.Chtimes(changed, time.Now(), time.Now().Add(time.Hour))
+	data, _ := os.ReadFile(filepath.Join(src, "tests__data__corrupt.slp"))
+	os.WriteFile(filepath.Join(dir, "tests__data__corrupt.slp"), data, 0o644)
+
+	second := newApp(Config{Paths: []string{dir}}, theme.New(false))
+	defer second.br.close()
+	second.Update(tea.WindowSizeMsg{Width: 100, Height: 20})
+	var before []string
+	runApp(t, second, second.Init(), func() bool {
+		if before == nil && len(second.br.all) > 0 {
+			before = names(second) // what was listed first
+		}
+		return second.br.done
+	})
+	if want := []string{"slp__nametags.slp", "tests__data__ics.slp", "tests__data__netplay.slp"}; !slices.Equal(before, want) {
+		t.Errorf("listed first %v, want the index's %v", before, want)
+	}
+	if want := []string{"tests__data__corrupt.slp", "tests__data__ics.slp", "tests__data__netplay.slp"}; !slices.Equal(names(second), want) {
+		t.Errorf("after the walk %v, want %v", names(second), want)
+	}
+	if h, ok := second.br.byPath(changed); !ok || !h.ModTime.After(time.Now().Add(30*time.Minute)) {
+		t.Errorf("changed file not read again: %+v", h.ModTime)
+	}
+}
+
 func BenchmarkBrowserView(b *testing.B) {
 	br := newBrowser(newTestTheme(), "bench")
 	br.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
