@@ -59,7 +59,6 @@ func eachInput(paths []string, fn func(input) bool) {
 	}
 }
 
-
 // decodeInput decodes one input. Files on disk go through decoders.Open,
 // which reads only regular files and only as much as the replay needs.
 func decodeInput(in input, opt model.DecodeOptions) (*model.Replay, error) {

@@ -267,6 +267,16 @@ type Writer struct {
 	buf  []byte
 }
 
+// plainByte says which bytes a Writer passes as they are: printable ASCII,
+// line breaks and tabs.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = true
+	}
+	t['\n'], t['\t'] = true, true
+	return t
+}()
+
 // NewWriter returns a Writer that writes to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
@@ -292,12 +302,18 @@ func (s *Writer) Write(p []byte) (int, error) {
 	}
 	s.buf = s.buf[:0]
 	for i := 0; i < end; {
-		c := data[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
-			s.buf = append(s.buf, c)
-			i++
+		// a run of printable ASCII goes in one copy (a million lines of
+		// NDJSON are almost nothing else)
+		j := i
+		for j < end && plainByte[data[j]] {
+			j++
+		}
+		if j > i {
+			s.buf = append(s.buf, data[i:j]...)
+			i = j
 			continue
 		}
+		c := data[i]
 		r, n := utf8.DecodeRune(data[i:end])
 		switch {
 		case r == utf8.RuneError && n <= 1:
