@@ -242,6 +242,7 @@ type browser struct {
 	// the list (rows added, changed, removed, a new order) so a job that
 	// lands knows whether it is still the last word
 	job      int
+	slot     chan struct{} // held by the job that runs
 	running  bool
 	cancel   context.CancelFunc
 	again    bool // run another job when this one lands
@@ -504,6 +505,7 @@ func (b *browser) startJob() tea.Cmd {
 
 // jobIn is what a job reads of the browser, taken on the UI goroutine.
 type jobIn struct {
+	slot       chan struct{} // one job at a time: a cancelled one stops before the next starts
 	job, epoch int
 	store      *library.Store
 	all, rows  []library.RowID
@@ -514,16 +516,30 @@ type jobIn struct {
 }
 
 func (b *browser) jobInput() jobIn {
-	return jobIn{job: b.job, epoch: b.epoch, store: b.store, all: b.all[:len(b.all):len(b.all)], rows: b.rows,
+	if b.slot == nil {
+		b.slot = make(chan struct{}, 1)
+	}
+	return jobIn{slot: b.slot, job: b.job, epoch: b.epoch, store: b.store, all: b.all[:len(b.all):len(b.all)], rows: b.rows,
 		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format}
 }
 
 // run sorts (when needed) and filters, reading only the store: it may run
 // on any goroutine.
 func (in jobIn) run(ctx context.Context) sortedMsg {
+	// a job's scratch is tens of megabytes for a million rows: one at a time
+	if in.slot != nil {
+		in.slot <- struct{}{}
+		defer func() { <-in.slot }()
+	}
+	if ctx.Err() != nil {
+		return sortedMsg{job: -1}
+	}
 	msg := sortedMsg{job: in.job, epoch: in.epoch, rows: in.rows}
 	if in.sort {
-		msg.rows, msg.widths = sortRows(in.store, in.all, in.o, newWhatCache())
+		msg.rows, msg.widths = sortRows(ctx, in.store, in.all, in.o, newWhatCache())
+		if msg.rows == nil {
+			return sortedMsg{job: -1} // cancelled
+		}
 		msg.sorted = true
 	}
 	if in.q.Empty() && in.format == "" {

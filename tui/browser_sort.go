@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"runtime"
 	"slices"
 	"strings"
@@ -259,10 +260,11 @@ func lowerName(s string) string {
 
 // sortRows returns ids in the order o: by the column, then newest first,
 // then by row number (the order files were first found).
-func sortRows(s *library.Store, ids []library.RowID, o order, whats *whatCache) ([]library.RowID, widths) {
+// When ctx ends first it returns nil (a key press wants another order).
+func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o order, whats *whatCache) ([]library.RowID, widths) {
 	n := len(ids)
 	if n == 0 {
-		return nil, widths{seen: map[string]bool{}}
+		return []library.RowID{}, widths{seen: map[string]bool{}}
 	}
 	// by row number first: the last tie-break, and the order the store
 	// keeps rows in
@@ -279,6 +281,9 @@ func sortRows(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		}
 	}
 	k := readKeys(s, byID, o, whats)
+	if ctx.Err() != nil {
+		return nil, widths{}
+	}
 	if k.date != nil {
 		for j := range a {
 			a[j] = kv{k.date[j], uint32(j)}
@@ -288,6 +293,9 @@ func sortRows(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		for j := range a {
 			a[j] = kv{0, uint32(j)}
 		}
+	}
+	if ctx.Err() != nil {
+		return nil, widths{}
 	}
 	if k.names != nil {
 		a = sortByNames(a, k.names)

@@ -923,7 +923,7 @@ func BenchmarkBrowserSortMillion(b *testing.B) {
 		b.Run(strings.Fields(columnNames[col])[0], func(b *testing.B) {
 			cpu := cpuTime()
 			for range b.N {
-				if out, _ := sortRows(s, ids, order{col, defaultDesc(col)}, newWhatCache()); len(out) != len(ids) {
+				if out, _ := sortRows(context.Background(), s, ids, order{col, defaultDesc(col)}, newWhatCache()); len(out) != len(ids) {
 					b.Fatal(len(out))
 				}
 			}
@@ -936,7 +936,7 @@ func BenchmarkBrowserSortMillion(b *testing.B) {
 // rows, as the browser runs it (the matcher on all cores, then the tiers).
 func BenchmarkBrowserFilterMillion(b *testing.B) {
 	s, ids := millionRows()
-	rows, _ := sortRows(s, ids, order{colDate, true}, newWhatCache())
+	rows, _ := sortRows(context.Background(), s, ids, order{colDate, true}, newWhatCache())
 	for _, text := range []string{"f", "fox", "char:fox", "fox>marth", "player42", "len:>5m", "final dest -char:sheik"} {
 		q, err := library.ParseQuery(text)
 		if err != nil {
@@ -989,7 +989,7 @@ func TestSortRows(t *testing.T) {
 	for col := range nColumns {
 		for _, desc := range []bool{false, true} {
 			o := order{col, desc}
-			got, _ := sortRows(s, ids, o, newWhatCache())
+			got, _ := sortRows(context.Background(), s, ids, o, newWhatCache())
 			want := slices.Clone(ids)
 			slices.SortStableFunc(want, func(x, y library.RowID) int {
 				a, b := hs[x], hs[y]
