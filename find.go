@@ -61,7 +61,9 @@ func (o *findOptions) run(c *call, rest []string) int {
 		}
 		return c.errorf("%v", err)
 	}
-	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck()}
+	// moment terms (kind:combo damage:>=40) ask for the replays that have
+	// such a moment: the summaries say
+	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck(), Summaries: q.HasMomentTerms()}
 	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()
@@ -79,7 +81,7 @@ func (o *findOptions) run(c *call, rest []string) int {
 			out.Flush() // what came before it first
 			c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err)))
 		}
-		if !q.Match(library.NewDoc(&h)) {
+		if !q.Match(library.NewDoc(&h)) || !hasMoment(q, &h) {
 			return true
 		}
 		matched = true
@@ -98,4 +100,21 @@ func (o *findOptions) run(c *call, rest []string) int {
 		return 0
 	}
 	return 1
+}
+
+// hasMoment reports whether the replay has a moment the query's moment
+// terms choose (true when the query has none).
+func hasMoment(q *library.Query, h *library.Header) bool {
+	if !q.HasMomentTerms() {
+		return true
+	}
+	if h.Summary == nil {
+		return false
+	}
+	for i := range h.Summary.Moments {
+		if q.MatchMoment(&h.Summary.Moments[i], h.Players) {
+			return true
+		}
+	}
+	return false
 }

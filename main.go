@@ -44,6 +44,7 @@ var commands = []func() *cobra.Command{
 	dumpCommand,
 	checkCommand,
 	statsCommand,
+	momentsCommand,
 	diffCommand,
 	repairCommand,
 	findCommand,

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 
+	"rewind/library/aggregate"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -66,26 +67,49 @@ type rowJSON struct {
 // statsOptions are stats's flags.
 type statsOptions struct {
 	json bool
+	// stats --by (stats_by.go)
+	by, where         string
+	players           []string
+	lrasLoss, noCache bool
 }
 
 func statsCommand() *cobra.Command {
 	o := &statsOptions{}
 	cmd := &cobra.Command{
-		Use:                   "stats [--json] FILE|DIR...",
-		Short:                 "per-player stats (Slippi: slippi-js getStats() in the JSON)",
-		Long:                  statsAbout,
+		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] FILE|DIR...",
+		Short:                 "per-player stats of each replay, or added up across an archive with --by",
+		Long:                  statsAbout + statsByAbout,
 		Annotations:           map[string]string{notesKey: statsNotes},
 		DisableFlagsInUseLine: true,
 		ValidArgsFunction:     completePaths,
 		RunE:                  runs(o.run),
 	}
-	cmd.Flags().BoolVar(&o.json, "json", false, "write one JSON object per file (NDJSON)")
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "write one JSON object per file (NDJSON); with --by one per group")
+	f.StringVar(&o.by, "by", "", "add up every replay, grouped by `KEYS`: player, character, opponent, vs, matchup, stage, month, week, day, session, format")
+	f.StringArrayVar(&o.players, "player", nil, "with --by, count only this player's side (a code or a name; repeat for several)")
+	f.StringVar(&o.where, "where", "", "with --by, count only the replays that match `QUERY` (the browser's query language)")
+	f.BoolVar(&o.lrasLoss, "lras-loss", false, "with --by, count a game a player quit (Slippi's LRAS) as their loss")
+	f.BoolVar(&o.noCache, "no-cache", false, "with --by, read every replay; neither use nor fill the index")
+	cmd.RegisterFlagCompletionFunc("by", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var keys []string
+		for _, k := range aggregate.Keys {
+			keys = append(keys, string(k))
+		}
+		return keys, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	})
 	return cmd
 }
 
 func (o *statsOptions) run(c *call, paths []string) int {
 	if len(paths) == 0 {
 		return c.errorf("name at least one replay file or folder")
+	}
+	if o.by != "" {
+		return o.runBy(c, paths)
+	}
+	if len(o.players) > 0 || o.where != "" || o.lrasLoss {
+		return c.errorf("--player, --where and --lras-loss add up an archive: they go with --by, like --by character")
 	}
 	exit := 0
 	out := c.output()

@@ -114,6 +114,10 @@ const (
 type StatDef struct {
 	Key   string
 	Label string // for people: "Kills", "Openings per kill"
+	// Short, when set, makes the stat a column of the tables that add up an
+	// archive (stats --by, the aggregate view), titled with it: "op/kill".
+	// The others are in the JSON and the details only.
+	Short string
 	Agg   Agg
 	Unit  Unit
 	// Num and Den name the summed stats of an AggRatio; Scale multiplies

@@ -185,7 +185,7 @@ func (v *momentsView) writeQueue() string {
 			continue
 		}
 		clips = append(clips, dolphin.Clip{Path: g.Path, Start: r.m.Frame, End: r.m.End, Last: g.Summary.Last,
-			StartAt: g.Start, Station: stationText(g)})
+			StartAt: g.Start, Station: g.Who()})
 	}
 	if len(clips) == 0 {
 		return "no moment shown can go to Dolphin: only Slippi replays play there (rewind moments --json hands the others to scripts)"
@@ -210,19 +210,6 @@ func (v *momentsView) writeQueue() string {
 		s += fmt.Sprintf(" (%d moments of other formats left out)", refused)
 	}
 	return s
-}
-
-// stationText is what Dolphin's overlay shows beside the date: who played.
-func stationText(g *aggregate.Game) string {
-	var sides []string
-	for _, p := range g.Players {
-		s := p.Slot + " " + p.Character
-		if p.Code != "" {
-			s += " (" + p.Code + ")"
-		}
-		sides = append(sides, strings.TrimSpace(s))
-	}
-	return strings.Join(sides, " vs ")
 }
 
 func (v *momentsView) View() string {

@@ -6,14 +6,14 @@ import "rewind/model"
 // "stats" JSON's totals): the mean accuracy, the best score (per song with
 // `stats --by` the song), and the mistakes and pauses summed over plays.
 var statDefs = []model.StatDef{
-	{Key: "accuracy", Label: "Accuracy", Agg: model.AggSum, Unit: model.UnitPercent},
-	{Key: "score", Label: "Best score", Agg: model.AggMax, Unit: model.UnitCount},
+	{Key: "accuracy", Short: "acc", Label: "Accuracy", Agg: model.AggSum, Unit: model.UnitPercent},
+	{Key: "score", Short: "best score", Label: "Best score", Agg: model.AggMax, Unit: model.UnitCount},
 	{Key: "maxCombo", Label: "Longest combo", Agg: model.AggMax, Unit: model.UnitCount},
-	{Key: "misses", Label: "Misses", Agg: model.AggSum, Unit: model.UnitCount},
-	{Key: "badCuts", Label: "Bad cuts", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "misses", Short: "misses", Label: "Misses", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "badCuts", Short: "bad cuts", Label: "Bad cuts", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "bombs", Label: "Bombs hit", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "wallHits", Label: "Walls hit", Agg: model.AggSum, Unit: model.UnitCount},
-	{Key: "pauses", Label: "Pauses", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "pauses", Short: "pauses", Label: "Pauses", Agg: model.AggSum, Unit: model.UnitCount},
 }
 
 // summarize is the archive record of a play: the outcome (cleared is a

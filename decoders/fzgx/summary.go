@@ -6,13 +6,13 @@ import "rewind/model"
 // in the "stats" JSON): the best race time, and lap and input counts and
 // times summed over races.
 var statDefs = []model.StatDef{
-	{Key: "raceTime", Label: "Race time", Agg: model.AggMin, Unit: model.UnitSeconds},
+	{Key: "raceTime", Short: "best race", Label: "Race time", Agg: model.AggMin, Unit: model.UnitSeconds},
 	{Key: "laps", Label: "Laps", Agg: model.AggSum, Unit: model.UnitCount},
-	{Key: "boosts", Label: "Boosts", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "boosts", Short: "boosts", Label: "Boosts", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "boostHeld", Label: "Boost held", Agg: model.AggSum, Unit: model.UnitSeconds},
 	{Key: "drifts", Label: "Drift turns", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "driftHeld", Label: "Drifting", Agg: model.AggSum, Unit: model.UnitSeconds},
-	{Key: "sideAttacks", Label: "Side attacks", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "sideAttacks", Short: "side attacks", Label: "Side attacks", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "accelerating", Label: "Accelerating", Agg: model.AggSum, Unit: model.UnitSeconds},
 	{Key: "braking", Label: "Braking", Agg: model.AggSum, Unit: model.UnitSeconds},
 }

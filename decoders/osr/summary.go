@@ -5,14 +5,14 @@ import "rewind/model"
 // StatDefs are the summary's stats: how they read and how groups of plays
 // combine them.
 var StatDefs = []model.StatDef{
-	{Key: "score", Label: "Best score", Agg: model.AggMax},
-	{Key: "accuracy", Label: "Accuracy", Agg: model.AggRatio, Unit: model.UnitPercent, Num: "accuracyPoints", Den: "accuracyPointsMax"},
+	{Key: "score", Short: "best score", Label: "Best score", Agg: model.AggMax},
+	{Key: "accuracy", Short: "acc", Label: "Accuracy", Agg: model.AggRatio, Unit: model.UnitPercent, Num: "accuracyPoints", Den: "accuracyPointsMax"},
 	{Key: "accuracyPoints", Label: "Accuracy points scored", Agg: model.AggSum},
 	{Key: "accuracyPointsMax", Label: "Accuracy points possible", Agg: model.AggSum},
-	{Key: "maxCombo", Label: "Best max combo", Agg: model.AggMax},
-	{Key: "misses", Label: "Misses", Agg: model.AggSum},
+	{Key: "maxCombo", Short: "best combo", Label: "Best max combo", Agg: model.AggMax},
+	{Key: "misses", Short: "misses", Label: "Misses", Agg: model.AggSum},
 	{Key: "perfect", Label: "Full combos", Agg: model.AggSum},
-	{Key: "grade", Label: "Grades", Agg: model.AggTally},
+	{Key: "grade", Short: "grade", Label: "Grades", Agg: model.AggTally},
 	{Key: "presses", Label: "Key presses", Agg: model.AggSum},
 	{Key: "activeSeconds", Label: "Seconds from first to last press", Agg: model.AggSum, Unit: model.UnitSeconds},
 	{Key: "keysPerSecond", Label: "Presses a second", Agg: model.AggRatio, Num: "presses", Den: "activeSeconds"},

@@ -14,19 +14,19 @@ import (
 // statDefs are the keys of the summaries' stats, in the order reports
 // show them.
 var statDefs = []model.StatDef{
-	{Key: "apm", Label: "APM (sc2reader's count)", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "apm", Short: "apm", Label: "APM (sc2reader's count)", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "gameApm", Label: "APM (the game's)", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "mmr", Label: "MMR", Agg: model.AggMax, Unit: model.UnitCount},
 	{Key: "gameLength", Label: "Game length", Agg: model.AggSum, Unit: model.UnitSeconds},
-	{Key: "firstGas", Label: "First gas", Agg: model.AggMin, Unit: model.UnitSeconds},
-	{Key: "firstExpansion", Label: "First expansion", Agg: model.AggMin, Unit: model.UnitSeconds},
-	{Key: "workers6", Label: "Workers at 6:00", Agg: model.AggMax, Unit: model.UnitCount},
-	{Key: "workers10", Label: "Workers at 10:00", Agg: model.AggMax, Unit: model.UnitCount},
+	{Key: "firstGas", Short: "1st gas", Label: "First gas", Agg: model.AggSum, Unit: model.UnitSeconds},
+	{Key: "firstExpansion", Short: "1st expo", Label: "First expansion", Agg: model.AggSum, Unit: model.UnitSeconds},
+	{Key: "workers6", Short: "workers 6:00", Label: "Workers at 6:00", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "workers10", Short: "workers 10:00", Label: "Workers at 10:00", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "workersBuilt", Label: "Workers built", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "armyUnits", Label: "Army units made", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "kills", Label: "Units and structures killed", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "losses", Label: "Units and structures lost", Agg: model.AggSum, Unit: model.UnitCount},
-	{Key: "killsPerLoss", Label: "Kills per loss", Agg: model.AggRatio, Num: "kills", Den: "losses"},
+	{Key: "killsPerLoss", Short: "kills/loss", Label: "Kills per loss", Agg: model.AggRatio, Num: "kills", Den: "losses"},
 }
 
 // archiveKinds are the moments an archive keeps.

@@ -5,10 +5,10 @@ import "rewind/model"
 // statDefs say how an archive adds up teehistorian's summary stats (keys
 // as in the "stats" JSON's players).
 var statDefs = []model.StatDef{
-	{Key: "timeConnected", Label: "Time connected", Agg: model.AggSum, Unit: model.UnitSeconds},
-	{Key: "finishes", Label: "Race finishes", Agg: model.AggSum, Unit: model.UnitCount},
-	{Key: "bestTime", Label: "Best race time", Agg: model.AggMin, Unit: model.UnitSeconds},
-	{Key: "selfKills", Label: "Self-kills", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "timeConnected", Short: "connected", Label: "Time connected", Agg: model.AggSum, Unit: model.UnitSeconds},
+	{Key: "finishes", Short: "finishes", Label: "Race finishes", Agg: model.AggSum, Unit: model.UnitCount},
+	{Key: "bestTime", Short: "best time", Label: "Best race time", Agg: model.AggMin, Unit: model.UnitSeconds},
+	{Key: "selfKills", Short: "self-kills", Label: "Self-kills", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "joins", Label: "Joins", Agg: model.AggSum, Unit: model.UnitCount},
 	{Key: "drops", Label: "Left the server", Agg: model.AggSum, Unit: model.UnitCount},
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"rewind/decoders"
@@ -254,9 +253,9 @@ type Column struct {
 	Cell  func(g *Group) string
 }
 
-// Columns are the table's columns: the keys, the counts, and the stats of
-// the groups' formats (the first few that the widest format has), each a
-// mean, best or ratio.
+// Columns are the table's columns: the keys, the counts, and the stats the
+// most counted format marks Short (at most maxStats), each a mean per game,
+// a best or a ratio of sums, then its tallies' most frequent names.
 func (r *Result) Columns(maxStats int) []Column {
 	var cols []Column
 	for i, k := range r.By {
@@ -301,20 +300,11 @@ func (r *Result) Columns(maxStats int) []Column {
 	}
 	n := 0
 	for _, d := range top.Stats {
-		if n >= maxStats || d.Agg == model.AggTally {
+		if n >= maxStats || d.Agg == model.AggTally || d.Short == "" {
 			continue
 		}
 		d := d
-		title := d.Label
-		switch d.Agg {
-		case model.AggSum:
-			title += "/game"
-		case model.AggMin:
-			title = "best " + strings.ToLower(d.Label[:1]) + d.Label[1:]
-		case model.AggMax:
-			title = "best " + strings.ToLower(d.Label[:1]) + d.Label[1:]
-		}
-		cols = append(cols, Column{Title: title, Right: true, Cell: func(g *Group) string {
+		cols = append(cols, Column{Title: d.Short, Right: true, Cell: func(g *Group) string {
 			for _, v := range g.StatValues() {
 				if v.Def.Key == d.Key {
 					return FormatValue(v.Number(), d.Unit)
@@ -323,6 +313,20 @@ func (r *Result) Columns(maxStats int) []Column {
 			return "–"
 		}})
 		n++
+	}
+	for _, d := range top.Stats {
+		if d.Agg != model.AggTally || d.Short == "" {
+			continue
+		}
+		d := d
+		cols = append(cols, Column{Title: "top " + d.Short, Cell: func(g *Group) string {
+			for _, t := range g.TallyList() {
+				if t.Def.Key == d.Key && len(t.Buckets) > 0 {
+					return fmt.Sprintf("%s ×%s", t.Buckets[0].Name, FormatValue(t.Buckets[0].Count, model.UnitCount))
+				}
+			}
+			return "–"
+		}})
 	}
 	return cols
 }

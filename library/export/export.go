@@ -267,8 +267,11 @@ func (h *bySize) Pop() any {
 // dataset finds every table.
 func emptyTables(out, prefix string) error {
 	mk := map[string]func(io.Writer) interface{ Close() error }{
-		"replays":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[replayRow](w) },
-		"players":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[playerRow](w) },
+		"replays": func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[replayRow](w) },
+		"players": func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[playerRow](w) },
+		"player_stats": func(w io.Writer) interface{ Close() error } {
+			return parquet.NewGenericWriter[playerStatRow](w)
+		},
 		"moments":     func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[momentRow](w) },
 		"events":      func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[eventRow](w) },
 		"diagnostics": func(w io.Writer) interface{ Close() error } { return parquet.NewGenericWriter[diagnosticRow](w) },
@@ -547,24 +550,27 @@ func (s *sink) rowsOf(r *model.Replay, format string) (err error) {
 		}
 	}()
 	path := r.Path
+	sum := library.SummaryOf(r, nil)
 	players := make([]playerRow, len(r.Players))
+	var stats []playerStatRow
 	for i, pl := range r.Players {
 		players[i] = playerRow{Path: path, Index: int32(i), Slot: pl.Slot, Name: pl.Name, Code: pl.Code,
 			Character: pl.Character, Team: pl.Team, Result: pl.Result}
+		if i < len(sum.Players) {
+			players[i].Outcome = string(sum.Players[i].Outcome)
+			for _, st := range sum.Players[i].Stats {
+				stats = append(stats, playerStatRow{Path: path, Player: int32(i), Key: st.Key, Name: st.Name, Value: st.Value})
+			}
+		}
 	}
 	if err := put(s, "players", format, players); err != nil {
 		return err
 	}
-	tl := &r.Timeline
-	var moments []momentRow
-	for i, m := range r.Analysis().Moments {
-		moments = append(moments, momentRow{Path: path, Index: int32(i), Kind: string(m.Kind),
-			Frame: tl.Number(m.Frame), End: tl.Number(m.End), Time: tl.Time(m.Frame).Seconds(), EndTime: tl.Time(m.End).Seconds(),
-			By: int32(m.By), On: int32(m.On), Damage: m.Facts.Damage, Hits: int32(m.Facts.Hits), Kill: m.Facts.Kill,
-			Move: m.Facts.Move, StartPercent: m.Facts.StartPercent, EndPercent: m.Facts.EndPercent, Summary: m.Summary,
-			Stream: m.Span.Stream, Offset: m.Span.Off, Length: m.Span.Len})
+	if err := put(s, "player_stats", format, stats); err != nil {
+		return err
 	}
-	if err := put(s, "moments", format, moments); err != nil {
+	tl := &r.Timeline
+	if err := put(s, "moments", format, momentRows(r, sum)); err != nil {
 		return err
 	}
 	const batch = 8192
@@ -669,4 +675,34 @@ func mb(n int64) string {
 		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+}
+
+// momentRows are the moments an archive searches (the summary's records,
+// what rewind moments lists: every slippi-js combo and conversion, each
+// build and death), with the summary line and the bytes of the game
+// analysis's moment where one stands at the same place.
+func momentRows(r *model.Replay, sum *library.Summary) []momentRow {
+	type at struct {
+		kind   model.MomentKind
+		frame  int64
+		by, on int
+	}
+	tl := &r.Timeline
+	full := map[at]*model.Moment{}
+	ms := r.Analysis().Moments
+	for i := range ms {
+		m := &ms[i]
+		full[at{m.Kind, tl.Number(m.Frame), m.By, m.On}] = m
+	}
+	rows := make([]momentRow, 0, len(sum.Moments))
+	for i, m := range sum.Moments {
+		row := momentRow{Path: r.Path, Index: int32(i), Kind: string(m.Kind), Frame: m.Frame, End: m.End, Time: m.Time, EndTime: m.EndTime,
+			By: int32(m.By), On: int32(m.On), Damage: m.Facts.Damage, Hits: int32(m.Facts.Hits), Kill: m.Facts.Kill,
+			Move: m.Facts.Move, StartPercent: m.Facts.StartPercent, EndPercent: m.Facts.EndPercent}
+		if a := full[at{m.Kind, m.Frame, m.By, m.On}]; a != nil {
+			row.Summary, row.Stream, row.Offset, row.Length = a.Summary, a.Span.Stream, a.Span.Off, a.Span.Len
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }

@@ -44,6 +44,21 @@ type playerRow struct {
 	Character string `parquet:"character,dict"`
 	Team      string `parquet:"team,dict"`
 	Result    string `parquet:"result,dict"`
+	// Outcome is the word a script compares (win, loss, draw, no-contest,
+	// quit, disconnect; empty when unknown), from the replay's summary.
+	Outcome string `parquet:"outcome,dict"`
+}
+
+// playerStatRow is one stat of one player in one replay, as the summary
+// that stats --by adds up keeps it: a value, or (Name set) one bucket of a
+// tally such as the kill moves. Groups in DuckDB sum these as stats --by
+// does (see the README).
+type playerStatRow struct {
+	Path   string  `parquet:"path,dict"`
+	Player int32   `parquet:"player"`
+	Key    string  `parquet:"key,dict"`
+	Name   string  `parquet:"name,dict"`
+	Value  float64 `parquet:"value"`
 }
 
 type momentRow struct {
@@ -103,7 +118,7 @@ type diagnosticRow struct {
 }
 
 // Tables are the shared tables' names, in the order they are written.
-var Tables = []string{"replays", "players", "moments", "events", "diagnostics"}
+var Tables = []string{"replays", "players", "player_stats", "moments", "events", "diagnostics"}
 
 func replayOf(path, name, sum string, size int64, mod time.Time, r *model.Replay, err error) replayRow {
 	row := replayRow{Path: path, Name: name, SHA256: sum, Size: size, Modified: mod.UTC()}
