@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/NimbleMarkets/ntcharts/barchart"
-	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -30,7 +29,7 @@ var aggKeys = []aggregate.Key{aggregate.KeyCharacter, aggregate.KeyVs, aggregate
 	aggregate.KeyDay, aggregate.KeyFormat}
 
 type aggKeyMap struct {
-	Up, Down, Open, NextKey, PrevKey, Player, Chart, NextStat, LRAS, Back, Quit key.Binding
+	Up, Down, Open, NextKey, PrevKey, Player, Order, Chart, NextStat, LRAS, Back, Quit key.Binding
 }
 
 func newAggKeys() aggKeyMap {
@@ -44,6 +43,7 @@ func newAggKeys() aggKeyMap {
 		NextKey:  b([]string{"b", "tab"}, "b", "group by"),
 		PrevKey:  b([]string{"B", "shift+tab"}, "B", "back a key"),
 		Player:   b([]string{"p"}, "p", "player"),
+		Order:    b([]string{"o"}, "o", "order"),
 		Chart:    b([]string{"c"}, "c", "chart"),
 		NextStat: b([]string{"s"}, "s", "chart stat"),
 		LRAS:     b([]string{"l"}, "l", "LRAS counts as loss"),
@@ -52,10 +52,12 @@ func newAggKeys() aggKeyMap {
 	}
 }
 
-// aggOpenMsg asks the browser to show only these files.
+// aggOpenMsg asks the browser to show only a group's games: indices into
+// the games the view was given (and their paths).
 type aggOpenMsg struct {
-	title string
-	paths []string
+	title   string
+	members []int32
+	paths   []string
 }
 
 // aggBackMsg returns to the browser.
@@ -76,6 +78,7 @@ type aggView struct {
 	w, h  int
 
 	key      int // index into aggKeys
+	order    int // the groups' order: most games, worst win rate, best win rate
 	player   string
 	lras     bool
 	res      *aggregate.Result
@@ -124,8 +127,32 @@ func (v *aggView) run() {
 		opt.Players = []string{v.player}
 	}
 	v.res = aggregate.Run(v.games, opt)
+	v.sortGroups()
 	v.cols = nil
 	v.cur = min(v.cur, max(len(v.res.Groups)-1, 0))
+}
+
+// aggOrders name the orders o cycles through.
+var aggOrders = []string{"most games", "worst win rate", "best win rate"}
+
+// sortGroups puts the groups in the order chosen; groups with no decided
+// game go last in the win-rate orders, and ties keep the most games first.
+func (v *aggView) sortGroups() {
+	if v.order == 0 {
+		return // Run's order: most games first
+	}
+	rate := func(g *aggregate.Group) (float64, bool) { return g.WinRate() }
+	sort.SliceStable(v.res.Groups, func(i, j int) bool {
+		a, aok := rate(v.res.Groups[i])
+		b, bok := rate(v.res.Groups[j])
+		if aok != bok {
+			return aok
+		}
+		if v.order == 1 {
+			return a < b
+		}
+		return a > b
+	})
 }
 
 func (v *aggView) setSize(w, h int) { v.w, v.h = w, h; v.cols = nil }
@@ -157,6 +184,10 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 		v.run()
 	case key.Matches(k, v.keys.Player):
 		v.picking, v.pick = true, 0
+	case key.Matches(k, v.keys.Order):
+		v.order = (v.order + 1) % len(aggOrders)
+		v.cur, v.top = 0, 0
+		v.run()
 	case key.Matches(k, v.keys.Chart):
 		v.chart = !v.chart
 	case key.Matches(k, v.keys.NextStat):
@@ -172,7 +203,8 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 				paths[i] = v.games[m].Path
 			}
 			title := string(aggKeys[v.key]) + " " + strings.Join(g.Values, " ")
-			return func() tea.Msg { return aggOpenMsg{title: title, paths: paths} }
+			members := append([]int32(nil), g.Members...)
+			return func() tea.Msg { return aggOpenMsg{title: title, members: members, paths: paths} }
 		}
 	}
 	return nil
@@ -210,7 +242,7 @@ func (v *aggView) View() string {
 		who = theme.Safe(v.player)
 	}
 	title := th.TitleFocused.Render(" stats by "+string(aggKeys[v.key])+" ") + " " +
-		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s", theme.Safe(v.what), v.res.Games, who))
+		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
 	}
@@ -234,6 +266,9 @@ func (v *aggView) View() string {
 	}
 	if chartH > 0 {
 		lines = append(lines, v.chartLines(chartH)...)
+	}
+	for len(lines) < v.h-1 {
+		lines = append(lines, "")
 	}
 	lines = append(lines[:min(len(lines), v.h-1)], footer)
 	for i := range lines {
@@ -261,7 +296,7 @@ func skipReasons(r *aggregate.Result) string {
 func (v *aggView) footer() string {
 	k := v.keys
 	var parts []string
-	for _, b := range []key.Binding{k.Up, k.Open, k.NextKey, k.Player, k.Chart, k.NextStat, k.LRAS, k.Back, k.Quit} {
+	for _, b := range []key.Binding{k.Up, k.Open, k.NextKey, k.Player, k.Order, k.Chart, k.NextStat, k.LRAS, k.Back, k.Quit} {
 		parts = append(parts, v.th.HelpKey.Render(b.Help().Key)+" "+v.th.HelpDesc.Render(b.Help().Desc))
 	}
 	if v.picking {
@@ -391,53 +426,55 @@ func (v *aggView) chartLines(h int) []string {
 	if len(months.Groups) < 2 {
 		return []string{"", v.th.Dim.Render("  " + theme.Safe(label) + ": one month of games; the charts need two or more")}
 	}
-	// the stat: one the groups have, chosen with s
+	// the stat: one the groups have (a table column first), chosen with s
 	var defs []model.StatDef
 	seen := map[string]bool{}
-	for _, mg := range months.Groups {
-		for _, sv := range mg.StatValues() {
-			if !seen[sv.Def.Key] {
-				seen[sv.Def.Key] = true
-				defs = append(defs, sv.Def)
+	for _, short := range []bool{true, false} {
+		for _, mg := range months.Groups {
+			for _, sv := range mg.StatValues() {
+				if !seen[sv.Def.Key] && (sv.Def.Short != "") == short {
+					seen[sv.Def.Key] = true
+					defs = append(defs, sv.Def)
+				}
 			}
 		}
 	}
 	barW := max(v.w/2-2, 20)
-	bars := barchart.New(barW, h-2, barchart.WithMaxValue(100), barchart.WithNoAutoBarWidth(), barchart.WithBarGap(1))
 	bw := max(1, min(6, (barW-len(months.Groups))/len(months.Groups)))
-	bars.SetBarWidth(bw)
-	style := lipgloss.NewStyle().Foreground(v.th.Player(0).GetForeground())
-	var data []barchart.BarData
-	for _, mg := range months.Groups {
-		rate, ok := mg.WinRate()
-		if !ok {
-			rate = 0
+	bars := func(color lipgloss.Style, maxV float64, values []float64) []string {
+		m := barchart.New(barW, h-2, barchart.WithMaxValue(maxV), barchart.WithNoAutoBarWidth(), barchart.WithBarGap(1))
+		m.SetBarWidth(bw)
+		var data []barchart.BarData
+		for i, mg := range months.Groups {
+			data = append(data, barchart.BarData{Label: mg.Values[0][2:], Values: []barchart.BarValue{{Name: "", Value: values[i], Style: color}}})
 		}
-		data = append(data, barchart.BarData{Label: mg.Values[0][2:], Values: []barchart.BarValue{{Name: "win rate", Value: 100 * rate, Style: style}}})
+		m.PushAll(data)
+		m.Draw()
+		return strings.Split(m.View(), "\n")
 	}
-	bars.PushAll(data)
-	bars.Draw()
-	left := strings.Split(bars.View(), "\n")
-	left = append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(theme.Safe(label), barW-20)))}, left...)
+	rates := make([]float64, len(months.Groups))
+	for i, mg := range months.Groups {
+		if rate, ok := mg.WinRate(); ok {
+			rates[i] = 100 * rate
+		}
+	}
+	left := append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(theme.Safe(label), barW-20)))},
+		bars(lipgloss.NewStyle().Foreground(v.th.Player(0).GetForeground()), 100, rates)...)
 	var right []string
 	if len(defs) > 0 {
 		d := defs[v.stat%len(defs)]
-		sw := max(v.w-barW-4, 10)
-		sl := sparkline.New(sw, h-2, sparkline.WithStyle(lipgloss.NewStyle().Foreground(v.th.Player(1).GetForeground())))
-		lo, hi := 0.0, 0.0
-		for _, mg := range months.Groups {
-			x := 0.0
+		vals := make([]float64, len(months.Groups))
+		hi := 0.0
+		for i, mg := range months.Groups {
 			for _, sv := range mg.StatValues() {
 				if sv.Def.Key == d.Key {
-					x = sv.Number()
+					vals[i] = sv.Number()
 				}
 			}
-			sl.Push(x)
-			lo, hi = min(lo, x), max(hi, x)
+			hi = max(hi, vals[i])
 		}
-		sl.Draw()
-		right = append([]string{v.th.Label.Render(fmt.Sprintf("%s by month (s: next stat)", d.Label)) + v.th.Dim.Render(fmt.Sprintf("  %s .. %s", aggregate.FormatValue(lo, d.Unit), aggregate.FormatValue(hi, d.Unit)))},
-			strings.Split(sl.View(), "\n")...)
+		right = append([]string{v.th.Label.Render(fmt.Sprintf("%s by month (s: next stat)", d.Label)) + v.th.Dim.Render("  up to "+aggregate.FormatValue(hi, d.Unit))},
+			bars(lipgloss.NewStyle().Foreground(v.th.Player(1).GetForeground()), max(hi, 1e-9), vals)...)
 	}
 	out := []string{""}
 	for i := 0; i < h-1; i++ {

@@ -83,6 +83,20 @@ func TestAggregateView(t *testing.T) {
 			t.Errorf("%q not shown:\n%s", want, out)
 		}
 	}
+	// o puts the worst win rate first
+	v.Update(keyMsg("b")) // matchup
+	v.Update(keyMsg("o"))
+	if !strings.Contains(ansi.Strip(v.View()), "worst win rate first") {
+		t.Errorf("o: %s", ansi.Strip(v.View()))
+	}
+	for i := 1; i < len(v.res.Groups); i++ {
+		a, _ := v.res.Groups[i-1].WinRate()
+		b, _ := v.res.Groups[i].WinRate()
+		if a > b {
+			t.Errorf("worst first: %v before %v", a, b)
+		}
+	}
+	v.Update(keyMsg("B"))
 	// enter opens the group's games in the browser
 	cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	msg, ok := cmd().(aggOpenMsg)

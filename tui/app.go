@@ -96,6 +96,8 @@ const (
 	modeLoading
 	modeReplay
 	modeError
+	modeAggregate // the aggregate view of the browser's rows
+	modeMoments   // the archive moments view of the browser's rows
 )
 
 // app is the root model: a browser, a replay view, or the loading screen
@@ -113,6 +115,13 @@ type app struct {
 	load *loadState
 	prog *progress.Model // the loading screen's bar, made on first use
 	live *liveFeed       // following a file as it is written (live.go)
+
+	agg *aggView     // the browser's rows added up (a)
+	mv  *momentsView // the browser's rows' moments (m)
+	// openAt is the frame number the replay being opened shows first (a
+	// moment opened from the moments view); back returns to backTo
+	openAt *int64
+	backTo mode
 }
 
 // loadState is a decode in progress; the decoder's progress callback
@@ -281,6 +290,12 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		a.w, a.h = ws.Width, ws.Height
+		if a.agg != nil {
+			a.agg.setSize(a.w, a.h)
+		}
+		if a.mv != nil {
+			a.mv.setSize(a.w, a.h)
+		}
 		var cmds []tea.Cmd
 		if a.br != nil {
 			cmd, _ := a.br.Update(ws)
@@ -303,7 +318,30 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.rv.loading = "decoding"
 		a.rv.setSize(a.w, a.h)
 		a.mode = modeReplay
+		a.seekOpenAt()
 		return a, fullDecode(a.load, source{path: a.load.name}, msg.file)
+	case archiveMsg:
+		a.br.archIDs = msg.ids
+		if msg.kind == archiveStats {
+			a.agg = newAggView(a.th, msg.games, msg.what)
+			a.agg.setSize(a.w, a.h)
+			a.mode = modeAggregate
+		} else {
+			a.mv = newMomentsView(a.th, msg.games, msg.what)
+			a.mv.setSize(a.w, a.h)
+			a.mode = modeMoments
+		}
+		return a, nil
+	case aggBackMsg:
+		a.mode, a.agg, a.mv = modeBrowser, nil, nil
+		return a, nil
+	case aggOpenMsg:
+		a.mode, a.agg = modeBrowser, nil
+		return a, a.br.showOnly(msg.members, msg.title)
+	case momentOpenMsg:
+		f := msg.frame
+		a.openAt, a.backTo = &f, modeMoments
+		return a, a.open(source{path: msg.path, fsys: a.br.fsys})
 	case analysedMsg:
 		if a.rv != nil && a.rv.r == msg.r {
 			a.rv.analysed(msg.an)
@@ -343,6 +381,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.rv.loading = "analysing"
 			a.rv.setSize(a.w, a.h)
 			a.mode = modeReplay
+			a.seekOpenAt()
 		}
 		return a, analyseCmd(msg.r)
 	case loadTickMsg:
@@ -353,7 +392,10 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case backMsg:
 		if a.br != nil {
 			a.mode = modeBrowser
-			a.rv = nil
+			if a.backTo == modeMoments && a.mv != nil {
+				a.mode = modeMoments
+			}
+			a.rv, a.backTo = nil, modeBrowser
 			a.load = nil // a decode still running for the view left is dropped
 		}
 		return a, nil
@@ -372,6 +414,10 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, cmd
 	case modeReplay:
 		return a, a.rv.Update(msg)
+	case modeAggregate:
+		return a, a.agg.Update(msg)
+	case modeMoments:
+		return a, a.mv.Update(msg)
 	case modeLoading, modeError:
 		if k, ok := msg.(tea.KeyMsg); ok {
 			switch k.String() {
@@ -396,6 +442,10 @@ func (a *app) View() string {
 		return a.rv.View()
 	case modeLoading:
 		return a.loadingView()
+	case modeAggregate:
+		return a.agg.View()
+	case modeMoments:
+		return a.mv.View()
 	default:
 		return a.errorView()
 	}
@@ -511,4 +561,15 @@ func (a *app) progressBar(frac float64, w int) string {
 	}
 	a.prog.Width = w
 	return a.prog.ViewAs(max(0, min(frac, 1)))
+}
+
+// seekOpenAt puts a replay just opened on the frame asked for (a moment
+// opened from the moments view).
+func (a *app) seekOpenAt() {
+	if a.openAt == nil || a.rv == nil {
+		return
+	}
+	tl := &a.rv.r.Timeline
+	a.rv.seek(tl.Index(*a.openAt))
+	a.openAt = nil
 }

@@ -259,6 +259,14 @@ type browser struct {
 	checked  int // rows with a final problem count
 	gcDone   func()
 
+	// only, when set, keeps the rows of one group of the aggregate view
+	// (onlyWhat names it in the title); esc drops it with the filter
+	only     map[library.RowID]bool
+	onlyWhat string
+	// archIDs are the rows the archive view was opened on, in the order of
+	// its games, so a group's games map back to rows
+	archIDs []library.RowID
+
 	cur, top int
 	helpTop  int  // the help page's first line
 	moved    bool // the user moved the cursor: keep it on its row as rows arrive
@@ -513,6 +521,7 @@ type jobIn struct {
 	o          order
 	q          *library.Query
 	format     model.Format
+	only       map[library.RowID]bool
 }
 
 func (b *browser) jobInput() jobIn {
@@ -520,7 +529,7 @@ func (b *browser) jobInput() jobIn {
 		b.slot = make(chan struct{}, 1)
 	}
 	return jobIn{slot: b.slot, job: b.job, epoch: b.epoch, store: b.store, all: b.all[:len(b.all):len(b.all)], rows: b.rows,
-		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format}
+		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format, only: b.only}
 }
 
 // run sorts (when needed) and filters, reading only the store: it may run
@@ -542,11 +551,24 @@ func (in jobIn) run(ctx context.Context) sortedMsg {
 		}
 		msg.sorted = true
 	}
-	if in.q.Empty() && in.format == "" {
+	if in.q.Empty() && in.format == "" && in.only == nil {
 		msg.shown = msg.rows
 		return msg
 	}
-	kept, tiers, ok := in.q.Matcher(in.store, in.format).Filter(ctx, msg.rows)
+	rows := msg.rows
+	if in.only != nil {
+		rows = make([]library.RowID, 0, len(in.only))
+		for _, id := range msg.rows {
+			if in.only[id] {
+				rows = append(rows, id)
+			}
+		}
+		if in.q.Empty() && in.format == "" {
+			msg.shown = rows
+			return msg
+		}
+	}
+	kept, tiers, ok := in.q.Matcher(in.store, in.format).Filter(ctx, rows)
 	if !ok {
 		return sortedMsg{job: -1} // cancelled
 	}
@@ -851,6 +873,9 @@ func (b *browser) update(msg tea.Msg) (tea.Cmd, *row) {
 type browserKeyMap struct {
 	browserKeys
 	Sort, Reverse, Formats key.Binding
+	// Stats and Moments open the archive's views over the rows shown
+	// (aggregate.go, momentsview.go)
+	Stats, Moments key.Binding
 }
 
 func newBrowserKeyMap() browserKeyMap {
@@ -859,17 +884,20 @@ func newBrowserKeyMap() browserKeyMap {
 		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse")),
 		Formats:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "format")),
+		Stats:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "stats")),
+		Moments:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "moments")),
 	}
 }
 
 func (k browserKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Open, k.Filter, k.Sort, k.Formats, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Filter, k.Sort, k.Stats, k.Moments, k.Help, k.Quit}
 }
 
 func (k browserKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Open, k.Filter, k.Clear, k.Sort, k.Reverse, k.Formats, k.Help, k.Quit},
+		{k.Stats, k.Moments},
 	}
 }
 
@@ -940,12 +968,17 @@ func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
 		b.editing = true
 		b.filter.Focus()
 	case key.Matches(msg, k.Clear):
-		if b.filter.Value() != "" || b.format != "" {
+		if b.filter.Value() != "" || b.format != "" || b.only != nil {
 			b.filter.SetValue("")
 			b.format = ""
 			b.qErr = nil
+			b.only, b.onlyWhat = nil, ""
 			return b.refilter(), nil
 		}
+	case key.Matches(msg, k.Stats):
+		return b.archive(archiveStats), nil
+	case key.Matches(msg, k.Moments):
+		return b.archive(archiveMoments), nil
 	case key.Matches(msg, k.Sort):
 		next := (b.order.col + 1) % nColumns
 		b.order = order{col: next, desc: defaultDesc(next)}
@@ -1049,7 +1082,11 @@ func (b *browser) View() string {
 		return ""
 	}
 	p := b.pt
-	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(theme.Safe(b.title)+" · "+b.status())}
+	title := theme.Safe(b.title)
+	if b.onlyWhat != "" {
+		title += " · only " + theme.Safe(b.onlyWhat) + " (esc: all)"
+	}
+	lines := []string{p.bold.wrap(" rewind ") + p.dim.wrap(title+" · "+b.status())}
 	if b.help.ShowAll {
 		page := b.helpPage()
 		b.helpTop = max(0, min(b.helpTop, len(page)-(b.h-2)))

@@ -1,0 +1,74 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"rewind/library"
+	"rewind/library/aggregate"
+)
+
+// The browser hands the rows its filter shows to the archive's views: the
+// aggregate view (a) and the moments view (m). Their games are made off the
+// UI goroutine from the store: each row's header and the summary the index
+// keeps (a row the background check has not reached yet is counted as
+// skipped, and says so).
+
+type archiveKind int
+
+const (
+	archiveStats archiveKind = iota
+	archiveMoments
+)
+
+// archiveMsg carries the games of the rows shown to the app, which opens
+// the view.
+type archiveMsg struct {
+	kind  archiveKind
+	games []aggregate.Game
+	ids   []library.RowID // the rows, parallel to games
+	what  string          // what the rows are, for the view's title
+}
+
+// archive makes the games of the rows shown, off the UI goroutine.
+func (b *browser) archive(kind archiveKind) tea.Cmd {
+	ids := append([]library.RowID(nil), b.shown...)
+	store := b.store
+	what := "all " + b.title
+	switch {
+	case b.onlyWhat != "":
+		what = b.onlyWhat
+	case b.filter.Value() != "":
+		what = "rows matching " + b.filter.Value()
+	}
+	return func() tea.Msg {
+		games := make([]aggregate.Game, 0, len(ids))
+		kept := make([]library.RowID, 0, len(ids))
+		for _, id := range ids {
+			h := store.Header(id)
+			if h.Kind != library.File || h.NotReplay {
+				continue
+			}
+			h.Summary = store.Summary(id)
+			g := aggregate.FromHeader(&h)
+			if kind == archiveStats && g.Summary != nil {
+				g.Summary.Moments = nil // the aggregate view adds up, it does not list
+			}
+			games = append(games, g)
+			kept = append(kept, id)
+		}
+		return archiveMsg{kind: kind, games: games, ids: kept, what: what}
+	}
+}
+
+// showOnly keeps the rows of one group (enter in the aggregate view).
+func (b *browser) showOnly(members []int32, what string) tea.Cmd {
+	b.only = make(map[library.RowID]bool, len(members))
+	for _, m := range members {
+		if int(m) < len(b.archIDs) {
+			b.only[b.archIDs[m]] = true
+		}
+	}
+	b.onlyWhat = what
+	b.cur, b.top = 0, 0
+	return b.refresh(true)
+}
