@@ -322,6 +322,8 @@ func writeFrame(j *jsonWriter, r *model.Replay, f int) {
 		j.begin()
 		j.key("index")
 		j.num(int64(p))
+		j.key("slot")
+		j.str(r.Players[p].Slot)
 		j.key("present")
 		j.boolean(st.Present)
 		if st.Present {
@@ -342,7 +344,7 @@ func writeFrame(j *jsonWriter, r *model.Replay, f int) {
 		j.begin()
 		j.key("kind")
 		j.str(ev.Kind)
-		j.player("player", ev.Player)
+		j.player(r, "player", ev.Player)
 		j.key("summary")
 		j.str(r.EventSummary(i))
 		j.span(ev.Span)
@@ -387,8 +389,8 @@ func writeMoment(j *jsonWriter, r *model.Replay, m model.Moment) {
 	if m.End > m.Frame {
 		j.position(&r.Timeline, "end", m.End)
 	}
-	j.player("by", m.By)
-	j.player("on", m.On)
+	j.player(r, "by", m.By)
+	j.player(r, "on", m.On)
 	j.key("summary")
 	j.str(m.Summary)
 	if m.Span != (model.Span{}) {
@@ -511,6 +513,25 @@ func (j *jsonWriter) float(f float64) {
 	j.w.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
+// seconds writes a duration in seconds as the decimal its nanoseconds are
+// (1.966666667, not the float64 1.9666666670000001 that Seconds gives).
+func (j *jsonWriter) seconds(d time.Duration) {
+	j.w.WriteString(secondsText(d))
+}
+
+// secondsText is d in seconds, exactly, with no trailing zeros.
+func secondsText(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	q, r := int64(d)/1e9, int64(d)%1e9
+	if r == 0 {
+		return sign + strconv.FormatInt(q, 10)
+	}
+	return strings.TrimRight(fmt.Sprintf("%s%d.%09d", sign, q, r), "0")
+}
+
 // position writes where frame index i is on the timeline: index, frame
 // number, label (when it is not the number) and time in seconds, with the
 // keys prefixed ("endIndex") when prefix is set.
@@ -533,14 +554,15 @@ func (j *jsonWriter) position(tl *model.Timeline, prefix string, i int) {
 		j.str(lbl)
 	}
 	key("time")
-	j.float(tl.Time(i).Seconds())
+	j.seconds(tl.Time(i))
 }
 
-// player writes a player index, unless it is -1 (none).
-func (j *jsonWriter) player(key string, p int) {
-	if p >= 0 {
+// player writes a player as its slot ("P1"), as every JSON of rewind
+// names players, unless it is -1 (none).
+func (j *jsonWriter) player(r *model.Replay, key string, p int) {
+	if p >= 0 && p < len(r.Players) {
 		j.key(key)
-		j.num(int64(p))
+		j.str(r.Players[p].Slot)
 	}
 }
 
@@ -592,7 +614,7 @@ func (j *jsonWriter) value(v any) {
 	case time.Time:
 		j.str(x.Format(time.RFC3339Nano))
 	case time.Duration:
-		j.float(x.Seconds())
+		j.seconds(x)
 	default:
 		b, err := json.Marshal(x)
 		if err != nil {

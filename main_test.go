@@ -1056,8 +1056,8 @@ func TestDumpMoments(t *testing.T) {
 		}
 		return moments
 	}
-	stock := `{"type":"moment","kind":"stock","index":3,"frame":1,"time":0.1,"by":0,"on":1,"summary":"lost a stock to P1's forward smash (3 left)","offset":6700,"length":52,"fields":{"stocksRemaining":3,"moveId":14,"moveIdName":"forward smash"}}`
-	combo := `{"type":"moment","kind":"combo","index":5,"frame":3,"time":0.3,"endIndex":8,"endFrame":6,"endTime":0.6,"by":0,"on":1,"summary":"combo: 4 hits, 38%"}`
+	stock := `{"type":"moment","kind":"stock","index":3,"frame":1,"time":0.1,"by":"P1","on":"P2","summary":"lost a stock to P1's forward smash (3 left)","offset":6700,"length":52,"fields":{"stocksRemaining":3,"moveId":14,"moveIdName":"forward smash"}}`
+	combo := `{"type":"moment","kind":"combo","index":5,"frame":3,"time":0.3,"endIndex":8,"endFrame":6,"endTime":0.6,"by":"P1","on":"P2","summary":"combo: 4 hits, 38%"}`
 	chat := `{"type":"moment","kind":"chat","index":9,"frame":7,"time":0.7,"summary":"gg","stream":"replay.message.events","offset":7,"length":5}`
 	for _, tt := range []struct {
 		lo, hi int
