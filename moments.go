@@ -311,6 +311,10 @@ func (o *momentsOptions) writeDolphin(c *call, list []found) int {
 			others[string(f.g.Format)]++
 			continue
 		}
+		if !dolphin.Playable(f.g.Path) {
+			others["packed (unpack them for Dolphin)"]++
+			continue
+		}
 		clips = append(clips, dolphin.Clip{Path: f.g.Path, Start: f.m.Frame, End: f.m.End, Last: f.g.Summary.Last,
 			StartAt: f.g.Start, Station: f.g.Who()})
 	}

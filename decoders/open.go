@@ -227,26 +227,39 @@ func Sniff(path string) (*Format, error) {
 	return Detect(head[:n], path)
 }
 
-// readPacked reads a path that names a member of a pack; ok is false when
-// no leading part of the path is a pack.
-func readPacked(path string) (f *File, ok bool, err error) {
+// ReadPacked returns the bytes of a member of a pack (pack.zip/a/b.slp),
+// whole, within the limit the pack sets for it.
+func ReadPacked(path string) ([]byte, error) {
 	packPath, member, found := pack.Split(path)
 	if !found {
-		return nil, false, nil
+		return nil, fmt.Errorf("%s: no pack holds it", path)
 	}
 	p, err := pack.Open(packPath)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	defer p.Close()
 	rc, _, err := p.Open(member)
 	if err != nil {
-		return nil, true, err
+		return nil, err
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(rc)
 	if err != nil {
-		return nil, true, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+// readPacked reads a path that names a member of a pack; ok is false when
+// no leading part of the path is a pack.
+func readPacked(path string) (f *File, ok bool, err error) {
+	if _, _, found := pack.Split(path); !found {
+		return nil, false, nil
+	}
+	data, err := ReadPacked(path)
+	if err != nil {
+		return nil, true, err
 	}
 	f, err = ReadBytes(data, path)
 	return f, true, err

@@ -58,6 +58,9 @@ type Entry struct {
 	Size    int64
 	ModTime time.Time
 	Named   bool // named by the person, not found inside a folder
+	// Packed says the entry is a member of a pack (packs.go): Path joins the
+	// pack's and the member's, and the file is read through the pack
+	Packed bool
 
 	// the file's identity, when the walk stat'ed it: a file with several
 	// links is read once per scan however many paths lead to it
@@ -204,6 +207,9 @@ func (w *walker) flush() bool {
 func (w *walker) named(p string) bool {
 	info, err := os.Stat(p) // follows symlinks; never opens, so a FIFO cannot block
 	if err != nil {
+		if e, ok := packedMember(p); ok {
+			return w.emit(e) && w.flush()
+		}
 		return w.emit(Entry{Path: p, Kind: Unreadable, Err: pathError(p, err), Named: true}) && w.flush()
 	}
 	if info.IsDir() {
@@ -217,6 +223,14 @@ func (w *walker) named(p string) bool {
 	e.Named = true
 	if e.Kind == Skipped {
 		e.Kind = Unreadable // named explicitly: refused, not passed over
+	}
+	if e.Kind == File && !replayExt(p) && isPackFile(p) {
+		for _, m := range packEntries(p, true) {
+			if !w.emit(m) {
+				return false
+			}
+		}
+		return w.flush()
 	}
 	return w.emit(e) && w.flush()
 }
@@ -358,6 +372,12 @@ func (n *dirNode) list() {
 			continue
 		}
 		e := fi.entry(child)
+		if e.Kind == File && !replayExt(name) && isPack(name) {
+			for _, m := range packEntries(child, false) {
+				n.items = append(n.items, dirItem{e: m})
+			}
+			continue
+		}
 		if e.Kind == File && !replayExt(name) {
 			if skipName(name) {
 				continue

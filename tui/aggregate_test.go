@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -139,6 +140,10 @@ func TestMomentsView(t *testing.T) {
 	}
 	dir := t.TempDir()
 	t.Chdir(dir)
+	os.Mkdir("games", 0o755)
+	for _, g := range games {
+		os.WriteFile(g.Path, []byte("{U"), 0o644) // Dolphin needs the files there
+	}
 	v.Update(keyMsg("d"))
 	if !strings.Contains(v.status, "wrote 5 clips") || !strings.Contains(v.status, "rewind-dolphin-queue.json") {
 		t.Errorf("d: %q", v.status)

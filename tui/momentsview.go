@@ -180,7 +180,7 @@ func (v *momentsView) writeQueue() string {
 	refused := 0
 	for _, r := range v.rows {
 		g := &v.games[r.game]
-		if f := decoders.ByID(g.Format); f == nil || !f.Dolphin {
+		if f := decoders.ByID(g.Format); f == nil || !f.Dolphin || !dolphin.Playable(g.Path) {
 			refused++
 			continue
 		}
@@ -207,7 +207,7 @@ func (v *momentsView) writeQueue() string {
 	}
 	s := fmt.Sprintf("wrote %d clips to %s: play them with Slippi Dolphin -i %s", len(clips), path, path)
 	if refused > 0 {
-		s += fmt.Sprintf(" (%d moments of other formats left out)", refused)
+		s += fmt.Sprintf(" (%d moments of other formats or inside packs left out)", refused)
 	}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -129,7 +130,7 @@ func (e *BombError) Error() string {
 // Member is one file inside a pack.
 type Member struct {
 	Name    string // slash-separated, relative to the pack
-	Size    int64  // uncompressed size; -1 when the pack does not say (.gz, .zst)
+	Size    int64  // uncompressed size; -1 when the pack does not say (.zst); a .gz's own word for it
 	Stored  int64  // bytes the pack stores for it
 	ModTime time.Time
 	off     int64 // tar: the member's data in the (decompressed) stream
@@ -220,7 +221,19 @@ func (p *Pack) list() error {
 		}
 	case Tar, TarGz:
 		return p.listTar()
-	case Gzip, Zstd:
+	case Gzip:
+		// gzip's last four bytes are the size it expands to, modulo 4 GiB
+		// (of its last member, for a file of several): a hint to show, not
+		// a limit to trust
+		size := int64(-1)
+		var tail [4]byte
+		if p.Size >= 18 {
+			if _, err := p.f.ReadAt(tail[:], p.Size-4); err == nil {
+				size = int64(binary.LittleEndian.Uint32(tail[:]))
+			}
+		}
+		p.add(Member{Name: singleName(p.Path), Size: size, Stored: p.Size, ModTime: p.ModTime})
+	case Zstd:
 		p.add(Member{Name: singleName(p.Path), Size: -1, Stored: p.Size, ModTime: p.ModTime})
 	default:
 		return errors.New("not a zip, tar, gzip or zstd file")

@@ -30,6 +30,12 @@ var Format = format.Format{
 // nearMiss names the files that look like Slippi's but are not.
 func nearMiss(data []byte, ext string) string {
 	switch {
+	case ext == ".slpz":
+		// slpz (P1n3appl3/slpz) keeps Game Start and the metadata as they
+		// are but reorders every event column by column before zstd: a
+		// layout of its own, versioned by its one tool, with no file here
+		// to hold a reader to; rewind names it rather than guess
+		return "an slpz-compressed Slippi replay (its own layout of reordered events under zstd); decompress it with slpz -d first"
 	case ext == ".zlp" && bytes.HasPrefix(data, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
 		return "an xz archive (a slippc-compressed .zlp replay; decompress it with slippc first)"
 	case bytes.HasPrefix(data, []byte("{U")) || bytes.HasPrefix(data, []byte("{i")):

@@ -83,6 +83,14 @@ func Queue(clips []Clip, lead, trail int64) (Comm, error) {
 	return c, nil
 }
 
+// Playable reports whether Dolphin can open the replay at path: a file of
+// its own, not a member of a pack (pack.zip/game.slp), which it would have
+// to be unpacked from first.
+func Playable(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // commandID is new each time: Dolphin restarts playback when it changes.
 func commandID() string {
 	var b [8]byte

@@ -522,6 +522,11 @@ func read(e library.Entry) ([]byte, error) {
 	if e.FS != nil {
 		return fs.ReadFile(e.FS, e.Path)
 	}
+	if e.Packed {
+		// a member of a pack: its bytes as the pack holds them, within
+		// the limit the pack sets for it
+		return decoders.ReadPacked(e.Path)
+	}
 	f, err := decoders.OpenRegular(e.Path)
 	if err != nil {
 		return nil, err
