@@ -2,6 +2,7 @@ package library
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +15,8 @@ import (
 
 // QueryHelp documents the query language, for `rewind find --help`, the
 // browser's ? screen and the README; the formats come from the registry.
-var QueryHelp = strings.Replace(queryHelp, "FORMATS\n", formatHelp(), 1)
+var QueryHelp = strings.NewReplacer("FORMATS\n", formatHelp(), "CHARWORDS", wordsOf(charWords(), ", "),
+	"TITLEWORDS", wordsOf(titleWords(), ", "), "CHARKEYS", keyList(charWords()), "TITLEKEYS", keyList(titleWords())).Replace(queryHelp)
 
 const queryHelp = `All terms must hold; -term negates one; "quote values with spaces".
   word               a player, code, character, title, mode or file name
@@ -23,10 +25,10 @@ const queryHelp = `All terms must hold; -term negates one; "quote values with sp
 FORMATS
   player:NAME        a player's name holds NAME (also name:)
   code:ABCD#123      a connect code, toon handle or player id holds it
-  char:fox           a character, race or machine starts with it
-                     (also character:, race:, machine:)
-  stage:"final d"    the stage, map, song or course holds it
-                     (also map:, song:, course:, title:)
+  char:fox           a CHARWORDS starts with it
+                     (also CHARKEYS)
+  title:"final d"    the TITLEWORDS holds it
+                     (also TITLEKEYS)
   mode:ranked        the mode holds it
   result:"no cont"   how the game ended holds it
   file:corrupt       the file name holds it
@@ -99,14 +101,69 @@ const (
 	tStart
 )
 
-var keys = map[string]termKind{
-	"format": tFormat, "player": tPlayer, "name": tPlayer, "code": tCode,
-	"char": tChar, "character": tChar, "race": tChar, "machine": tChar,
-	"stage": tTitle, "map": tTitle, "song": tTitle, "course": tTitle, "title": tTitle,
-	"mode": tMode, "result": tResult, "file": tFile,
-	"date": tDate, "len": tLen, "length": tLen, "duration": tLen, "size": tSize,
-	"problems": tProblems, "checked": tChecked,
-	"kind": tKind, "damage": tDamage, "hits": tHits, "by": tBy, "on": tOn, "move": tMove, "start": tStart,
+// keys are the terms' names; the words the formats call their titles and
+// characters ("stage", "song", "race", "machine") are added from the
+// registry, so a format brings its own.
+var keys = func() map[string]termKind {
+	k := map[string]termKind{
+		"format": tFormat, "player": tPlayer, "name": tPlayer, "code": tCode,
+		"char": tChar, "character": tChar, "title": tTitle,
+		"mode": tMode, "result": tResult, "file": tFile,
+		"date": tDate, "len": tLen, "length": tLen, "duration": tLen, "size": tSize,
+		"problems": tProblems, "checked": tChecked,
+		"kind": tKind, "damage": tDamage, "hits": tHits, "by": tBy, "on": tOn, "move": tMove, "start": tStart,
+	}
+	for _, w := range titleWords() {
+		if _, taken := k[w]; !taken {
+			k[w] = tTitle
+		}
+	}
+	for _, w := range charWords() {
+		if _, taken := k[w]; !taken {
+			k[w] = tChar
+		}
+	}
+	return k
+}()
+
+// titleWords are what the formats call their titles, each once, in
+// registry order: stage, song, map, course, beatmap.
+func titleWords() []string {
+	var out []string
+	for _, f := range decoders.Formats {
+		if f.Title != "" && !slices.Contains(out, f.Title) {
+			out = append(out, f.Title)
+		}
+	}
+	return out
+}
+
+// charWords are what the formats call their players' characters.
+func charWords() []string {
+	out := []string{"character"}
+	for _, f := range decoders.Formats {
+		if f.Character != "" && !slices.Contains(out, f.Character) {
+			out = append(out, f.Character)
+		}
+	}
+	return out
+}
+
+// wordsOf joins words for a sentence: "stage, song, map or course".
+func wordsOf(ws []string, sep string) string {
+	if len(ws) <= 1 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], sep) + " or " + ws[len(ws)-1]
+}
+
+// keyList is the words as terms: "stage:, song:, map:".
+func keyList(ws []string) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w + ":"
+	}
+	return strings.Join(out, ", ")
 }
 
 type term struct {
