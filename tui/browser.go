@@ -80,12 +80,9 @@ func describe(h *library.Header) string {
 		}
 		return theme.Safe(strings.TrimSuffix(h.Title+" · "+who, " · "))
 	}
-	var ps []string
-	for i, p := range h.Players {
-		if i == 4 {
-			ps = append(ps, fmt.Sprintf("+%d", len(h.Players)-4))
-			break
-		}
+	// the sides: one a team when the file gives teams (Fox & Falco vs
+	// Marth & Sheik), else one a player; a long side shows three and a count
+	name := func(p library.Player) string {
 		// the player as people name them: "firebat (Terran)", "Mango
 		// (Fox)"; the character alone when the file has no name
 		s := p.Name
@@ -94,9 +91,38 @@ func describe(h *library.Header) string {
 		} else if p.Character != "" {
 			s += " (" + p.Character + ")"
 		}
-		if s != "" {
-			ps = append(ps, s)
+		return s
+	}
+	var sides [][]string
+	teamAt := map[string]int{}
+	teams := true
+	for _, p := range h.Players {
+		teams = teams && p.Team != ""
+	}
+	for _, p := range h.Players {
+		n := name(p)
+		if n == "" {
+			continue
 		}
+		if teams {
+			if i, ok := teamAt[p.Team]; ok {
+				sides[i] = append(sides[i], n)
+				continue
+			}
+			teamAt[p.Team] = len(sides)
+		}
+		sides = append(sides, []string{n})
+	}
+	var ps []string
+	for i, side := range sides {
+		if i == 4 {
+			ps = append(ps, fmt.Sprintf("+%d", len(sides)-4))
+			break
+		}
+		if len(side) > 3 {
+			side = append(side[:3:3], fmt.Sprintf("+%d", len(side)-3))
+		}
+		ps = append(ps, strings.Join(side, " & "))
 	}
 	var parts []string
 	if len(ps) > 0 {
