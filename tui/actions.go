@@ -122,6 +122,18 @@ func (v *replayView) onKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		v.openChooser()
 		v.setFocus(paneEvents)
+	case key.Matches(msg, k.Clock):
+		if v.tl.Clock == nil {
+			v.status = "this replay has one clock: its game time is real time"
+			return nil
+		}
+		v.realClock = !v.realClock
+		v.footText = ""
+		if v.realClock {
+			v.status = "times are real time now (what playback follows); c: " + v.tl.ClockName
+		} else {
+			v.status = "times are " + v.tl.ClockName + " now (the clock players saw); c: real time"
+		}
 	case key.Matches(msg, k.Stats):
 		if len(v.p.stats) == 0 {
 			v.status = "no stats: " + v.noAnalysis()
@@ -327,7 +339,7 @@ func (v *replayView) timeText(f int) string {
 	switch {
 	case v.noTime:
 		return v.unit() + " " + theme.Safe(v.tl.Label(f))
-	case v.tl.Clock != nil:
+	case v.tl.Clock != nil && !v.realClock:
 		return model.FormatDuration(v.tl.Clock(f))
 	}
 	return model.FormatDuration(v.tl.Time(f))

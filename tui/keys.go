@@ -21,6 +21,7 @@ type replayKeys struct {
 	Moments               key.Binding
 	Filter                key.Binding
 	Stats                 key.Binding
+	Clock                 key.Binding
 	Focus, FocusBack      key.Binding
 	Enter                 key.Binding
 	Stage                 key.Binding
@@ -60,6 +61,7 @@ func newReplayKeys() replayKeys {
 		Moments:     b([]string{"m"}, "m", "moments ⇄ events"),
 		Filter:      b([]string{"f"}, "f", "filter by kind/player"),
 		Stats:       b([]string{"s"}, "s", "stats"),
+		Clock:       b([]string{"c"}, "c", "game clock ⇄ real time"),
 		Focus:       b([]string{"tab"}, "tab", "next pane"),
 		FocusBack:   b([]string{"shift+tab"}, "⇧tab", "prev pane"),
 		Enter:       b([]string{"enter"}, "enter", "expand/jump"),
@@ -82,7 +84,7 @@ func hint(k, desc string) key.Binding {
 func (k replayKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Left, k.Right, k.SecBack, k.SecFwd, k.PageBack, k.PageFwd, k.Home, k.End},
-		{k.Goto, k.Play, k.Slower, k.Faster, k.Moments, k.NextMoment, k.PrevMom, k.Stats},
+		{k.Goto, k.Play, k.Slower, k.Faster, k.Moments, k.NextMoment, k.PrevMom, k.Stats, k.Clock},
 		{k.Search, k.NextMatch, k.PrevMatch, k.Filter, k.NextProblem, k.PrevProb, k.Back},
 		{k.Focus, k.FocusBack, k.Up, k.Down, k.Enter, k.Stage, k.Scenes, k.Help, k.Quit},
 	}

@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"rewind/decoders"
+	"rewind/model"
 	"rewind/theme"
 )
 
@@ -61,5 +63,30 @@ func TestOpenHeaderFirst(t *testing.T) {
 	screen = ansi.Strip(a.View())
 	if a.rv.loading != "" || strings.Contains(screen, "analysing…") || len(a.rv.p.moments) == 0 || a.rv.list != listMoments {
 		t.Errorf("after the analysis: loading %q, %d moments, list %v:\n%s", a.rv.loading, len(a.rv.p.moments), a.rv.list, screen)
+	}
+}
+
+// c switches a replay with a game clock of its own (StarCraft II before
+// Legacy of the Void) between that clock and real time, everywhere a
+// time is shown.
+func TestClockSwitch(t *testing.T) {
+	r, err := decoders.Open("../testdata/samples/sc2/wol-1.0.1-metalopolis.SC2Replay", model.DecodeOptions{})
+	if err != nil || r.Timeline.Clock == nil {
+		t.Fatalf("%v, clock %v", err, r.Timeline.Clock != nil)
+	}
+	v := newView(r, 160, 48)
+	f := r.Timeline.Count - 1
+	v.seek(f)
+	game, real := model.FormatDuration(r.Timeline.Clock(f)), model.FormatDuration(r.Timeline.Time(f))
+	if v.timeText(f) != game || game == real {
+		t.Fatalf("time %q, game clock %q, real %q", v.timeText(f), game, real)
+	}
+	press(v, "c")
+	if v.timeText(f) != real || !strings.Contains(v.status, "real time") {
+		t.Errorf("after c: time %q (want %q), status %q", v.timeText(f), real, v.status)
+	}
+	press(v, "c")
+	if v.timeText(f) != game {
+		t.Errorf("c again: %q", v.timeText(f))
 	}
 }

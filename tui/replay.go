@@ -71,6 +71,9 @@ type replayView struct {
 	// header first: "decoding" (the events), "analysing" (moments, stats);
 	// empty when all is in
 	loading string
+	// realClock shows real time where the replay has a game clock of its
+	// own (StarCraft II before Legacy of the Void); c switches
+	realClock bool
 	// listChosen is set once the person switched between moments and
 	// events: the analysis arriving then leaves the list alone
 	listChosen bool

@@ -128,9 +128,14 @@ func (v *replayView) timeline(w int) []string {
 		switch {
 		case tl.Clock != nil:
 			// the game's own clock as players saw it, real time beside it,
-			// and the frame by its unit ("loop 6,720 / 8,185")
-			s = append(s, fmt.Sprintf("%s / %s %s", model.FormatDuration(tl.Clock(v.frame)), model.FormatDuration(tl.Clock(n-1)), tl.ClockName),
-				p.dim.wrap(fmt.Sprintf("%s / %s real", t, model.FormatDuration(playLength(v.r)))),
+			// and the frame by its unit ("loop 6,720 / 8,185"); c puts real
+			// time first
+			game := fmt.Sprintf("%s / %s %s", model.FormatDuration(tl.Clock(v.frame)), model.FormatDuration(tl.Clock(n-1)), tl.ClockName)
+			real := fmt.Sprintf("%s / %s real", t, model.FormatDuration(playLength(v.r)))
+			if v.realClock {
+				game, real = real, game
+			}
+			s = append(s, game, p.dim.wrap(real),
 				fmt.Sprintf("%s %s / %s", unit, model.FormatCount(tl.Number(v.frame)), model.FormatCount(tl.Number(n-1))))
 		case !v.noTime && strings.HasPrefix(cur, t):
 			// the label is the game time (BSOR's song time): say it once,
