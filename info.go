@@ -22,6 +22,9 @@ type infoPlayer struct {
 	Character string `json:"character,omitempty"`
 	Team      string `json:"team,omitempty"`
 	Result    string `json:"result,omitempty"`
+	// Outcome is the result as a word a script compares (win, loss,
+	// draw, no-contest, quit, disconnect); absent when unknown
+	Outcome model.Outcome `json:"outcome,omitempty"`
 }
 
 // infoJSON is the object `rewind info --json` writes per file.
@@ -244,8 +247,9 @@ func summarize(h *library.Header) infoJSON {
 		t := h.Start
 		j.Start = &t
 	}
-	for _, p := range h.Players {
-		j.Players = append(j.Players, infoPlayer(p))
+	for i, p := range h.Players {
+		j.Players = append(j.Players, infoPlayer{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character,
+			Team: p.Team, Result: p.Result, Outcome: library.PlayerOutcome(h, i)})
 	}
 	return j
 }

@@ -68,6 +68,7 @@ func appendInfoJSON(b []byte, jv infoJSON) []byte {
 			b = optString(b, `,"character":`, p.Character)
 			b = optString(b, `,"team":`, p.Team)
 			b = optString(b, `,"result":`, p.Result)
+			b = optString(b, `,"outcome":`, string(p.Outcome))
 			b = append(b, '}')
 		}
 		b = append(b, ']')

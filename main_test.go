@@ -554,6 +554,21 @@ func TestInfoHeaderOnlyAgrees(t *testing.T) {
 			delete(h, k)
 			delete(f, k)
 		}
+		// an outcome may need the whole game (who still had stocks after a
+		// No Contest), like the problems: a header read's is what the
+		// result words say, and then it agrees with the full decode's
+		for _, o := range []map[string]any{h, f} {
+			ps, _ := o["players"].([]any)
+			for i, p := range ps {
+				pm := p.(map[string]any)
+				if ho, ok := h["players"].([]any)[i].(map[string]any)["outcome"]; ok && o["path"] == h["path"] {
+					if fo := f["players"].([]any)[i].(map[string]any)["outcome"]; fo != ho {
+						t.Errorf("%v P%d: outcome %v header-only, %v checked", h["path"], i+1, ho, fo)
+					}
+				}
+				delete(pm, "outcome")
+			}
+		}
 		if !reflect.DeepEqual(h, f) {
 			t.Errorf("header-only\n%v\nchecked\n%v", h, f)
 		}

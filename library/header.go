@@ -191,6 +191,8 @@ type jsonPlayer struct {
 	Character string `json:"character,omitempty"`
 	Team      string `json:"team,omitempty"`
 	Result    string `json:"result,omitempty"`
+	// Outcome is the result as a word a script compares (PlayerOutcome)
+	Outcome model.Outcome `json:"outcome,omitempty"`
 }
 
 type jsonCheck struct {
@@ -217,8 +219,9 @@ func (h Header) MarshalJSON() ([]byte, error) {
 		c := h.Clock.Seconds()
 		j.ClockSeconds, j.ClockName = &c, h.ClockName
 	}
-	for _, p := range h.Players {
-		j.Players = append(j.Players, jsonPlayer(p))
+	for i, p := range h.Players {
+		j.Players = append(j.Players, jsonPlayer{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character,
+			Team: p.Team, Result: p.Result, Outcome: PlayerOutcome(&h, i)})
 	}
 	if c := h.Check; c != nil {
 		j.Check = &jsonCheck{c.Problems, c.Notes, c.Partial, c.Err, c.First}

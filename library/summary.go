@@ -72,6 +72,18 @@ func summaryOf(r *model.Replay, err error) (s *Summary) {
 // replay view opened it), so the index can keep it.
 func SummaryOf(r *model.Replay, err error) *Summary { return summaryOf(r, err) }
 
+// PlayerOutcome is player i's outcome: the summary's when the header has
+// one, else what the player's result words say plainly (outcomeOf).
+func PlayerOutcome(h *Header, i int) model.Outcome {
+	if s := h.Summary; s.Usable() && i < len(s.Players) {
+		return s.Players[i].Outcome
+	}
+	if i < len(h.Players) {
+		return outcomeOf(h.Players[i].Result)
+	}
+	return model.OutcomeUnknown
+}
+
 // outcomeOf maps a player's result words, as decoders write them, to an
 // outcome when the words say one plainly ("Win", "Loss", "Tie", a place,
 // "LRAS", "cleared", "failed"); words that do not ("finished 1:23.4")
