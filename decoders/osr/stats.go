@@ -33,30 +33,31 @@ const (
 // nativeStats is the JSON of `rewind stats --json` for osu!: typed values,
 // durations in seconds, the player P1.
 type nativeStats struct {
-	Player            string      `json:"player"`
-	Name              string      `json:"name"`
-	Mode              string      `json:"mode"`
-	Mods              []string    `json:"mods"`
-	Score             int64       `json:"score"`
-	MaxCombo          int64       `json:"maxCombo"`
-	Perfect           bool        `json:"perfect"`
-	Counts            hitCounts   `json:"counts"`
-	Accuracy          float64     `json:"accuracy"`
-	Grade             string      `json:"grade"`
-	Outcome           string      `json:"outcome"`
-	DurationSeconds   float64     `json:"durationSeconds"`
-	Presses           int         `json:"presses"`
-	ActiveSeconds     float64     `json:"activeSeconds"`
-	KeysPerSecond     float64     `json:"keysPerSecond"`
-	PeakKeysPerSecond float64     `json:"peakKeysPerSecond"`
-	Keys              []keyStats  `json:"keys"`
-	CursorTravel      *float64    `json:"cursorTravel,omitempty"`
-	CatcherTravel     *float64    `json:"catcherTravel,omitempty"`
-	Breaks            []gapStats  `json:"breaks"`
-	Life              *lifeStats  `json:"life,omitempty"`
-	NeedsBeatmap      []string    `json:"needsBeatmap"`
-	accuracyPoints    [2]float64  // scored, possible
-	gaps              []gapFrames // the breaks' frames
+	Player            string        `json:"player"`
+	Name              string        `json:"name"`
+	Mode              string        `json:"mode"`
+	Mods              []string      `json:"mods"`
+	Score             int64         `json:"score"`
+	MaxCombo          int64         `json:"maxCombo"`
+	Perfect           bool          `json:"perfect"`
+	Counts            hitCounts     `json:"counts"`
+	Accuracy          float64       `json:"accuracy"`
+	Grade             string        `json:"grade"`
+	Result            string        `json:"result"`            // passed, failed or unknown, as the play went
+	Outcome           model.Outcome `json:"outcome,omitempty"` // win (passed) or loss (failed), the word every format uses; absent when unknown
+	DurationSeconds   float64       `json:"durationSeconds"`
+	Presses           int           `json:"presses"`
+	ActiveSeconds     float64       `json:"activeSeconds"`
+	KeysPerSecond     float64       `json:"keysPerSecond"`
+	PeakKeysPerSecond float64       `json:"peakKeysPerSecond"`
+	Keys              []keyStats    `json:"keys"`
+	CursorTravel      *float64      `json:"cursorTravel,omitempty"`
+	CatcherTravel     *float64      `json:"catcherTravel,omitempty"`
+	Breaks            []gapStats    `json:"breaks"`
+	Life              *lifeStats    `json:"life,omitempty"`
+	NeedsBeatmap      []string      `json:"needsBeatmap"`
+	accuracyPoints    [2]float64    // scored, possible
+	gaps              []gapFrames   // the breaks' frames
 }
 
 type hitCounts struct {
@@ -119,7 +120,7 @@ func (v *view) stats() *nativeStats {
 	ns := &nativeStats{Player: "P1", Name: h.player.s, Mode: modeIDs[h.mode], Mods: modList(h.mods),
 		Score: int64(h.score), MaxCombo: int64(h.combo), Perfect: h.perfect != 0,
 		Counts:   hitCounts{int64(h.counts[0]), int64(h.counts[1]), int64(h.counts[2]), int64(h.counts[3]), int64(h.counts[4]), int64(h.counts[5])},
-		Accuracy: acc, Grade: d.grade(failed), Outcome: "unknown", NeedsBeatmap: needsBeatmap, Breaks: []gapStats{}, Keys: []keyStats{},
+		Accuracy: acc, Grade: d.grade(failed), Result: "unknown", NeedsBeatmap: needsBeatmap, Breaks: []gapStats{}, Keys: []keyStats{},
 		accuracyPoints: [2]float64{got, of}}
 	if l := d.info.lazerMods(); len(l) > 0 {
 		ns.Mods = l
@@ -129,9 +130,9 @@ func (v *view) stats() *nativeStats {
 	}
 	switch {
 	case failed:
-		ns.Outcome = "failed"
+		ns.Result, ns.Outcome = "failed", model.OutcomeLoss
 	case passed:
-		ns.Outcome = "passed"
+		ns.Result, ns.Outcome = "passed", model.OutcomeWin
 	}
 	if n := len(v.mono); n > 0 && len(v.fr) > 0 {
 		ns.DurationSeconds = math.Max(float64(v.mono[n-1]), 0) / 1000

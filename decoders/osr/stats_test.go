@@ -68,8 +68,8 @@ func TestStats(t *testing.T) {
 	if ns.CursorTravel == nil || *ns.CursorTravel != 5*float64(20*3+1+5*3) {
 		t.Errorf("cursor travel %v", ns.CursorTravel)
 	}
-	if ns.Life == nil || ns.Life.Min != 0.1 || ns.Life.Final != 0.6 || ns.Outcome != "passed" {
-		t.Errorf("life %+v outcome %s", ns.Life, ns.Outcome)
+	if ns.Life == nil || ns.Life.Min != 0.1 || ns.Life.Final != 0.6 || ns.Result != "passed" || ns.Outcome != model.OutcomeWin {
+		t.Errorf("life %+v result %s outcome %s", ns.Life, ns.Result, ns.Outcome)
 	}
 	kinds := map[model.MomentKind]int{}
 	for _, m := range a.Moments {

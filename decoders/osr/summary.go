@@ -30,13 +30,7 @@ func Summarize(r *model.Replay) *model.Summary {
 	if !ok || len(r.Players) == 0 {
 		return nil
 	}
-	ps := model.PlayerSummary{}
-	switch ns.Outcome {
-	case "passed":
-		ps.Outcome = model.OutcomeWin
-	case "failed":
-		ps.Outcome = model.OutcomeLoss
-	}
+	ps := model.PlayerSummary{Outcome: ns.Outcome}
 	b := func(x bool) float64 {
 		if x {
 			return 1

@@ -49,7 +49,7 @@ type FileJSON struct {
 
 // PlayerJSON is who a player is, as the header says.
 type PlayerJSON struct {
-	Player    string `json:"player"`
+	Slot      string `json:"slot"`
 	Name      string `json:"name,omitempty"`
 	Code      string `json:"code,omitempty"`
 	Character string `json:"character,omitempty"`
@@ -208,7 +208,7 @@ func fileJSON(r *model.Replay, st *Stop) FileJSON {
 		f.Stopped = &StopJSON{Frame: st.Frame, Reason: st.Reason}
 	}
 	for i, p := range r.Players {
-		f.Players = append(f.Players, PlayerJSON{Player: Player(i), Name: p.Name, Code: p.Code, Character: p.Character, Result: p.Result})
+		f.Players = append(f.Players, PlayerJSON{Slot: Player(i), Name: p.Name, Code: p.Code, Character: p.Character, Result: p.Result})
 	}
 	return f
 }
