@@ -64,8 +64,7 @@ func twinFile(t *testing.T, sample string, n int64) (string, float64, float64) {
 	f := r.Timeline.Index(n)
 	lo, hi := r.EventRange(f)
 	for i := lo; i < hi; i++ {
-		ev := &r.Events[i]
-		if ev.Kind != "post" || ev.Player != 0 || ev.Flag != "" {
+		if r.EventKind(i) != "post" || r.Events[i].Player != 0 || r.EventFlag(i) != "" {
 			continue
 		}
 		fl, ok := model.Find(r.EventFields(i), "percent")

@@ -340,19 +340,18 @@ func writeFrame(j *jsonWriter, r *model.Replay, f int) {
 		if i > lo {
 			w.WriteByte(',')
 		}
-		ev := &r.Events[i]
 		j.begin()
 		j.key("kind")
-		j.str(ev.Kind)
-		j.player(r, "player", ev.Player)
+		j.str(r.EventKind(i))
+		j.player(r, "player", int(r.Events[i].Player))
 		j.key("summary")
 		j.str(r.EventSummary(i))
-		j.span(ev.Span)
-		if ev.Flag != "" {
+		j.span(r.EventSpan(i))
+		if f := r.EventFlag(i); f != "" {
 			j.key("flag")
-			j.str(ev.Flag)
+			j.str(f)
 		}
-		if ev.Notable {
+		if r.EventNotable(i) {
 			j.key("notable")
 			j.boolean(true)
 		}

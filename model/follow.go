@@ -99,17 +99,11 @@ func (r *Replay) growOffsets(prev *Replay) {
 	old := len(prev.Events)
 	add := make([]int, 0, len(r.Events)-old)
 	for i := old; i < len(r.Events); i++ {
-		if r.Events[i].Span.Len > 0 {
+		if _, _, n := r.spanKey(i); n > 0 {
 			add = append(add, i)
 		}
 	}
-	less := func(a, b int) bool {
-		sa, sb := r.Events[a].Span, r.Events[b].Span
-		if sa.Stream != sb.Stream {
-			return sa.Stream < sb.Stream
-		}
-		return sa.Off < sb.Off
-	}
+	less := r.spanLess
 	sort.SliceStable(add, func(i, j int) bool { return less(add[i], add[j]) })
 	base := prev.byOffset
 	var idx []int

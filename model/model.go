@@ -80,7 +80,14 @@ type Replay struct {
 	Players []Player
 
 	Timeline Timeline
-	Events   []Event
+	// Events are in frame order (Finish), each a small record without
+	// pointers (see Event); what they are called comes from the tables:
+	// Kinds names Event.Kind, Marks the format's flag bits, StreamNames
+	// the inner streams an Event.Stream points into.
+	Events      []Event
+	Kinds       []string
+	Marks       []string
+	StreamNames []string
 
 	Diagnostics []Diagnostic
 
@@ -99,11 +106,11 @@ type Replay struct {
 	// State returns a player's state at a frame index. It must be O(1) in
 	// the length of the replay. Nil when the format has no per-frame state.
 	State func(frame, player int) PlayerState
-	// Detail expands an event into its full fields; nil when events carry
-	// their Fields already.
-	Detail func(ev *Event) []Field
-	// Summarize writes an event's one-line summary when the decoder left
-	// Event.Summary empty to keep decoding fast; nil otherwise.
+	// Detail expands an event into its full fields, and Summarize writes
+	// its one-line summary: the format makes both on demand, from the
+	// event's bytes or from its own typed arrays (Event.Ref), so that an
+	// event record stays small. Nil when the format has no events.
+	Detail    func(ev *Event) []Field
 	Summarize func(ev *Event) string
 	// Scenes returns what the stage view draws at a frame; nil when the
 	// format has nothing to draw.
@@ -292,25 +299,6 @@ type PlayerState struct {
 	Fields []Field
 }
 
-// Event is something that happened at a frame.
-type Event struct {
-	Frame   int    // timeline index
-	Player  int    // index into Replay.Players, -1 when none
-	Kind    string // short kind, "pre", "post", "item", "chat", "note", "join"
-	Summary string // one line for the events pane and search; see Replay.EventSummary
-	Span    Span   // the bytes that encode the event
-	Notable bool   // worth a tick on the timeline: stock lost, game end, checkpoint
-	Flag    string // a mark such as "rolled back" or FlagPartial; empty normally
-	Ref     int    // the decoder's own index, for Detail
-	Fields  []Field
-}
-
-// FlagPartial marks an event cut off by the end of the data: its Span runs
-// to the end, its fields are the ones that fit, and its last field says how
-// many bytes of how many were there. The inspector shows it where the break
-// is, instead of bytes that no event owns.
-const FlagPartial = "partial"
-
 // Severity orders diagnostics.
 type Severity int
 
@@ -467,74 +455,6 @@ func (r *Replay) FirstEventAtOrAfter(f int) int {
 		return len(r.Events)
 	}
 	return idx[f]
-}
-
-// EventFields returns an event's full fields.
-func (r *Replay) EventFields(i int) []Field {
-	if i < 0 || i >= len(r.Events) {
-		return nil
-	}
-	ev := &r.Events[i]
-	if ev.Fields != nil || r.Detail == nil {
-		return ev.Fields
-	}
-	return r.Detail(ev)
-}
-
-// EventSummary returns an event's one-line summary.
-func (r *Replay) EventSummary(i int) string {
-	if i < 0 || i >= len(r.Events) {
-		return ""
-	}
-	ev := &r.Events[i]
-	if ev.Summary != "" || r.Summarize == nil {
-		return ev.Summary
-	}
-	return r.Summarize(ev)
-}
-
-// EventAt returns the index of the event whose span holds the byte at off
-// in the stream, or -1. The smallest enclosing span wins.
-func (r *Replay) EventAt(stream string, off int64) int {
-	r.offsetOnce.Do(func() {
-		idx := make([]int, 0, len(r.Events))
-		for i := range r.Events {
-			if r.Events[i].Span.Len > 0 {
-				idx = append(idx, i)
-			}
-		}
-		sort.SliceStable(idx, func(a, b int) bool {
-			sa, sb := r.Events[idx[a]].Span, r.Events[idx[b]].Span
-			if sa.Stream != sb.Stream {
-				return sa.Stream < sb.Stream
-			}
-			return sa.Off < sb.Off
-		})
-		r.byOffset = idx
-		r.offsetReady.Store(true)
-	})
-	idx := r.byOffset
-	// first span starting after off
-	k := sort.Search(len(idx), func(i int) bool {
-		s := r.Events[idx[i]].Span
-		if s.Stream != stream {
-			return s.Stream > stream
-		}
-		return s.Off > off
-	})
-	best, bestLen := -1, int64(-1)
-	// spans before k start at or before off; look back a little for the
-	// smallest one that still covers off (events rarely nest deeply)
-	for i := k - 1; i >= 0 && i >= k-64; i-- {
-		s := r.Events[idx[i]].Span
-		if s.Stream != stream {
-			break
-		}
-		if s.Contains(stream, off) && (best < 0 || s.Len < bestLen) {
-			best, bestLen = idx[i], s.Len
-		}
-	}
-	return best
 }
 
 // PlayerState returns the state of player p at frame f, or an absent state.

@@ -314,10 +314,10 @@ func (v *replayView) nextNotable(d int) {
 	i := v.r.FirstEventAtOrAfter(v.frame)
 	if d > 0 {
 		i = v.r.FirstEventAtOrAfter(v.frame + 1)
-		for ; i < len(evs) && !evs[i].Notable; i++ {
+		for ; i < len(evs) && !v.r.EventNotable(i); i++ {
 		}
 	} else {
-		for i--; i >= 0 && !evs[i].Notable; i-- {
+		for i--; i >= 0 && !v.r.EventNotable(i); i-- {
 		}
 	}
 	if i < 0 || i >= len(evs) {

@@ -40,7 +40,7 @@ func twins(t testing.TB) (a, b *model.Replay) {
 	lo, hi := a.EventRange(f)
 	off := int64(-1)
 	for i := lo; i < hi; i++ {
-		if ev := &a.Events[i]; ev.Kind == "post" && ev.Player == 0 && ev.Flag == "" {
+		if a.EventKind(i) == "post" && a.Events[i].Player == 0 && a.EventFlag(i) == "" {
 			if fl, ok := model.Find(a.EventFields(i), "percent"); ok && fl.Span.Len == 4 {
 				off = fl.Span.Off
 			}
@@ -124,7 +124,7 @@ func TestDiffKeys(t *testing.T) {
 	}
 	// the event cursor is on the differing event, marked on both sides
 	va, vb := d.sides[0], d.sides[1]
-	if va.ev != d.here[0].EventA || a.Events[va.ev].Kind != "post" {
+	if va.ev != d.here[0].EventA || a.EventKind(va.ev) != "post" {
 		t.Errorf("A's cursor on event %d, want the post-frame update %d", va.ev, d.here[0].EventA)
 	}
 	if vb.ev != d.here[0].EventB || vb.evField < 0 || !strings.Contains(vb.fieldWhat, "Percent") {

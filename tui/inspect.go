@@ -93,8 +93,8 @@ func (v *replayView) inspectorPane(w, h int) []string {
 	switch {
 	case v.useField:
 		sel, hasSel = v.field, v.field.Stream == v.stream
-	case v.ev >= 0 && v.ev < len(r.Events) && r.Events[v.ev].Span.Stream == v.stream:
-		sel, hasSel = r.Events[v.ev].Span, true
+	case v.ev >= 0 && v.ev < len(r.Events) && r.EventSpan(v.ev).Stream == v.stream:
+		sel, hasSel = r.EventSpan(v.ev), true
 	}
 	if !hasSel && v.stream == "" {
 		// the container's region under the cursor: a sector, a table
@@ -344,11 +344,11 @@ func (v *replayView) ownerLine() string {
 	}
 	ev := &r.Events[e]
 	who := ""
-	if ev.Player >= 0 && ev.Player < len(r.Players) {
-		who = p.player(ev.Player).wrap(theme.Safe(r.Players[ev.Player].Slot)) + " "
+	if pl := int(ev.Player); pl >= 0 && pl < len(r.Players) {
+		who = p.player(pl).wrap(theme.Safe(r.Players[pl].Slot)) + " "
 	}
-	return fmt.Sprintf("%s in #%d %s%s @%s: %s", at, e+1, who, theme.Safe(ev.Kind),
-		theme.Safe(r.Timeline.Label(ev.Frame)), theme.Safe(r.EventSummary(e)))
+	return fmt.Sprintf("%s in #%d %s%s @%s: %s", at, e+1, who, theme.Safe(r.EventKind(e)),
+		theme.Safe(r.Timeline.Label(int(ev.Frame))), theme.Safe(r.EventSummary(e)))
 }
 
 // detail says what the decoder expected at a problem, or what the
@@ -379,7 +379,7 @@ func (v *replayView) detail() (string, paint) {
 		return fmt.Sprintf("%s: %s, %d bytes", v.fieldWhat, v.field.String(), v.field.Len), p.dim
 	}
 	if v.ev >= 0 && v.ev < len(r.Events) {
-		sp := r.Events[v.ev].Span
+		sp := r.EventSpan(v.ev)
 		return fmt.Sprintf("selected #%d: %s, %d bytes", v.ev+1, sp.String(), sp.Len), p.dim
 	}
 	return "", p.plain

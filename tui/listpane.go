@@ -77,6 +77,7 @@ func (v *replayView) eventsPane(w, h int) []string {
 	for pos := v.evTop; pos < v.evs.len() && len(lines) < rows; pos++ {
 		i := v.evs.at(pos)
 		ev := &r.Events[i]
+		pl, fr := int(ev.Player), int(ev.Frame)
 		mark := []rune("  ")
 		if i == v.ev {
 			mark[0] = '>'
@@ -87,32 +88,32 @@ func (v *replayView) eventsPane(w, h int) []string {
 			mark[1] = '≠'
 		}
 		slot := ""
-		if ev.Player >= 0 && ev.Player < len(r.Players) {
-			slot = theme.Safe(r.Players[ev.Player].Slot)
+		if pl >= 0 && pl < len(r.Players) {
+			slot = theme.Safe(r.Players[pl].Slot)
 		}
-		label := theme.Safe(frameLabel(&r.Timeline, ev.Frame))
+		label := theme.Safe(frameLabel(&r.Timeline, fr))
 		plain := fmt.Sprintf("%s%*s  ", string(mark), v.p.labelW, label)
 		var b strings.Builder
-		rest := fmt.Sprintf("  %-8s ", cut(theme.Safe(ev.Kind), 8))
+		rest := fmt.Sprintf("  %-8s ", cut(theme.Safe(r.EventKind(i)), 8))
 		sum := theme.Safe(r.EventSummary(i))
 		flag := ""
-		if ev.Flag != "" && !strings.Contains(sum, ev.Flag) {
-			flag = "[" + theme.Safe(ev.Flag) + "] "
+		if f := r.EventFlag(i); f != "" && !strings.Contains(sum, f) {
+			flag = "[" + theme.Safe(f) + "] "
 		}
 		switch {
 		case i == v.ev && v.evField < 0:
 			line := fit(plain+fmt.Sprintf("%-*s", slotW, slot)+rest+flag+sum, w-1)
 			b.WriteString(p.cursor.wrap(line))
-		case ev.Frame != v.frame:
+		case fr != v.frame:
 			// events of other frames are context: dimmed
 			b.WriteString(p.dim.wrap(plain))
-			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
+			p.player(pl).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(p.dim.wrap(rest))
 			p.flag.write(&b, flag)
 			b.WriteString(p.dim.wrap(sum))
 		default:
 			b.WriteString(plain)
-			p.player(ev.Player).write(&b, fmt.Sprintf("%-*s", slotW, slot))
+			p.player(pl).write(&b, fmt.Sprintf("%-*s", slotW, slot))
 			b.WriteString(rest)
 			p.flag.write(&b, flag)
 			b.WriteString(sum)

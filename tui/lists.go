@@ -149,7 +149,7 @@ func (v *replayView) applyEvents() {
 	}
 	vis := make([]int32, 0, 1024)
 	for i := range v.r.Events {
-		if kindOn[v.p.evKind[i]] && f.keepPlayer(v.r.Events[i].Player) {
+		if kindOn[v.p.evKind[i]] && f.keepPlayer(int(v.r.Events[i].Player)) {
 			vis = append(vis, int32(i))
 		}
 	}
@@ -217,12 +217,12 @@ type kindCount struct {
 const maxKinds = 1024
 
 // internKinds gives every event a kind id, counting the kinds.
-func internKinds(evs []model.Event) ([]kindCount, []uint16) {
+func internKinds(r *model.Replay) ([]kindCount, []uint16) {
 	ids := map[string]uint16{}
 	var kinds []kindCount
-	out := make([]uint16, len(evs))
-	for i := range evs {
-		k := evs[i].Kind
+	out := make([]uint16, len(r.Events))
+	for i := range r.Events {
+		k := r.EventKind(i)
 		id, ok := ids[k]
 		if !ok {
 			if len(kinds) >= maxKinds {

@@ -83,11 +83,10 @@ func prepareEvents(r *model.Replay) *prepared {
 	}
 	last := -1.0
 	for i := range r.Events {
-		ev := &r.Events[i]
-		if !ev.Notable {
+		if !r.EventNotable(i) {
 			continue
 		}
-		x := pos(ev.Frame)
+		x := pos(int(r.Events[i].Frame))
 		// events are sorted by frame: keep one mark per 1/maxMarks of the game
 		if last >= 0 && x-last < 1.0/maxMarks {
 			continue
@@ -125,10 +124,10 @@ func prepareEvents(r *model.Replay) *prepared {
 	if len(r.Events) > 0 {
 		r.EventAt("", 0)
 	}
-	p.kinds, p.evKind = internKinds(r.Events)
+	p.kinds, p.evKind = internKinds(r)
 	p.evPlayers = map[int]int{}
 	for i := range r.Events {
-		p.evPlayers[max(r.Events[i].Player, -1)]++
+		p.evPlayers[max(int(r.Events[i].Player), -1)]++
 	}
 	return p
 }
@@ -257,13 +256,13 @@ func (p *prepared) searchText(r *model.Replay) ([]string, []string) {
 		p.search = make([]string, len(r.Events))
 		for i := range r.Events {
 			s := theme.Safe(r.EventSummary(i))
-			if f := r.Events[i].Flag; f != "" && !strings.Contains(s, f) {
+			if f := r.EventFlag(i); f != "" && !strings.Contains(s, f) {
 				s = "[" + theme.Safe(f) + "] " + s
 			}
-			if pl := r.Events[i].Player; pl >= 0 && pl < len(labels) {
-				s = labels[pl] + " " + r.Events[i].Kind + " " + s
+			if pl := int(r.Events[i].Player); pl >= 0 && pl < len(labels) {
+				s = labels[pl] + " " + r.EventKind(i) + " " + s
 			} else {
-				s = r.Events[i].Kind + " " + s
+				s = r.EventKind(i) + " " + s
 			}
 			p.search[i] = s
 		}

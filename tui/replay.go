@@ -309,7 +309,7 @@ func (v *replayView) inspectEvent() {
 	if v.ev < 0 || v.ev >= len(v.r.Events) {
 		return
 	}
-	sp := v.r.Events[v.ev].Span
+	sp := v.r.EventSpan(v.ev)
 	v.stream = sp.Stream
 	v.cur = sp.Off
 	v.hexTop = -1 // recentre on the next draw
@@ -386,7 +386,7 @@ func (v *replayView) selectEvent(e int) {
 		v.refilterMatches()
 		v.status = fmt.Sprintf("the filter hid #%d: cleared", e+1)
 	}
-	v.frame = v.r.Events[e].Frame
+	v.frame = int(v.r.Events[e].Frame)
 	v.clock = v.tl.Time(v.frame)
 	v.ev = e
 	v.evField = -1
@@ -535,7 +535,7 @@ func (v *replayView) stepEvent(d int) bool {
 		return false
 	}
 	v.ev, v.evField = e, f
-	v.frame = v.r.Events[e].Frame
+	v.frame = int(v.r.Events[e].Frame)
 	v.clock = v.tl.Time(v.frame)
 	v.follow = true
 	v.syncMoment()

@@ -79,7 +79,7 @@ func (v *replayView) noMatchText() string {
 // character or code matches.
 func searchEvents(r *model.Replay, p *prepared, q string) []int {
 	texts, players := p.searchText(r)
-	return searchRows(texts, players, func(i int) int { return r.Events[i].Player }, q)
+	return searchRows(texts, players, func(i int) int { return int(r.Events[i].Player) }, q)
 }
 
 // searchMoments is searchEvents over the moments: kind, player and summary.

@@ -24,11 +24,10 @@ type eventRef struct {
 func frameEvents(r *model.Replay, f int, out []eventRef) []eventRef {
 	lo, hi := r.EventRange(f)
 	for i := lo; i < hi; i++ {
-		ev := &r.Events[i]
-		if ev.Flag == superseded {
+		if r.EventFlag(i) == superseded {
 			continue
 		}
-		out = append(out, eventRef{index: i, kind: ev.Kind, player: ev.Player})
+		out = append(out, eventRef{index: i, kind: r.EventKind(i), player: int(r.Events[i].Player)})
 	}
 	return out
 }

@@ -582,13 +582,14 @@ func (s *sink) rowsOf(r *model.Replay, format string) (err error) {
 	events := make([]eventRow, 0, min(len(r.Events), batch))
 	table := framesOf(r.Format)
 	for i := range r.Events {
-		ev := &r.Events[i]
-		if table != nil && table.Covers(ev.Kind) {
+		kind := r.EventKind(i)
+		if table != nil && table.Covers(kind) {
 			continue // the frames table has it, typed
 		}
-		events = append(events, eventRow{Path: path, Index: int64(i), Frame: tl.Number(ev.Frame), Time: tl.Time(ev.Frame).Seconds(),
-			Player: int32(ev.Player), Kind: ev.Kind, Summary: r.EventSummary(i), Notable: ev.Notable, Flag: ev.Flag,
-			Stream: ev.Span.Stream, Offset: ev.Span.Off, Length: ev.Span.Len})
+		fr, sp := int(r.Events[i].Frame), r.EventSpan(i)
+		events = append(events, eventRow{Path: path, Index: int64(i), Frame: tl.Number(fr), Time: tl.Time(fr).Seconds(),
+			Player: int32(r.Events[i].Player), Kind: kind, Summary: r.EventSummary(i), Notable: r.EventNotable(i), Flag: r.EventFlag(i),
+			Stream: sp.Stream, Offset: sp.Off, Length: sp.Len})
 		if len(events) == batch {
 			if err := put(s, "events", format, events); err != nil {
 				return err

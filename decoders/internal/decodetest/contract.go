@@ -83,15 +83,21 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 	}
 	last := 0
 	for i := range r.Events {
-		ev := &r.Events[i]
-		if ev.Frame < 0 || ev.Frame >= n || ev.Frame < last {
-			t.Fatalf("event %d at frame %d: outside the %d frames or out of order", i, ev.Frame, n)
+		f, pl := int(r.Events[i].Frame), int(r.Events[i].Player)
+		if f < 0 || f >= n || f < last {
+			t.Fatalf("event %d at frame %d: outside the %d frames or out of order", i, f, n)
 		}
-		last = ev.Frame
-		if ev.Player < -1 || ev.Player >= len(r.Players) {
-			t.Fatalf("event %d names player %d of %d", i, ev.Player, len(r.Players))
+		last = f
+		if pl < -1 || pl >= len(r.Players) {
+			t.Fatalf("event %d names player %d of %d", i, pl, len(r.Players))
 		}
-		inside(func() string { return fmt.Sprintf("event %d", i) }, ev.Span)
+		if k := r.Events[i].KindID; r.Kinds != nil && int(k) >= len(r.Kinds) {
+			t.Fatalf("event %d is of kind %d; the replay names %d kinds", i, k, len(r.Kinds))
+		}
+		if s := r.Events[i].Stream; s > 0 && int(s) > len(r.StreamNames) {
+			t.Fatalf("event %d is in stream %d; the replay names %d streams", i, s, len(r.StreamNames))
+		}
+		inside(func() string { return fmt.Sprintf("event %d", i) }, r.EventSpan(i))
 	}
 	// the lazy parts, at a spread of places
 	for k, i := 0, 0; i < len(r.Events) && k < 200; i, k = i+1+len(r.Events)/200, k+1 {

@@ -152,7 +152,7 @@ func SameReplay(got, want *model.Replay) string {
 	// partial one
 	every := max(1, len(got.Events)/3000)
 	for i := range got.Events {
-		deep := i%every == 0 || got.Events[i].Flag != ""
+		deep := i%every == 0 || got.EventFlag(i) != ""
 		if s := sameEvent(got, want, i, i, deep); s != "" {
 			return s
 		}
@@ -198,9 +198,9 @@ func SameReplay(got, want *model.Replay) string {
 // what the decoder says of them (summary, fields).
 func sameEvent(got, want *model.Replay, i, j int, deep bool) string {
 	g, w := &got.Events[i], &want.Events[j]
-	if g.Frame != w.Frame || slot(got, g.Player) != slot(want, w.Player) || g.Kind != w.Kind || g.Summary != w.Summary || g.Span != w.Span ||
-		g.Notable != w.Notable || g.Flag != w.Flag || g.Ref != w.Ref ||
-		DiffFields(g.Fields, w.Fields) != "" {
+	if g.Frame != w.Frame || slot(got, int(g.Player)) != slot(want, int(w.Player)) || got.EventKind(i) != want.EventKind(j) ||
+		got.EventSpan(i) != want.EventSpan(j) || got.EventNotable(i) != want.EventNotable(j) || got.EventFlag(i) != want.EventFlag(j) ||
+		g.Ref != w.Ref {
 		return fmt.Sprintf("event %d\n got %+v\nwant %+v", i, *g, *w)
 	}
 	if !deep {
@@ -248,7 +248,7 @@ func Prefix(snap, final *model.Replay, from int) string {
 	// pair up with the snapshot's
 	j := 0
 	for i := range snap.Events {
-		for j < len(final.Events) && final.Events[j].Flag == model.FlagPartial {
+		for j < len(final.Events) && final.EventPartial(j) {
 			j++
 		}
 		if j >= len(final.Events) || final.Events[j].Frame >= n {
@@ -260,7 +260,7 @@ func Prefix(snap, final *model.Replay, from int) string {
 		j++
 	}
 	for ; j < len(final.Events) && final.Events[j].Frame < n; j++ {
-		if final.Events[j].Flag != model.FlagPartial {
+		if !final.EventPartial(j) {
 			return fmt.Sprintf("the final replay has event %d at frame %d, which the snapshot has not", j, final.Events[j].Frame)
 		}
 	}
