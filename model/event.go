@@ -250,3 +250,6 @@ func (r *Replay) EventAt(stream string, off int64) int {
 	}
 	return best
 }
+
+// End is the offset just past the event's bytes.
+func (e *Event) End() int64 { return e.Off + e.Len }

@@ -200,7 +200,7 @@ func TestBytesMinimal(t *testing.T) {
 		}
 		var covered int64
 		for _, e := range r.Events {
-			covered += e.Span.Len
+			covered += e.Len
 		}
 		eq(t, name+" bytes covered", covered, int64(len(s.bytes())-len(magic)-4-1))
 		st := r.PlayerState(1, 1)
@@ -376,9 +376,9 @@ func TestBytesEventTypes(t *testing.T) {
 	s.end(2)
 	r := decodeBytes(t, s.bytes())
 
-	byKind := map[string][]model.Field{}
+	byKind := map[model.KindID][]model.Field{}
 	for i := range r.Events {
-		byKind[r.Events[i].Kind] = r.EventFields(i)
+		byKind[r.Events[i].KindID] = r.EventFields(i)
 	}
 	eq(t, "item type", get(t, byKind[kItem], "typeId").Name, itemName(99))
 	eq(t, "item x", get(t, byKind[kItem], "xPosition").Value, 10.0)
@@ -416,7 +416,7 @@ func TestBytesEventTypes(t *testing.T) {
 	}
 	for i := range r.Events {
 		if r.EventSummary(i) == "" {
-			t.Errorf("event %d (%s) has no summary", i, r.Events[i].Kind)
+			t.Errorf("event %d (%s) has no summary", i, r.EventKind(i))
 		}
 	}
 }
@@ -462,7 +462,7 @@ func TestBytesRollback(t *testing.T) {
 	eq(t, "kept x", get(t, r.PlayerState(1, 0).Fields, "pre", "xPosition").Value, 2.0)
 	var flagged int
 	for _, e := range r.Events {
-		if e.Flag == flagRolledBack {
+		if e.Flags&flagRolledBack != 0 {
 			flagged++
 			if e.Frame != 1 && e.Frame != 2 {
 				t.Errorf("frame %d flagged", e.Frame)
@@ -498,7 +498,7 @@ func TestBytesFollowerAndStocks(t *testing.T) {
 	eq(t, "nana x", get(t, st.Fields, "follower", "pre", "xPosition").Value, 3.0)
 	var lost int
 	for i := range r.Events {
-		if r.Events[i].Notable && r.Events[i].Kind == kPost {
+		if r.Events[i].Flags&model.Notable != 0 && r.Events[i].KindID == kPost {
 			lost++
 			if !strings.Contains(r.EventSummary(i), "lost a stock") {
 				t.Errorf("summary %q", r.EventSummary(i))

@@ -27,8 +27,8 @@ func TestCutEventCarriesItsFrame(t *testing.T) {
 					continue
 				}
 				// the last whole event before the cut
-				i := sort.Search(len(r.Events), func(i int) bool { return r.Events[i].Span.Off >= d.Span.Off }) - 1
-				for i >= 0 && r.Events[i].Span.End() > d.Span.Off {
+				i := sort.Search(len(r.Events), func(i int) bool { return r.Events[i].Off >= d.Span.Off }) - 1
+				for i >= 0 && r.Events[i].End() > d.Span.Off {
 					i--
 				}
 				if i < 0 {
@@ -60,7 +60,7 @@ func TestPartialEventHasTheFieldsThatFit(t *testing.T) {
 		}
 		byOff := map[int64]int{}
 		for i, ev := range whole.Events {
-			byOff[ev.Span.Off] = i
+			byOff[ev.Off] = i
 		}
 		for k := 1; k <= 40; k++ {
 			cut := len(data) * k / 41
@@ -69,16 +69,16 @@ func TestPartialEventHasTheFieldsThatFit(t *testing.T) {
 				continue
 			}
 			for i, ev := range r.Events {
-				if ev.Flag != model.FlagPartial {
+				if ev.Flags&model.Partial == 0 {
 					continue
 				}
 				partials++
-				if ev.Span.End() != int64(cut) {
-					t.Errorf("%s cut at %#x: partial event ends at %#x", name, cut, ev.Span.End())
+				if ev.End() != int64(cut) {
+					t.Errorf("%s cut at %#x: partial event ends at %#x", name, cut, ev.End())
 				}
-				j, ok := byOff[ev.Span.Off]
+				j, ok := byOff[ev.Off]
 				if !ok {
-					t.Errorf("%s cut at %#x: no event at %#x in the whole file", name, cut, ev.Span.Off)
+					t.Errorf("%s cut at %#x: no event at %#x in the whole file", name, cut, ev.Off)
 					continue
 				}
 				want := map[string]model.Field{}
@@ -105,7 +105,7 @@ func TestPartialEventHasTheFieldsThatFit(t *testing.T) {
 				}
 				// a cut through the first event of a frame that never
 				// completed belongs to the cut file's last frame
-				if want := min(whole.Events[j].Frame, r.Timeline.Count-1); ev.Frame != want && ev.Kind != kGecko && ev.Kind != kStart {
+				if want := min(whole.Events[j].Frame, r.Timeline.Count-1); ev.Frame != want && ev.KindID != kGecko && ev.KindID != kStart {
 					t.Errorf("%s cut at %#x: partial event at frame index %d; want %d", name, cut, ev.Frame, want)
 				}
 			}

@@ -64,7 +64,7 @@ func TestFollowEveryEventBoundary(t *testing.T) {
 		}
 		var cuts []int
 		for _, ev := range whole.Events {
-			cuts = append(cuts, int(ev.Span.Off), int(ev.Span.Off)+1, int(ev.Span.End())-1)
+			cuts = append(cuts, int(ev.Off), int(ev.Off)+1, int(ev.End())-1)
 		}
 		fw := decodetest.CheckFollow(t, name, Follow, Decode, data, decodetest.SortedCuts(len(data), cuts...))
 		if len(fw.Snapshots) < 50 {
@@ -103,8 +103,8 @@ func TestFollowEnded(t *testing.T) {
 		}
 		end := -1
 		for _, ev := range whole.Events {
-			if ev.Kind == kEnd {
-				end = int(ev.Span.End())
+			if ev.KindID == kEnd {
+				end = int(ev.End())
 			}
 		}
 		if end < 0 {
@@ -150,8 +150,8 @@ func TestFollowCutRecording(t *testing.T) {
 		}
 		snap := f.Replay()
 		for _, ev := range snap.Events {
-			if ev.Flag == model.FlagPartial {
-				t.Errorf("cut at %#x: a snapshot holds a partial event at %v before Finish", cut, ev.Span)
+			if ev.Flags&model.Partial != 0 {
+				t.Errorf("cut at %#x: a snapshot holds a partial event at %#x before Finish", cut, ev.Off)
 			}
 		}
 		r, err := f.Finish()
@@ -164,22 +164,22 @@ func TestFollowCutRecording(t *testing.T) {
 		}
 		var partial *model.Event
 		for i := range r.Events {
-			if r.Events[i].Flag == model.FlagPartial {
+			if r.Events[i].Flags&model.Partial != 0 {
 				partial = &r.Events[i]
 			}
 		}
-		if partial == nil || partial.Span.End() != int64(cut) {
+		if partial == nil || partial.End() != int64(cut) {
 			t.Fatalf("cut at %#x: no partial event running to the end: %v", cut, partial)
 		}
 		found := false
 		for _, d := range r.Diagnostics {
-			if d.Severity == model.Error && d.Span.Off == partial.Span.Off && strings.HasPrefix(d.Message, "cut off:") {
+			if d.Severity == model.Error && d.Span.Off == partial.Off && strings.HasPrefix(d.Message, "cut off:") {
 				// before the first frame (the gecko list) the error has no frame
-				found = d.Frame == partial.Frame || (d.Frame == -1 && (partial.Kind == kGecko || partial.Kind == kStart))
+				found = d.Frame == partial.Frame || (d.Frame == -1 && (partial.KindID == kGecko || partial.KindID == kStart))
 			}
 		}
 		if !found {
-			t.Errorf("cut at %#x: no cut-off error at %#x in frame %d: %v", cut, partial.Span.Off, partial.Frame, r.Diagnostics)
+			t.Errorf("cut at %#x: no cut-off error at %#x in frame %d: %v", cut, partial.Off, partial.Frame, r.Diagnostics)
 		}
 	}
 }
@@ -290,17 +290,17 @@ func TestFollowCutAtEveryEvent(t *testing.T) {
 		}
 		step := max(1, len(whole.Events)/16)
 		for i := 1; i < len(whole.Events); i += step {
-			for _, cut := range []int{int(whole.Events[i].Span.Off), int(whole.Events[i].Span.Off) + 1} {
+			for _, cut := range []int{int(whole.Events[i].Off), int(whole.Events[i].Off) + 1} {
 				decodetest.CheckFollow(t, fmt.Sprintf("%s cut at %#x", name, cut), Follow, Decode, data[:cut],
 					decodetest.RandomCuts(cut, 3000, int64(i)))
 			}
 		}
 		// and at the end of every event of the last frames, Game End's too
 		for _, ev := range whole.Events[max(0, len(whole.Events)-8):] {
-			for _, cut := range []int{int(ev.Span.End()), int(ev.Span.End()) + 1} {
+			for _, cut := range []int{int(ev.End()), int(ev.End()) + 1} {
 				cut = min(cut, len(data))
 				decodetest.CheckFollow(t, fmt.Sprintf("%s cut at %#x", name, cut), Follow, Decode, data[:cut],
-					decodetest.SortedCuts(cut, int(ev.Span.Off), cut-1))
+					decodetest.SortedCuts(cut, int(ev.Off), cut-1))
 			}
 		}
 	}

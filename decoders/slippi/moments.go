@@ -239,23 +239,18 @@ func (d *decoder) punishMoment(kind model.MomentKind, opening string, victim, by
 // endMoment is the Game End: how the game ended and who won (a team's win
 // is each member's).
 func (d *decoder) endMoment() (model.Moment, bool) {
-	if d.endOff < 0 {
+	// the Game End record, where the events pass placed it (a snapshot of
+	// a followed file has it once its frame is handed out)
+	if d.endOff < 0 || d.endAt != d.endOff || d.endFrame >= d.r.Timeline.Count {
 		return model.Moment{}, false
 	}
-	evs := d.r.Events
-	for i := len(evs) - 1; i >= 0; i-- {
-		ev := &evs[i]
-		if ev.Kind != kEnd || ev.Span.Off != int64(d.endOff) {
-			continue
-		}
-		m := model.Moment{Kind: model.MomentEnd, Frame: ev.Frame, End: ev.Frame, By: -1, On: -1, Span: ev.Span}
-		m.Summary = "game ended: " + d.r.Result
-		if s, by := d.outcomeWords(d.outcomes()); s != "" {
-			m.Summary += ", " + s
-			m.By = by
-		}
-		m.Fields = []model.Field{{Key: "result", Label: "Result", Value: d.r.Result}}
-		return m, true
+	m := model.Moment{Kind: model.MomentEnd, Frame: d.endFrame, End: d.endFrame, By: -1, On: -1,
+		Span: model.Span{Off: int64(d.endOff), Len: int64(1 + d.size[cmdEnd])}}
+	m.Summary = "game ended: " + d.r.Result
+	if s, by := d.outcomeWords(d.outcomes()); s != "" {
+		m.Summary += ", " + s
+		m.By = by
 	}
-	return model.Moment{}, false
+	m.Fields = []model.Field{{Key: "result", Label: "Result", Value: d.r.Result}}
+	return m, true
 }

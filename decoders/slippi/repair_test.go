@@ -561,8 +561,8 @@ func BenchmarkRepair(b *testing.B) {
 func TestRepairFrameBoundaries(t *testing.T) {
 	for _, tt := range []struct {
 		file string
-		kind string // the event that completes a frame
-		nth  int    // which one (early, before any rollback)
+		kind model.KindID // the event that completes a frame
+		nth  int          // which one (early, before any rollback)
 	}{
 		{"tests__data__v3.16.slp", kBookend, 10},
 		{"slp__nametags.slp", kPost, 41},
@@ -575,12 +575,12 @@ func TestRepairFrameBoundaries(t *testing.T) {
 		}
 		var evs []model.Event
 		for _, e := range r.Events {
-			if e.Kind == tt.kind {
+			if e.KindID == tt.kind {
 				evs = append(evs, e)
 			}
 		}
-		sort.Slice(evs, func(i, j int) bool { return evs[i].Span.Off < evs[j].Span.Off })
-		frameOf := func(e model.Event) int64 { return int64(int32(binary.BigEndian.Uint32(data[e.Span.Off+1:]))) }
+		sort.Slice(evs, func(i, j int) bool { return evs[i].Off < evs[j].Off })
+		frameOf := func(e model.Event) int64 { return int64(int32(binary.BigEndian.Uint32(data[e.Off+1:]))) }
 		// the last completing event of a frame: the next one is of another frame
 		i := tt.nth
 		for frameOf(evs[i+1]) == frameOf(evs[i]) {
@@ -591,7 +591,7 @@ func TestRepairFrameBoundaries(t *testing.T) {
 		for _, c := range []struct {
 			cut  int64
 			want int64
-		}{{done.Span.Off + done.Span.Len, f}, {done.Span.Off, f - 1}, {done.Span.Off + done.Span.Len - 1, f - 1}} {
+		}{{done.Off + done.Len, f}, {done.Off, f - 1}, {done.Off + done.Len - 1, f - 1}} {
 			in := append([]byte(nil), data[:c.cut]...)
 			binary.BigEndian.PutUint32(in[len(magic):], 0)
 			rep, err := Repair(in, model.RepairOptions{ModTime: repairTime})
@@ -601,7 +601,7 @@ func TestRepairFrameBoundaries(t *testing.T) {
 			checkRepaired(t, tt.file, in, rep)
 			if got := fact(rep, "lastFrame"); got != c.want {
 				t.Errorf("%s cut at %#x (the %s of frame %d ends at %#x): last frame kept %v, want %d",
-					tt.file, c.cut, tt.kind, f, done.Span.Off+done.Span.Len, got, c.want)
+					tt.file, c.cut, kindNames[tt.kind], f, done.Off+done.Len, got, c.want)
 			}
 		}
 	}

@@ -23,8 +23,8 @@ func exercise(t testing.TB, r *model.Replay) {
 		if e.Frame < 0 || (n > 0 && e.Frame >= n) {
 			t.Fatalf("event %d at frame %d of %d", i, e.Frame, n)
 		}
-		if e.Span.Off < 0 || e.Span.End() > r.Size {
-			t.Fatalf("event %d span %v beyond %d bytes", i, e.Span, r.Size)
+		if e.Off < 0 || e.End() > r.Size {
+			t.Fatalf("event %d span %#x+%d beyond %d bytes", i, e.Off, e.Len, r.Size)
 		}
 	}
 	for k, i := 0, 0; i < len(r.Events) && k < 300; i, k = i+1+len(r.Events)/300, k+1 {

@@ -65,26 +65,34 @@ var magic = []byte("{U\x03raw[$U#l")
 
 var metadataKey = []byte("U\x08metadata")
 
-// Event kinds (constants so that events share the strings).
+// Event kinds: indices into kindNames, the replay's Kinds.
 const (
-	kPayloads = "payloads"
-	kStart    = "start"
-	kPre      = "pre"
-	kPost     = "post"
-	kItem     = "item"
-	kFrame    = "frame"
-	kBookend  = "bookend"
-	kEnd      = "end"
-	kGecko    = "gecko"
-	kFod      = "fod"
-	kWhispy   = "whispy"
-	kStadium  = "stadium"
-	kUnknown  = "unknown"
-
-	flagRolledBack = "rolled back"
+	kPayloads model.KindID = iota
+	kStart
+	kPre
+	kPost
+	kItem
+	kFrame
+	kBookend
+	kEnd
+	kGecko
+	kFod
+	kWhispy
+	kStadium
+	kUnknown
 )
 
-func kindOf(code byte) string {
+var kindNames = []string{kPayloads: "payloads", kStart: "start", kPre: "pre", kPost: "post", kItem: "item",
+	kFrame: "frame", kBookend: "bookend", kEnd: "end", kGecko: "gecko", kFod: "fod", kWhispy: "whispy",
+	kStadium: "stadium", kUnknown: "unknown"}
+
+// flagRolledBack marks the events of a frame's copy that a later copy
+// replaced (markNames, the replay's Marks).
+const flagRolledBack = model.MarkBase
+
+var markNames = []string{"rolled back"}
+
+func kindOf(code byte) model.KindID {
 	switch code {
 	case cmdPayloads:
 		return kPayloads
@@ -160,6 +168,8 @@ type decoder struct {
 	startOff  int // Game Start event offset, -1 when none
 	endOff    int // (last) Game End event offset, -1 when none
 	endCount  int
+	endAt     int                // the offset of the last Game End the events pass placed, -1 when none
+	endFrame  int                // and the frame it placed it at
 	ports     [maxSlots]portInfo // by port; Game Start fills the first four
 	playerOf  [maxSlots]int      // port -> index in Players, -1
 	portOf    []int              // player index -> port
@@ -256,7 +266,7 @@ func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget, followin
 	if int64(len(data)) > math.MaxInt32 {
 		return nil, &model.FormatError{Source: source, Off: 0, Msg: "file larger than 2 GiB; no real replay is that big"}
 	}
-	d := &decoder{data: data, opt: opt, b: b, startOff: -1, endOff: -1, slots: 4, r: newReplay(len(data))}
+	d := &decoder{data: data, opt: opt, b: b, startOff: -1, endOff: -1, endAt: -1, slots: 4, r: newReplay(len(data))}
 	d.following = following
 	for i := range d.size {
 		d.size[i] = -1

@@ -152,7 +152,7 @@ func TestUnknownEventSkipped(t *testing.T) {
 	}
 	var unknown int
 	for _, e := range r.Events {
-		if e.Kind == kUnknown {
+		if e.KindID == kUnknown {
 			unknown++
 		}
 	}
@@ -525,7 +525,7 @@ func TestFramesV316(t *testing.T) {
 	// its frame index 200 is P1's 201st pre-frame update in the file.
 	var p1 []model.Event
 	for _, e := range r.Events {
-		if e.Kind == kPre && e.Player == 0 {
+		if e.KindID == kPre && e.Player == 0 {
 			p1 = append(p1, e)
 		}
 	}
@@ -533,7 +533,7 @@ func TestFramesV316(t *testing.T) {
 	eq(t, "raw analog y", get(t, r.Detail(&p1[200]), "yAnalogForUcf").Value, int64(-21))
 	var shyGuys, ok int
 	for i := range r.Events {
-		if r.Events[i].Kind != kItem {
+		if r.Events[i].KindID != kItem {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -555,7 +555,7 @@ func TestFodPlatformsV318(t *testing.T) {
 		var out []model.Event
 		lo, hi := r.EventRange(fi)
 		for i := lo; i < hi; i++ {
-			if r.Events[i].Kind == kFod && r.Events[i].Flag == "" {
+			if r.Events[i].KindID == kFod && r.Events[i].Flags&^model.Notable == 0 {
 				out = append(out, r.Events[i])
 			}
 		}
@@ -593,7 +593,7 @@ func TestItems(t *testing.T) {
 		lo, hi := r.EventRange(w.fi)
 		found := false
 		for i := lo; i < hi; i++ {
-			if r.Events[i].Kind != kItem {
+			if r.Events[i].KindID != kItem {
 				continue
 			}
 			fs := r.EventFields(i)
@@ -660,8 +660,8 @@ func TestRollbacks(t *testing.T) {
 	eq(t, "mean length", get(t, r.Header, "rollbacks", "meanRollbackLength").Value, 1.6877703499803383)
 	var rolled, kept int
 	for i := range r.Events {
-		if r.Events[i].Kind == kPre {
-			if r.Events[i].Flag == flagRolledBack {
+		if r.Events[i].KindID == kPre {
+			if r.Events[i].Flags&flagRolledBack != 0 {
 				rolled++
 			} else {
 				kept++
@@ -712,7 +712,7 @@ func TestItemExport(t *testing.T) {
 	r := load(t, sjs+"slp__itemExport.slp")
 	maxID := int64(-1)
 	for i := range r.Events {
-		if r.Events[i].Kind != kItem || r.Events[i].Flag != "" {
+		if r.Events[i].KindID != kItem || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -739,7 +739,7 @@ func TestStageEvents(t *testing.T) {
 	last := map[int64]float64{0: 28, 1: 20}
 	seen := map[int64]bool{}
 	for i := range r.Events {
-		if r.Events[i].Kind != kFod || r.Events[i].Flag != "" {
+		if r.Events[i].KindID != kFod || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -762,7 +762,7 @@ func TestStageEvents(t *testing.T) {
 	prev := int64(-9)
 	n := 0
 	for i := range r.Events {
-		if r.Events[i].Kind != kWhispy || r.Events[i].Flag != "" {
+		if r.Events[i].KindID != kWhispy || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		d := get(t, r.EventFields(i), "direction").Value.(int64)
@@ -886,7 +886,7 @@ func TestEveryCorpusFile(t *testing.T) {
 		// every byte of the event stream belongs to an event
 		var covered int64
 		for _, e := range r.Events {
-			covered += e.Span.Len
+			covered += e.Len
 		}
 		rawLen := get(t, r.Header, "raw").Value.(int64)
 		if rawLen > 0 && !r.Partial && covered != rawLen {
@@ -998,7 +998,7 @@ func TestRealtimeStockEnd(t *testing.T) {
 	r := load(t, "project-slippi__slippi-js/slp__realtimeTest.slp")
 	first := int64(-1)
 	for _, ev := range r.Events {
-		if ev.Notable && ev.Kind == "post" {
+		if ev.Flags&model.Notable != 0 && ev.KindID == kPost {
 			first = r.Timeline.Number(ev.Frame)
 			break
 		}

@@ -163,16 +163,16 @@ func (d *decoder) label(pl int) string {
 
 // summarize is Replay.Summarize: one line per event, from its bytes.
 func (d *decoder) summarize(ev *model.Event) string {
-	off, n := int(ev.Span.Off), int(ev.Span.Len)
+	off, n := int(ev.Off), int(ev.Len)
 	if off < 0 || off+n > len(d.data) || n < 1 {
 		return ""
 	}
-	if ev.Flag == model.FlagPartial {
+	if ev.Flags&model.Partial != 0 {
 		return fmt.Sprintf("%s cut off after %d of %d bytes: the data ends here", nameOrCode(d.data[off]), n, d.cutSize)
 	}
 	e := d.data[off : off+n]
 	var s string
-	switch ev.Kind {
+	switch ev.KindID {
 	case kPayloads:
 		s = fmt.Sprintf("Event Payloads: %d event types", (n-2)/3)
 	case kStart:
@@ -274,8 +274,8 @@ func (d *decoder) summarize(ev *model.Event) string {
 	if s == "" {
 		s = fmt.Sprintf("%s, %d bytes (shorter than its fields)", nameOrCode(e[0]), n)
 	}
-	if ev.Flag != "" {
-		s += " [" + ev.Flag + "]"
+	if f := d.r.FlagName(ev.Flags); f != "" {
+		s += " [" + f + "]"
 	}
 	return s
 }
@@ -293,7 +293,7 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 		return ""
 	}
 	port := int(e[5])
-	who := d.label(ev.Player)
+	who := d.label(int(ev.Player))
 	if ev.Player < 0 {
 		who = fmt.Sprintf("port %d", port+1)
 	}
@@ -301,7 +301,7 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 	if follower {
 		who += " Nana"
 	}
-	fi := ev.Frame
+	fi := int(ev.Frame)
 	if e[0] == cmdPre {
 		char := -1
 		if port < maxSlots {
@@ -331,7 +331,7 @@ func (d *decoder) frameSummary(ev *model.Event, e []byte) string {
 		unit = "stock"
 	}
 	s := fmt.Sprintf("%s post %s %s %s%% %d %s", who, internalName(char), orNum(actionName(as, char), int64(as)), round1(f32(be32(e[0x16:]))), stocks, unit)
-	if ev.Notable {
+	if ev.Flags&model.Notable != 0 {
 		s = fmt.Sprintf("%s lost a stock (%d left): %s", who, stocks, s)
 	}
 	return s
@@ -374,7 +374,7 @@ func (d *decoder) fieldCtx(ev *model.Event, e []byte) nameCtx {
 		return ctx
 	}
 	if len(e) >= 7 && e[5] < maxSlots {
-		ctx.char = d.charAt(ev.Frame, int(e[5]), e[6] != 0)
+		ctx.char = d.charAt(int(ev.Frame), int(e[5]), e[6] != 0)
 	}
 	if e[0] == cmdPost && len(e) >= 8 {
 		ctx.char = int(e[7])
@@ -384,14 +384,14 @@ func (d *decoder) fieldCtx(ev *model.Event, e []byte) nameCtx {
 
 // detail is Replay.Detail: the event's fields, decoded from its bytes.
 func (d *decoder) detail(ev *model.Event) []model.Field {
-	off, n := int(ev.Span.Off), int(ev.Span.Len)
+	off, n := int(ev.Off), int(ev.Len)
 	if off < 0 || off+n > len(d.data) || n < 1 {
 		return nil
 	}
-	if ev.Flag == model.FlagPartial {
+	if ev.Flags&model.Partial != 0 {
 		// the fields that fit, then where the bytes stopped
 		whole := *ev
-		whole.Flag = ""
+		whole.Flags &^= model.Partial
 		fs := d.detail(&whole)
 		// the bytes after the last whole field are the start of the field
 		// the end of the data cut through: name it
@@ -408,7 +408,7 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	ctx := d.ctx(-1)
 	cmd := model.Field{Key: "commandByte", Label: "Command Byte", Value: int64(e[0]), Name: nameOrCode(e[0]), Span: model.Span{Off: int64(off), Len: 1}}
 	var fs []model.Field
-	switch ev.Kind {
+	switch ev.KindID {
 	case kPayloads:
 		for i := range d.r.Header {
 			if d.r.Header[i].Key == "eventPayloads" && n >= 2 {
@@ -441,8 +441,8 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 		fs = []model.Field{{Key: "payload", Label: "Payload", Value: append([]byte(nil), e[1:]...), Span: model.Span{Off: int64(off + 1), Len: int64(n - 1)}}}
 	}
 	out := append([]model.Field{cmd}, fs...)
-	if ev.Flag != "" {
-		out = append(out, model.Field{Key: "flag", Label: "Flag", Value: ev.Flag})
+	if f := d.r.FlagName(ev.Flags); f != "" {
+		out = append(out, model.Field{Key: "flag", Label: "Flag", Value: f})
 	}
 	return out
 }

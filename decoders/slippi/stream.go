@@ -356,7 +356,7 @@ func (d *decoder) reserve() {
 
 // addPayloads records Event Payloads, the first event.
 func (d *decoder) addPayloads() {
-	d.evs = append(d.evs, model.Event{Frame: 0, Player: -1, Kind: kPayloads, Span: model.Span{Off: int64(d.rawStart), Len: int64(d.from - d.rawStart)}})
+	d.evs = append(d.evs, model.Event{Frame: 0, Player: -1, KindID: kPayloads, Off: int64(d.rawStart), Len: int64(d.from - d.rawStart)})
 	d.refs = 1
 }
 
@@ -493,11 +493,11 @@ func (d *decoder) events(p, stop int) int {
 		evs = evs[:k+1]
 		ev := &evs[k]
 		ref := d.refs
-		*ev = model.Event{Frame: last, Player: -1, Span: model.Span{Off: int64(p), Len: int64(n)}, Ref: ref}
+		*ev = model.Event{Frame: last, Player: -1, Off: int64(p), Len: int64(n), Ref: ref}
 		switch c {
 		case cmdPre, cmdPost, cmdFrame, cmdItem, cmdBookend, cmdFod, cmdWhispy, cmdStadium:
 			if n < 5 {
-				ev.Kind = kindOf(c)
+				ev.KindID = kindOf(c)
 				break
 			}
 			fnum := int64(int32(be32(data[p+1:])))
@@ -530,8 +530,8 @@ func (d *decoder) events(p, stop int) int {
 					// copy was rolled back.
 					for i := d.refAt(evs[:k], int(s)); i < k && evs[i].Ref <= int(runEnd[fi]); i++ {
 						if evs[i].Frame == fi {
-							evs[i].Flag = flagRolledBack
-							if evs[i].Kind == kPre {
+							evs[i].Flags |= flagRolledBack
+							if evs[i].KindID == kPre {
 								d.resentPre++
 							}
 						}
@@ -546,9 +546,9 @@ func (d *decoder) events(p, stop int) int {
 			runEnd[fi] = int32(ref)
 			switch c {
 			case cmdPre, cmdPost:
-				ev.Kind = kPre
+				ev.KindID = kPre
 				if c == cmdPost {
-					ev.Kind = kPost
+					ev.KindID = kPost
 				}
 				if n < 7 {
 					break
@@ -610,7 +610,7 @@ func (d *decoder) events(p, stop int) int {
 					arr[fi*slots+port] = int32(p)
 				}
 			case cmdItem:
-				ev.Kind = kItem
+				ev.KindID = kItem
 				d.itemOffs = append(d.itemOffs, int32(p))
 				itemCount[fi]++
 				if n > 0x2A {
@@ -619,20 +619,20 @@ func (d *decoder) events(p, stop int) int {
 					}
 				}
 			case cmdBookend:
-				ev.Kind = kBookend
+				ev.KindID = kBookend
 				d.bookend(fi, p, n)
 			case cmdFod:
-				ev.Kind = kFod
+				ev.KindID = kFod
 				d.fods++
 			default:
-				ev.Kind = kindOf(c)
+				ev.KindID = kindOf(c)
 			}
 			if d.version < v300 && newRun {
 				// before bookends: a frame is done when the next begins
 				d.finalIdx = max(d.finalIdx, fi-1)
 			}
 		case cmdSplit:
-			ev.Kind = kGecko
+			ev.KindID = kGecko
 			if n >= 0x205 && !d.geckoDone {
 				sz := min(int(binary.BigEndian.Uint16(data[p+0x201:])), 512)
 				if data[p+0x203] == cmdGecko {
@@ -645,14 +645,14 @@ func (d *decoder) events(p, stop int) int {
 				}
 			}
 		case cmdGecko:
-			ev.Kind = kGecko
+			ev.KindID = kGecko
 			if !d.split && !d.geckoDone {
 				d.gecko = append(d.gecko, data[p+1:p+n]...)
 				d.geckoOffs = append(d.geckoOffs, p)
 				d.geckoDone = true
 			}
 		case cmdStart:
-			ev.Kind = kStart
+			ev.KindID = kStart
 			if p == d.startOff && !d.started {
 				d.gameStart()
 				d.assignPorts()
@@ -661,11 +661,12 @@ func (d *decoder) events(p, stop int) int {
 				d.frameOf(p, last)
 			}
 		case cmdEnd:
-			ev.Kind = kEnd
-			ev.Notable = true
+			ev.KindID = kEnd
+			ev.Flags |= model.Notable
+			d.endAt, d.endFrame = p, last
 			d.finalIdx = cnt - 1 // the game is over: every frame is final
 		default:
-			ev.Kind = kUnknown
+			ev.KindID = kUnknown
 			if d.unknown[c] == 0 {
 				d.unknownAt[c], d.unknownFrame[c] = p, last
 			}
@@ -874,8 +875,8 @@ func sortByKey(evs []model.Event, buckets int, key func(frame int) int) {
 // none: they are in file order.
 func (d *decoder) pendingAt(off int32) *model.Event {
 	pend := d.evs[d.nPub:]
-	i := sort.Search(len(pend), func(i int) bool { return pend[i].Span.Off >= int64(off) })
-	if i < len(pend) && pend[i].Span.Off == int64(off) {
+	i := sort.Search(len(pend), func(i int) bool { return pend[i].Off >= int64(off) })
+	if i < len(pend) && pend[i].Off == int64(off) {
 		return &pend[i]
 	}
 	return nil
@@ -895,7 +896,7 @@ func (d *decoder) marks(lo, hi int) {
 				s := int(d.data[int(off)+0x21])
 				if prev >= 0 && s < prev {
 					if e := d.pendingAt(off); e != nil {
-						e.Notable = true
+						e.Flags |= model.Notable
 					}
 				}
 				prev = s
@@ -906,8 +907,8 @@ func (d *decoder) marks(lo, hi int) {
 	if f0 := -d.first; f0 >= int64(lo) && f0 <= int64(hi) {
 		if s := int(d.runStart[f0]) - 1; s >= 0 {
 			pend := d.evs[d.nPub:]
-			if i := d.refAt(d.evs, s) - d.nPub; i < len(pend) && pend[i].Ref == s && pend[i].Kind == kFrame {
-				pend[i].Notable = true
+			if i := d.refAt(d.evs, s) - d.nPub; i < len(pend) && pend[i].Ref == s && pend[i].KindID == kFrame {
+				pend[i].Flags |= model.Notable
 			}
 		}
 	}
@@ -1003,10 +1004,10 @@ func (d *decoder) fodTo(lo, hi int) {
 	}
 	for i := d.nPub; i < len(d.evs); i++ {
 		e := &d.evs[i]
-		if e.Kind != kFod || e.Flag != "" || e.Span.Len < 10 || e.Frame < lo || e.Frame > hi {
+		if e.KindID != kFod || e.Flags&^model.Notable != 0 || e.Len < 10 || e.Frame < lo || e.Frame > hi {
 			continue
 		}
-		off := int(e.Span.Off)
+		off := int(e.Off)
 		h := math.Float32frombits(be32(d.data[off+6:]))
 		if d.data[off+5] == 1 {
 			l[e.Frame] = h
@@ -1094,8 +1095,8 @@ func (d *decoder) cutOff() {
 	if frame < 0 {
 		return
 	}
-	ev := model.Event{Frame: frame, Player: -1, Kind: kindOf(c), Flag: model.FlagPartial, Ref: d.refs,
-		Span: model.Span{Off: int64(p), Len: int64(have)}}
+	ev := model.Event{Frame: frame, Player: -1, KindID: kindOf(c), Flags: model.Partial, Ref: d.refs,
+		Off: int64(p), Len: int64(have)}
 	if (c == cmdPre || c == cmdPost) && have >= 7 {
 		if port := int(d.data[p+5]); port < maxSlots && d.playerOf[port] >= 0 {
 			ev.Player = d.playerOf[port]
@@ -1119,6 +1120,7 @@ func (d *decoder) build(prev *model.Replay) {
 	if d.paid {
 		d.count = d.settled
 		r.Events = d.evs[:d.nPub:d.nPub]
+		r.Kinds, r.Marks = kindNames, markNames
 		r.Timeline.First = d.first
 		r.Timeline.Count = d.count
 		if d.sequential {
