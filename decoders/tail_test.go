@@ -153,8 +153,8 @@ func TestTailIdle(t *testing.T) {
 	if s := decodetest.SameReplay(u.Replay, want); s != "" {
 		t.Fatal(s)
 	}
-	if ev := u.Replay.Events[len(u.Replay.Events)-1]; ev.Flag != model.FlagPartial {
-		t.Errorf("last event %+v is not partial", ev)
+	if n := len(u.Replay.Events) - 1; !u.Replay.EventPartial(n) {
+		t.Errorf("last event %+v is not partial", u.Replay.Events[n])
 	}
 }
 

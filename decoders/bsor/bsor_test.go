@@ -37,8 +37,8 @@ func hasDiag(r *model.Replay, sev model.Severity, substr string) bool {
 
 func eventsOf(r *model.Replay, kind string) []int {
 	var out []int
-	for i, e := range r.Events {
-		if e.Kind == kind {
+	for i := range r.Events {
+		if r.EventKind(i) == kind {
 			out = append(out, i)
 		}
 	}
@@ -299,7 +299,7 @@ func TestFrameTimes(t *testing.T) {
 	}
 	flags := map[int]string{}
 	for _, i := range eventsOf(r, "frame") {
-		flags[r.Events[i].Frame] = r.Events[i].Flag
+		flags[r.Events[i].Frame] = r.EventFlag(i)
 	}
 	if flags[3] != "time 0" || flags[6] != "repeated time" || flags[8] != "time goes back" {
 		t.Errorf("flags %v", flags)

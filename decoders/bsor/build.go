@@ -23,6 +23,37 @@ const (
 
 var frameFlagNames = [...]string{"", "time 0", "repeated time", "time goes back"}
 
+// frameMark is the event flag of a frame time mark; the marks are named
+// by frameFlagNames[1:], the replay's Marks.
+func frameMark(ft uint8) model.Flags { return model.Mark(int(ft) - 1) }
+
+// frameMarkName names the frame time mark among an event's flags.
+func frameMarkName(f model.Flags) string {
+	for ft := ftZero; ft <= ftBack; ft++ {
+		if f&frameMark(ft) != 0 {
+			return frameFlagNames[ft]
+		}
+	}
+	return ""
+}
+
+// Event kinds: indices into kindNames, the replay's Kinds. The first four
+// are a note event's type.
+const (
+	kGood model.KindID = iota
+	kBad
+	kMiss
+	kBomb
+	kWall
+	kHeight
+	kPause
+	kFrame
+	kNote // a note event cut off before its type
+)
+
+var kindNames = []string{kGood: "good", kBad: "bad", kMiss: "miss", kBomb: "bomb", kWall: "wall", kHeight: "height",
+	kPause: "pause", kFrame: "frame", kNote: "note"}
+
 // view is what the model's closures read: the decoded file plus the
 // precomputed per-frame arrays.
 type view struct {
@@ -310,8 +341,6 @@ func shortController(s string) string {
 	return s
 }
 
-var eventKinds = [...]string{"good", "bad", "miss", "bomb"}
-
 // events places notes, walls, heights and pauses at the first frame whose
 // time reaches theirs, and builds the per-frame index into the running
 // score.
@@ -335,25 +364,28 @@ func (v *view) events(r *model.Replay) {
 		if n.HasCut {
 			l += cutSize
 		}
-		evs = append(evs, model.Event{Frame: f, Player: 0, Kind: eventKinds[n.EventType], Span: model.Span{Off: n.Off, Len: l},
-			Notable: n.EventType != 0, Ref: i})
+		var fl model.Flags
+		if n.EventType != 0 {
+			fl = model.Notable
+		}
+		evs = append(evs, model.Event{Frame: f, Player: 0, KindID: model.KindID(n.EventType & 3), Off: n.Off, Len: l, Flags: fl, Ref: i})
 	}
 	for i := range d.walls {
 		w := &d.walls[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(w.Time), Player: 0, Kind: "wall", Span: model.Span{Off: w.Off, Len: wallSize}, Notable: true, Ref: i})
+		evs = append(evs, model.Event{Frame: v.frameAt(w.Time), Player: 0, KindID: kWall, Off: w.Off, Len: wallSize, Flags: model.Notable, Ref: i})
 	}
 	for i := range d.heights {
 		h := &d.heights[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(h.Time), Player: 0, Kind: "height", Span: model.Span{Off: h.Off, Len: heightSize}, Ref: i})
+		evs = append(evs, model.Event{Frame: v.frameAt(h.Time), Player: 0, KindID: kHeight, Off: h.Off, Len: heightSize, Ref: i})
 	}
 	for i := range d.pauses {
 		p := &d.pauses[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(p.Time), Player: 0, Kind: "pause", Span: model.Span{Off: p.Off, Len: pauseSize}, Notable: true, Ref: i})
+		evs = append(evs, model.Event{Frame: v.frameAt(p.Time), Player: 0, KindID: kPause, Off: p.Off, Len: pauseSize, Flags: model.Notable, Ref: i})
 	}
 	for i, fl := range v.flags {
 		if fl != ftOK && i < len(d.frames) {
-			evs = append(evs, model.Event{Frame: i, Player: -1, Kind: "frame", Flag: frameFlagNames[fl],
-				Span: model.Span{Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize}, Ref: i})
+			evs = append(evs, model.Event{Frame: i, Player: -1, KindID: kFrame, Flags: frameMark(fl),
+				Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize, Ref: i})
 		}
 	}
 	// The error that says where a section ends belongs to the frame the
@@ -365,23 +397,23 @@ func (v *view) events(r *model.Replay) {
 	if c := d.cut; c.have > 0 && len(v.times) > 0 {
 		// the record the end of the file cut through, at the last frame
 		// (a file with no frame has no timeline to place it on)
-		kind := [...]string{1: "frame", 2: "note", 3: "wall", 4: "height", 5: "pause"}[c.section]
+		kind := [...]model.KindID{1: kFrame, 2: kNote, 3: kWall, 4: kHeight, 5: kPause}[c.section]
 		if c.section == 2 && c.have >= noteHead {
-			kind = eventKinds[le32(d.data[c.off+12:])&3]
+			kind = model.KindID(le32(d.data[c.off+12:]) & 3)
 		}
 		player := 0
 		if c.section == 1 {
 			player = -1
 		}
-		evs = append(evs, model.Event{Frame: len(v.times) - 1, Player: player, Kind: kind, Flag: model.FlagPartial,
-			Summary: fmt.Sprintf("%s cut off by the end of the file: %d of its %d bytes", [...]string{1: "frame record", 2: "note event", 3: "wall event", 4: "height change", 5: "pause"}[c.section], c.have, c.size),
-			Span:    model.Span{Off: c.off, Len: int64(c.have)}, Ref: -1})
+		evs = append(evs, model.Event{Frame: len(v.times) - 1, Player: player, KindID: kind, Flags: model.Partial,
+			Off: c.off, Len: int64(c.have), Ref: -1})
 	}
 	if late > 0 && len(d.frames) > 0 {
 		d.diags = append(d.diags, model.Diagnostic{Severity: model.Info, Source: source, Span: d.notesSpan, Frame: len(v.times) - 1,
 			Subject: "notes", Message: fmt.Sprintf("%d note events come after the last frame (%s); placed at the last frame", late, model.FormatDuration(secs(lastT)))})
 	}
 	r.Events = byFrame(evs, len(v.times))
+	r.Kinds, r.Marks = kindNames, frameFlagNames[1:]
 	v.wallFrm = make([]int32, len(d.walls))
 	for i := range d.walls {
 		v.wallFrm[i] = int32(v.frameAt(d.walls[i].Time))

@@ -213,7 +213,7 @@ func exercise(r *model.Replay) {
 	// this thousands of times
 	seen := map[string]int{}
 	for i := range r.Events {
-		k := r.Events[i].Kind
+		k := r.EventKind(i)
 		if seen[k] < 100 || i%97 == 0 {
 			seen[k]++
 			r.EventSummary(i)

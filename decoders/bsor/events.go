@@ -82,8 +82,12 @@ func badReasons(c *cutInfo) string {
 func (v *view) summary(ev *model.Event) string {
 	d := v.d
 	i := ev.Ref
-	switch ev.Kind {
-	case "good", "bad", "miss", "bomb":
+	if ev.Flags&model.Partial != 0 {
+		c := d.cut
+		return fmt.Sprintf("%s cut off by the end of the file: %d of its %d bytes", [...]string{1: "frame record", 2: "note event", 3: "wall event", 4: "height change", 5: "pause"}[c.section], c.have, c.size)
+	}
+	switch ev.KindID {
+	case kGood, kBad, kMiss, kBomb:
 		if i < 0 || i >= len(d.notes) {
 			return ""
 		}
@@ -106,28 +110,28 @@ func (v *view) summary(ev *model.Event) string {
 		default:
 			return fmt.Sprintf("bomb hit %s", where)
 		}
-	case "wall":
+	case kWall:
 		if i < 0 || i >= len(d.walls) {
 			return ""
 		}
 		w := &d.walls[i]
 		line, typ, width := wallParams(w.ID)
 		return fmt.Sprintf("wall hit line %d %s width %d, energy %.0f%%", line, obstacleName(typ), width, w.Energy*100)
-	case "height":
+	case kHeight:
 		if i < 0 || i >= len(d.heights) {
 			return ""
 		}
 		return fmt.Sprintf("height %.2f m", d.heights[i].Height)
-	case "pause":
+	case kPause:
 		if i < 0 || i >= len(d.pauses) {
 			return ""
 		}
 		return fmt.Sprintf("pause for %d s", d.pauses[i].Duration)
-	case "frame":
+	case kFrame:
 		if i < 0 || i >= len(d.frames) {
 			return ""
 		}
-		return fmt.Sprintf("frame %s: recorded time %g, shown at %s", ev.Flag, d.frames[i].Time, model.FormatDuration(secs(v.times[i])))
+		return fmt.Sprintf("frame %s: recorded time %g, shown at %s", frameMarkName(ev.Flags), d.frames[i].Time, model.FormatDuration(secs(v.times[i])))
 	}
 	return ""
 }
@@ -161,11 +165,11 @@ func boolField(key, label string, b bool, off int64) model.Field {
 func (v *view) detail(ev *model.Event) []model.Field {
 	d := v.d
 	i := ev.Ref
-	if ev.Flag == model.FlagPartial {
+	if ev.Flags&model.Partial != 0 {
 		return v.partialFields()
 	}
-	switch ev.Kind {
-	case "good", "bad", "miss", "bomb":
+	switch ev.KindID {
+	case kGood, kBad, kMiss, kBomb:
 		if i < 0 || i >= len(d.notes) {
 			return nil
 		}
@@ -181,26 +185,26 @@ func (v *view) detail(ev *model.Event) []model.Field {
 			}})
 		}
 		return fs
-	case "wall":
+	case kWall:
 		if i < 0 || i >= len(d.walls) {
 			return nil
 		}
 		return wallFields(&d.walls[i])
-	case "height":
+	case kHeight:
 		if i < 0 || i >= len(d.heights) {
 			return nil
 		}
 		return heightFields(&d.heights[i])
-	case "pause":
+	case kPause:
 		if i < 0 || i >= len(d.pauses) {
 			return nil
 		}
 		return pauseFields(&d.pauses[i])
-	case "frame":
+	case kFrame:
 		if i < 0 || i >= len(d.frames) {
 			return nil
 		}
-		return frameFields(d.framesSpan.Off+5+int64(i)*frameSize, &d.frames[i], ev.Flag)
+		return frameFields(d.framesSpan.Off+5+int64(i)*frameSize, &d.frames[i], frameMarkName(ev.Flags))
 	}
 	return nil
 }
@@ -255,7 +259,7 @@ func noteFields(n *note, p noteParams) []model.Field {
 	fs = append(fs,
 		model.Field{Key: "eventTime", Label: "Event time", Value: f64(n.EventTime), Name: model.FormatDuration(secs(n.EventTime)), Span: model.Span{Off: o + 4, Len: 4}},
 		fl("spawnTime", "Spawn time", n.SpawnTime, o+8),
-		model.Field{Key: "eventType", Label: "Event type", Value: int64(n.EventType), Name: eventKinds[n.EventType&3], Span: model.Span{Off: o + 12, Len: 4}},
+		model.Field{Key: "eventType", Label: "Event type", Value: int64(n.EventType), Name: kindNames[n.EventType&3], Span: model.Span{Off: o + 12, Len: 4}},
 	)
 	if n.HasCut {
 		c := &n.Cut

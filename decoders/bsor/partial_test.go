@@ -47,7 +47,7 @@ func TestCutRecordIsPartialEvent(t *testing.T) {
 			var ev *model.Event
 			k := -1
 			for i := range r.Events {
-				if r.Events[i].Flag == model.FlagPartial {
+				if r.Events[i].Flags&model.Partial != 0 {
 					if ev != nil {
 						t.Fatal("two partial events")
 					}
@@ -57,11 +57,11 @@ func TestCutRecordIsPartialEvent(t *testing.T) {
 			if ev == nil {
 				t.Fatalf("no partial event; events end with %+v", r.Events[len(r.Events)-1])
 			}
-			if ev.Span.Off != int64(at) || ev.Span.End() != int64(len(cut)) {
-				t.Errorf("span %+v, want %#x..%#x", ev.Span, at, len(cut))
+			if ev.Off != int64(at) || ev.End() != int64(len(cut)) {
+				t.Errorf("span %+v, want %#x..%#x", r.EventSpan(k), at, len(cut))
 			}
-			if tt.kind != "" && ev.Kind != tt.kind {
-				t.Errorf("kind %q, want %q", ev.Kind, tt.kind)
+			if tt.kind != "" && r.EventKind(k) != tt.kind {
+				t.Errorf("kind %q, want %q", r.EventKind(k), tt.kind)
 			}
 			if i := r.EventAt("", int64(len(cut)-1)); i != k {
 				t.Errorf("the last byte is owned by event %d, not the partial one", i)

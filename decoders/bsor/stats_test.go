@@ -204,7 +204,7 @@ func TestStatsDefinitions(t *testing.T) {
 	}
 	// a moment's span is the record's, the same bytes as its event
 	for _, i := range eventsOf(r, "miss") {
-		if m := at.Moments(a, model.MomentMiss)[0]; m.Span != r.Events[i].Span || m.Frame != r.Events[i].Frame {
+		if m := at.Moments(a, model.MomentMiss)[0]; m.Span != r.EventSpan(i) || m.Frame != int(r.Events[i].Frame) {
 			t.Errorf("miss moment %+v, event %+v", m, r.Events[i])
 		}
 	}

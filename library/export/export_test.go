@@ -149,9 +149,9 @@ func TestExportPlayersEventsDiagnostics(t *testing.T) {
 			continue
 		}
 		np, nd = np+len(r.Players), nd+len(r.Diagnostics)
-		for _, ev := range r.Events {
+		for i := range r.Events {
 			// the events a frames table holds typed are left out
-			if t := framesOf(r.Format); t == nil || !t.Covers(ev.Kind) {
+			if t := framesOf(r.Format); t == nil || !t.Covers(r.EventKind(i)) {
 				ne++
 			}
 		}
@@ -168,9 +168,9 @@ func TestExportPlayersEventsDiagnostics(t *testing.T) {
 	// every event: the summary and the bytes dump shows
 	for _, e := range events {
 		r := reps[e.Path]
-		ev := &r.Events[e.Index]
-		if e.Summary != r.EventSummary(int(e.Index)) || e.Kind != ev.Kind || e.Frame != r.Timeline.Number(ev.Frame) ||
-			e.Offset != ev.Span.Off || e.Length != ev.Span.Len || e.Stream != ev.Span.Stream || e.Player != int32(ev.Player) {
+		ev, sp := &r.Events[e.Index], r.EventSpan(int(e.Index))
+		if e.Summary != r.EventSummary(int(e.Index)) || e.Kind != r.EventKind(int(e.Index)) || e.Frame != r.Timeline.Number(int(ev.Frame)) ||
+			e.Offset != sp.Off || e.Length != sp.Len || e.Stream != sp.Stream || e.Player != int32(ev.Player) {
 			t.Fatalf("%s event %d: %+v", e.Path, e.Index, e)
 		}
 	}
@@ -384,7 +384,7 @@ func TestExportOtherFrames(t *testing.T) {
 		r := reps[row.Path]
 		var ev int = -1
 		for i := range r.Events {
-			if r.Events[i].Kind == "stats" && r.Events[i].Frame == int(row.Loop) && r.Events[i].Player == int(row.Player) {
+			if r.EventKind(i) == "stats" && int(r.Events[i].Frame) == int(row.Loop) && int(r.Events[i].Player) == int(row.Player) {
 				ev = i
 			}
 		}
