@@ -438,6 +438,22 @@ func buttonNames(v uint8) string {
 	return strings.Join(parts, "+")
 }
 
+// Event kinds: indices into kindNames, the replay's Kinds.
+const (
+	kStart model.KindID = iota
+	kCheckpoint
+	kFinish
+	kInput
+)
+
+var kindNames = []string{kStart: "start", kCheckpoint: "checkpoint", kFinish: "finish", kInput: "input"}
+
+// flagPastEnd marks an event the file places after its last frame (shown
+// at the last one); markNames names it.
+const flagPastEnd = model.MarkBase
+
+var markNames = []string{"past end"}
+
 // events adds the input runs, the start, the checkpoints and the finish.
 func (b *build) events() {
 	s, rep := b.s, b.rep
@@ -452,20 +468,18 @@ func (b *build) events() {
 	// sort then moves nothing).
 	notable := make([]model.Event, 0, len(s.checkpoints)+2)
 	if count > raceStartFrame {
-		notable = append(notable, model.Event{Frame: raceStartFrame, Player: -1, Kind: "start", Notable: true, Ref: -1,
-			Summary: "Go! the race timer starts"})
+		notable = append(notable, model.Event{Frame: raceStartFrame, Player: -1, KindID: kStart, Flags: model.Notable, Ref: -1})
 	}
 	for i, cp := range s.checkpoints {
-		ev := model.Event{Frame: clamp(cp.frame1), Player: player, Kind: "checkpoint", Notable: true, Ref: i, Span: cp.span, Fields: cp.fields,
-			Summary: fmt.Sprintf("checkpoint %d at %s, position (%.3f, %.3f, %.3f)", i+1, raceTime(cp.frame1-raceStartFrame), cp.pos[0].x, cp.pos[0].y, cp.pos[0].z)}
+		ev := model.Event{Frame: clamp(cp.frame1), Player: player, KindID: kCheckpoint, Flags: model.Notable, Ref: i, Off: cp.span.Off, Len: cp.span.Len}
 		if cp.frame1 >= int64(count) {
-			ev.Flag = "past end"
+			ev.Flags |= flagPastEnd
 		}
 		notable = append(notable, ev)
 	}
 	if s.hasTotal {
-		notable = append(notable, model.Event{Frame: count - 1, Player: player, Kind: "finish", Notable: true, Ref: -1, Span: s.totalSpan,
-			Summary: "finish line crossed: " + raceTime(s.totalFrames-raceStartFrame)})
+		notable = append(notable, model.Event{Frame: count - 1, Player: player, KindID: kFinish, Flags: model.Notable, Ref: -1,
+			Off: s.totalSpan.Off, Len: s.totalSpan.Len})
 	}
 	sort.SliceStable(notable, func(i, j int) bool { return notable[i].Frame < notable[j].Frame })
 
@@ -477,9 +491,10 @@ func (b *build) events() {
 			rep.Events = append(rep.Events, notable[k])
 			k++
 		}
-		ev := model.Event{Frame: frame, Player: player, Kind: "input", Ref: i, Span: b.inputSpan(i)}
+		sp := b.inputSpan(i)
+		ev := model.Event{Frame: frame, Player: player, KindID: kInput, Ref: i, Off: sp.Off, Len: sp.Len}
 		if int64(b.runStart[i]) >= int64(count) {
-			ev.Flag = "past end"
+			ev.Flags |= flagPastEnd
 		}
 		rep.Events = append(rep.Events, ev)
 	}
@@ -497,11 +512,10 @@ func (b *build) events() {
 	}
 	if s.cutBits > 0 {
 		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
-		rep.Events = append(rep.Events, model.Event{Frame: stop, Player: player, Kind: "input", Ref: -1,
-			Flag:    model.FlagPartial,
-			Summary: fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", s.cutBits, inputBits),
-			Span:    model.Span{Off: streamOff + from, Len: end - from}})
+		rep.Events = append(rep.Events, model.Event{Frame: stop, Player: player, KindID: kInput, Ref: -1,
+			Flags: model.Partial, Off: streamOff + from, Len: end - from})
 	}
+	rep.Kinds, rep.Marks = kindNames, markNames
 	rep.Summarize = b.summarize
 	rep.Detail = b.detail
 }
@@ -513,10 +527,21 @@ func (b *build) inputSpan(i int) model.Span {
 }
 
 func (b *build) summarize(ev *model.Event) string {
-	if ev.Kind != "input" || ev.Ref < 0 || ev.Ref >= len(b.s.inputs) {
-		return ev.Summary
+	st := b.s
+	switch {
+	case ev.Flags&model.Partial != 0:
+		return fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", st.cutBits, inputBits)
+	case ev.KindID == kStart:
+		return "Go! the race timer starts"
+	case ev.KindID == kCheckpoint && ev.Ref >= 0 && ev.Ref < len(st.checkpoints):
+		cp := &st.checkpoints[ev.Ref]
+		return fmt.Sprintf("checkpoint %d at %s, position (%.3f, %.3f, %.3f)", ev.Ref+1, raceTime(cp.frame1-raceStartFrame), cp.pos[0].x, cp.pos[0].y, cp.pos[0].z)
+	case ev.KindID == kFinish:
+		return "finish line crossed: " + raceTime(st.totalFrames-raceStartFrame)
+	case ev.KindID != kInput || ev.Ref < 0 || ev.Ref >= len(st.inputs):
+		return ""
 	}
-	in := b.s.inputs[ev.Ref]
+	in := st.inputs[ev.Ref]
 	s := fmt.Sprintf("%s accel %d brake %d steer (%+.2f, %+.2f)", buttonNames(in.buttons), in.accel, in.brake, stick(in.steerX), stick(in.steerY))
 	if in.strafe != 0 {
 		s += fmt.Sprintf(" strafe %+d", in.strafe)
@@ -529,13 +554,16 @@ func (b *build) summarize(ev *model.Event) string {
 
 // detail re-reads an input element's fields with their spans.
 func (b *build) detail(ev *model.Event) []model.Field {
-	if ev.Flag == model.FlagPartial && b.s.cutBits > 0 {
+	if ev.Flags&model.Partial != 0 && b.s.cutBits > 0 {
 		// read as a whole element whose missing bits are zero, then cut
 		end := streamOff + (b.s.cutFrom+int64(b.s.cutBits)+7)>>3
 		return model.CutOff(inputFields(decodeInput(b.s.cutWord), b.s.cutFrom), end, b.s.cutBits, inputBits, "bits")
 	}
-	if ev.Kind != "input" || ev.Ref < 0 || ev.Ref >= len(b.s.inputs) {
-		return ev.Fields
+	if ev.KindID == kCheckpoint && ev.Ref >= 0 && ev.Ref < len(b.s.checkpoints) {
+		return b.s.checkpoints[ev.Ref].fields
+	}
+	if ev.KindID != kInput || ev.Ref < 0 || ev.Ref >= len(b.s.inputs) {
+		return nil
 	}
 	return inputFields(b.s.inputs[ev.Ref], b.s.inputStart+int64(ev.Ref)*inputBits)
 }

@@ -23,9 +23,9 @@ func TestCutInputIsPartialEvent(t *testing.T) {
 	}
 	r := decode(t, data, model.DecodeOptions{})
 	var last model.Span
-	for _, ev := range r.Events {
-		if ev.Kind == "input" {
-			last = ev.Span
+	for i := range r.Events {
+		if r.EventKind(i) == "input" {
+			last = r.EventSpan(i)
 		}
 	}
 	if last.Len == 0 {
@@ -39,7 +39,7 @@ func TestCutInputIsPartialEvent(t *testing.T) {
 		c := decode(t, cut, model.DecodeOptions{})
 		k := -1
 		for i := range c.Events {
-			if c.Events[i].Flag == model.FlagPartial {
+			if c.EventPartial(i) {
 				k = i
 			}
 		}
@@ -48,13 +48,13 @@ func TestCutInputIsPartialEvent(t *testing.T) {
 		}
 		checked++
 		ev := c.Events[k]
-		if ev.Span.End() != end {
-			t.Errorf("cut at %#x: partial event spans %+v", end, ev.Span)
+		if ev.End() != end {
+			t.Errorf("cut at %#x: partial event spans %+v", end, c.EventSpan(k))
 		}
 		// it starts where the whole elements end, one frame after the
 		// last whole run, and the error that says the data ends is there
 		prev := c.Events[k-1]
-		for j := k - 1; j >= 0 && c.Events[j].Kind != "input"; j-- {
+		for j := k - 1; j >= 0 && c.EventKind(j) != "input"; j-- {
 			prev = c.Events[j-1]
 		}
 		if ev.Frame <= prev.Frame || ev.Frame >= c.Timeline.Count {

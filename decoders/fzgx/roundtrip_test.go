@@ -100,14 +100,14 @@ func TestMinimalTimeAttack(t *testing.T) {
 	// events: inputs at their run starts, each with the bytes of its 54 bits
 	var inputs []model.Event
 	for i, ev := range r.Events {
-		if ev.Kind == "input" {
+		if r.EventKind(i) == "input" {
 			inputs = append(inputs, ev)
 			if r.EventSummary(i) == "" || len(r.EventFields(i)) != 7 {
 				t.Errorf("input event %d: summary %q fields %d", i, r.EventSummary(i), len(r.EventFields(i)))
 			}
 		}
 	}
-	if len(inputs) != 3 || inputs[1].Frame != 200 || inputs[2].Frame != 300 || inputs[0].Span.Len < 7 || inputs[0].Span.Len > 8 {
+	if len(inputs) != 3 || inputs[1].Frame != 200 || inputs[2].Frame != 300 || inputs[0].Len < 7 || inputs[0].Len > 8 {
 		t.Errorf("input events %+v", inputs)
 	}
 }
@@ -216,8 +216,8 @@ func TestGrandPrix30Racers(t *testing.T) {
 	if st := r.PlayerState(250, 2); !st.Present || len(st.Fields) != 0 {
 		t.Errorf("cpu state %+v", st)
 	}
-	for _, ev := range r.Events {
-		if ev.Kind == "input" && ev.Player != 7 {
+	for i, ev := range r.Events {
+		if r.EventKind(i) == "input" && ev.Player != 7 {
 			t.Fatalf("input event for player %d", ev.Player)
 		}
 	}
