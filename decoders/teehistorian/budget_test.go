@@ -70,7 +70,7 @@ func TestBudgetKeepsWhatCameBefore(t *testing.T) {
 	body = append(body, joins(40000)...)
 	r, _ := decodeBudget(t, file(testHeader, body), model.Limits{Bytes: 1 << 20})
 	decodetest.Refused(t, r, "events")
-	if r.Title != "Kobra 3 Solo" || len(r.Events) < 100 || r.Events[0].Kind != "spawn" {
+	if r.Title != "Kobra 3 Solo" || len(r.Events) < 100 || r.EventKind(0) != "spawn" {
 		t.Fatalf("title %q, %d events", r.Title, len(r.Events))
 	}
 	if st := r.PlayerState(r.Timeline.Count-1, 0); !st.Present {
@@ -144,8 +144,8 @@ func TestBudgetConsoleArguments(t *testing.T) {
 			if shown != min(tt.args, shownArgs) || ok != (more > 0) {
 				t.Errorf("%d argument fields and a moreArgs field %v; want %d and %v", shown, ok, min(tt.args, shownArgs), more > 0)
 			}
-			if ok && (rest.Value != int64(more) || rest.Span.Len != int64(more) || rest.Span.End() != ev.Span.End()) {
-				t.Errorf("moreArgs %v over %v, want %d over the last %d bytes of %v", rest.Value, rest.Span, more, more, ev.Span)
+			if ok && (rest.Value != int64(more) || rest.Span.Len != int64(more) || rest.Span.End() != ev.End()) {
+				t.Errorf("moreArgs %v over %v, want %d over the last %d bytes of %v", rest.Value, rest.Span, more, more, model.Span{Off: ev.Off, Len: ev.Len})
 			}
 		})
 	}

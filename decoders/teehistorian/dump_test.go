@@ -27,7 +27,7 @@ func dump(w io.Writer, r *model.Replay) {
 	for _, p := range r.Players {
 		fmt.Fprintf(w, "player %s client %d %q %q %q\n", p.Slot, clientID(p), p.Name, p.Character, p.Team)
 	}
-	for i, e := range r.Events {
+	for i, e := range expand(r) {
 		fmt.Fprintf(w, "event %5d p%d %-8s %s @%v\n", e.Frame, e.Player, e.Kind, r.EventSummary(i), e.Span)
 	}
 	for _, d := range r.Diagnostics {

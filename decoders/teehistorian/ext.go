@@ -64,19 +64,23 @@ func ticksText(t int32) string {
 }
 
 // ex decodes the payload of an EX message: f is at the payload, end is its
-// end. It fills ev (kind, player, summary) and updates player state.
+// end. It fills ev (kind, player, notable), says the summary when summing
+// and updates player state.
 func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	cidField := func() int32 { return f.int("cid", "Client id") }
 	ok := func() bool { return f.r.Err() == nil }
 	switch name {
 	case extTest:
-		ev.Kind, ev.Summary = "test", "teehistorian test message"
+		ev.KindID = kTest
+		d.say("teehistorian test message")
 	case extDDNetVerOld:
 		cid := cidField()
 		v := f.named("version", "DDNet version", ddnetVersionName)
-		ev.Kind, ev.Player = "version", int(cid)
+		ev.KindID, ev.Player = kVersion, int(cid)
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s runs DDNet %s (%d)", d.who(cid), ddnetVersionName(v), v)
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s runs DDNet %s (%d)", who, ddnetVersionName(v), v))
+			}
 			if d.live(cid) {
 				d.info(cid).ddnetVer = v
 			}
@@ -86,9 +90,11 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		f.uuid("connectionId", "Connection id")
 		v := f.named("version", "DDNet version", ddnetVersionName)
 		vs := f.str("versionStr", "Version string")
-		ev.Kind, ev.Player = "version", int(cid)
+		ev.KindID, ev.Player = kVersion, int(cid)
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s runs %s (%d)", d.who(cid), vs, v)
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s runs %s (%d)", who, vs, v))
+			}
 			if d.live(cid) {
 				in := d.info(cid)
 				in.ddnetVer, in.verStr = v, d.str(vs)
@@ -98,13 +104,15 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		cid := cidField()
 		lvl := f.named("level", "Auth level", authLevelName)
 		an := f.str("authName", "Auth name")
-		ev.Kind, ev.Player, ev.Notable = "auth", int(cid), true
+		ev.KindID, ev.Player, ev.Flags = kAuth, int(cid), model.Notable
 		if ok() {
 			verb := "logs in to rcon"
 			if name == extAuthInit {
 				verb = "keeps rcon access from the previous map"
 			}
-			ev.Summary = fmt.Sprintf("%s %s as %q (%s)", d.who(cid), verb, an, authLevelName(lvl))
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s %s as %q (%s)", who, verb, an, authLevelName(lvl)))
+			}
 			if d.live(cid) {
 				in := d.info(cid)
 				in.auth, in.authName = lvl, d.str(an)
@@ -112,9 +120,11 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extAuthLogout:
 		cid := cidField()
-		ev.Kind, ev.Player, ev.Notable = "auth", int(cid), true
+		ev.KindID, ev.Player, ev.Flags = kAuth, int(cid), model.Notable
 		if ok() {
-			ev.Summary = d.who(cid) + " logs out of rcon"
+			if who := d.who(cid); d.summing {
+				d.say(who + " logs out of rcon")
+			}
 			if d.live(cid) {
 				in := d.info(cid)
 				in.auth, in.authName = 0, 0
@@ -122,7 +132,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extJoinVer6, extJoinVer7, extRejoinVer6:
 		cid := cidField()
-		ev.Kind, ev.Player = "join", int(cid)
+		ev.KindID, ev.Player = kJoin, int(cid)
 		if ok() {
 			p := int8(6)
 			what := "joins with protocol 0.6"
@@ -132,7 +142,9 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 			case extRejoinVer6:
 				what = "rejoins with protocol 0.6"
 			}
-			ev.Summary = d.who(cid) + " " + what
+			if who := d.who(cid); d.summing {
+				d.say(who + " " + what)
+			}
 			if d.live(cid) {
 				d.info(cid).protocol = p
 			}
@@ -140,38 +152,46 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extPlayerSwap:
 		a := f.int("cid1", "Client id 1")
 		b := f.int("cid2", "Client id 2")
-		ev.Kind, ev.Player, ev.Notable = "swap", int(a), true
+		ev.KindID, ev.Player, ev.Flags = kSwap, int(a), model.Notable
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s and %s swap tees", d.who(a), d.who(b))
+			if wa, wb := d.who(a), d.who(b); d.summing {
+				d.say(fmt.Sprintf("%s and %s swap tees", wa, wb))
+			}
 		}
 	case extSaveSuccess, extLoadSuccess:
 		team := f.int("team", "Team")
 		id := f.uuid("saveId", "Save id")
 		save := f.str("save", "Save")
-		ev.Kind, ev.Notable = "save", true
+		ev.KindID, ev.Flags = kSave, model.Notable
 		verb := "saved"
 		if name == extLoadSuccess {
-			ev.Kind, verb = "load", "loaded"
+			ev.KindID, verb = kLoad, "loaded"
 		}
 		if ok() {
-			ev.Summary = fmt.Sprintf("team %d %s (save %s, %d bytes)", team, verb, id, len(save))
+			if d.summing {
+				d.say(fmt.Sprintf("team %d %s (save %s, %d bytes)", team, verb, id, len(save)))
+			}
 		}
 	case extSaveFailure, extLoadFailure:
 		team := f.int("team", "Team")
-		ev.Kind = "save"
+		ev.KindID = kSave
 		verb := "save"
 		if name == extLoadFailure {
-			ev.Kind, verb = "load", "load"
+			ev.KindID, verb = kLoad, "load"
 		}
 		if ok() {
-			ev.Summary = fmt.Sprintf("team %d: %s failed", team, verb)
+			if d.summing {
+				d.say(fmt.Sprintf("team %d: %s failed", team, verb))
+			}
 		}
 	case extPlayerTeam:
 		cid := cidField()
 		team := f.int("team", "Team")
-		ev.Kind, ev.Player, ev.Notable = "team", int(cid), true
+		ev.KindID, ev.Player, ev.Flags = kTeam, int(cid), model.Notable
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s joins team %d", d.who(cid), team)
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s joins team %d", who, team))
+			}
 			if d.live(cid) {
 				in := d.info(cid)
 				in.team, in.teamKnown = team, true
@@ -180,32 +200,41 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extTeamPractice:
 		team := f.int("team", "Team")
 		pr := f.int("practice", "Practice")
-		ev.Kind = "practice"
+		ev.KindID = kPractice
 		if ok() {
 			state := "leaves"
 			if pr != 0 {
 				state = "enters"
 			}
-			ev.Summary = fmt.Sprintf("team %d %s practice mode", team, state)
+			if d.summing {
+				d.say(fmt.Sprintf("team %d %s practice mode", team, state))
+			}
 		}
 	case extPlayerReady:
 		cid := cidField()
-		ev.Kind, ev.Player = "ready", int(cid)
+		ev.KindID, ev.Player = kReady, int(cid)
 		if ok() {
-			ev.Summary = d.who(cid) + " is ready"
+			if who := d.who(cid); d.summing {
+				d.say(who + " is ready")
+			}
 			if d.live(cid) {
 				d.info(cid).ready = true
 			}
 		}
 	case extAntibot:
 		b := f.raw("data", "Antibot data", end-f.r.Pos)
-		ev.Kind, ev.Summary = "antibot", fmt.Sprintf("antibot data (%d bytes)", len(b))
+		ev.KindID = kAntibot
+		if d.summing {
+			d.say(fmt.Sprintf("antibot data (%d bytes)", len(b)))
+		}
 	case extPlayerName:
 		cid := cidField()
 		pn := f.str("name", "Name")
-		ev.Kind, ev.Player = "name", int(cid)
+		ev.KindID, ev.Player = kName, int(cid)
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s is named %q", d.who(cid), pn)
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s is named %q", who, pn))
+			}
 			if d.live(cid) {
 				d.info(cid).name = d.str(pn)
 				d.addName(cid, pn)
@@ -214,9 +243,11 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extPlayerFinish:
 		cid := cidField()
 		t := f.named("time", "Time", ticksText)
-		ev.Kind, ev.Player, ev.Notable = "finish", int(cid), true
+		ev.KindID, ev.Player, ev.Flags = kFinish, int(cid), model.Notable
 		if ok() {
-			ev.Summary = fmt.Sprintf("%s finishes in %s", d.who(cid), ticksText(t))
+			if who := d.who(cid); d.summing {
+				d.say(fmt.Sprintf("%s finishes in %s", who, ticksText(t)))
+			}
 			if d.live(cid) {
 				d.slots[cid].finishes++
 			}
@@ -224,13 +255,17 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extTeamFinish:
 		team := f.int("team", "Team")
 		t := f.named("time", "Time", ticksText)
-		ev.Kind, ev.Notable = "finish", true
+		ev.KindID, ev.Flags = kFinish, model.Notable
 		if ok() {
-			ev.Summary = fmt.Sprintf("team %d finishes in %s", team, ticksText(t))
+			if d.summing {
+				d.say(fmt.Sprintf("team %d finishes in %s", team, ticksText(t)))
+			}
 		}
 	default:
 		b := f.raw("data", "Data", end-f.r.Pos)
-		ev.Kind = "ex"
-		ev.Summary = fmt.Sprintf("extension %s (%d bytes)", name, len(b))
+		ev.KindID = kEx
+		if d.summing {
+			d.say(fmt.Sprintf("extension %s (%d bytes)", name, len(b)))
+		}
 	}
 }

@@ -171,6 +171,8 @@ func (f *follower) Replay() *model.Replay {
 	if d.opt.HeaderOnly {
 		return r
 	}
+	r.Kinds = kindNames
+	r.Summarize = c.summarize
 	r.Detail = c.detail
 	r.Analyze = c.analyze
 	f.state(&c, count)
@@ -200,7 +202,7 @@ func (f *follower) events(count int, index *[maxClients]int) []model.Event {
 			extra = max(extra, cap(f.pub)) // double: append's quarter would copy the events over and over
 		}
 		grown, err := budget.Grow(f.d.b, "events", f.pub, extra)
-		if !f.d.paid(err, raw[f.raw].Span.Off) {
+		if !f.d.paid(err, raw[f.raw].Off) {
 			n = f.raw
 		} else {
 			f.pub = grown
@@ -274,6 +276,7 @@ func (f *follower) state(c *decoder, count int) {
 	}
 	c.cpEvery = k
 	c.strs = c.strs[:len(c.strs):len(c.strs)]
+	c.whos = c.whos[:len(c.whos):len(c.whos)]
 	// the inputs before each complete tick, counted once as ticks complete
 	if extra := count + 1 - len(f.inputsBefore); extra > 0 {
 		if extra > cap(f.inputsBefore)-len(f.inputsBefore) {

@@ -23,7 +23,7 @@ func cutEverywhere(t *testing.T, check func(name string, data []byte, cut int, w
 				t.Fatalf("%s cut at %#x: %v", name, cut, err)
 			}
 			for i := range r.Events {
-				if r.Events[i].Flag == model.FlagPartial {
+				if r.Events[i].Flags&model.Partial != 0 {
 					seen++
 					check(name, data, cut, whole, r, i)
 				}
@@ -43,9 +43,9 @@ func cutEverywhere(t *testing.T, check func(name string, data []byte, cut int, w
 func TestCutMessageIsPartialEvent(t *testing.T) {
 	for k, data := range allSamples(t) {
 		whole, _ := Decode(data, model.DecodeOptions{})
-		wholeAt := map[int64]model.Event{}
-		for _, ev := range whole.Events {
-			wholeAt[ev.Span.Off] = ev
+		wholeAt := map[int64]tev{}
+		for _, ev := range expand(whole) {
+			wholeAt[ev.Off] = ev
 		}
 		boundaries := 0
 		for cut := streamStart(data); cut < len(data); cut++ {
@@ -53,13 +53,13 @@ func TestCutMessageIsPartialEvent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var partial *model.Event
-			for i := range r.Events {
-				if r.Events[i].Flag == model.FlagPartial {
+			var partial *tev
+			for i, ev := range expand(r) {
+				if ev.Flags&model.Partial != 0 {
 					if i != len(r.Events)-1 || partial != nil {
 						t.Fatalf("sample %d cut at %#x: partial event %d of %d", k, cut, i, len(r.Events))
 					}
-					partial = &r.Events[i]
+					partial = &ev
 				}
 			}
 			if partial == nil {
@@ -69,8 +69,8 @@ func TestCutMessageIsPartialEvent(t *testing.T) {
 				}
 				continue
 			}
-			if partial.Span.End() != int64(cut) || partial.Span.Len <= 0 {
-				t.Errorf("sample %d cut at %#x: partial event spans %v+%d", k, cut, partial.Span, partial.Span.Len)
+			if partial.End() != int64(cut) || partial.Len <= 0 {
+				t.Errorf("sample %d cut at %#x: partial event spans %v+%d", k, cut, partial.Span, partial.Len)
 			}
 			if !strings.Contains(partial.Summary, "cut off after") {
 				t.Errorf("sample %d cut at %#x: summary %q", k, cut, partial.Summary)
@@ -79,12 +79,12 @@ func TestCutMessageIsPartialEvent(t *testing.T) {
 				t.Errorf("sample %d cut at %#x: partial event at tick %d after an event at %d", k, cut, partial.Frame, r.Events[n-2].Frame)
 			}
 			// an EX whose extension UUID is not whole yet is of no known kind
-			unnamed := partial.Kind == "ex" && data[partial.Span.Off] == 0x4a // -11
-			if w, ok := wholeAt[partial.Span.Off]; ok && (w.Frame < partial.Frame || (w.Kind != partial.Kind && !unnamed)) {
+			unnamed := partial.Kind == "ex" && data[partial.Off] == 0x4a // -11
+			if w, ok := wholeAt[partial.Off]; ok && (w.Frame < partial.Frame || (w.Kind != partial.Kind && !unnamed)) {
 				t.Errorf("sample %d cut at %#x: partial %s at tick %d; the whole file has %s at %d", k, cut, partial.Kind, partial.Frame, w.Kind, w.Frame)
 			}
 			d := hasDiag(r, "ends inside this message")
-			if d == nil || d.Severity != model.Error || d.Span.Off != partial.Span.Off || d.Frame != partial.Frame {
+			if d == nil || d.Severity != model.Error || d.Span.Off != partial.Off || d.Frame != partial.Frame {
 				t.Errorf("sample %d cut at %#x: the error about the partial event (tick %d): %+v", k, cut, partial.Frame, d)
 			}
 		}
@@ -112,12 +112,12 @@ func TestPartialMessageHasTheFieldsThatFit(t *testing.T) {
 		}
 		var want []model.Field
 		for j, w := range whole.Events {
-			if w.Span.Off == ev.Span.Off {
+			if w.Off == ev.Off {
 				want = whole.EventFields(j)
 			}
 		}
 		for _, f := range got[:len(got)-1] {
-			if f.Span.Off < ev.Span.Off || f.Span.End() > int64(cut) {
+			if f.Span.Off < ev.Off || f.Span.End() > int64(cut) {
 				t.Errorf("%s cut at %#x: field %s at %v+%d outside the partial event", name, cut, f.Key, f.Span, f.Span.Len)
 			}
 			if strings.Contains(f.Label, "(cut off: ") {

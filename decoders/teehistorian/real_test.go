@@ -63,18 +63,18 @@ func near(t *testing.T, what string, got, want int) {
 	}
 }
 
-func firstEvent(t *testing.T, r *model.Replay, kind, contains string) model.Event {
+func firstEvent(t *testing.T, r *model.Replay, kind, contains string) tev {
 	t.Helper()
-	for _, e := range r.Events {
+	for _, e := range expand(r) {
 		if e.Kind == kind && strings.Contains(e.Summary, contains) {
 			return e
 		}
 	}
 	t.Fatalf("no %s event with %q", kind, contains)
-	return model.Event{}
+	return tev{}
 }
 
-func cmdEvent(t *testing.T, r *model.Replay, name string) model.Event {
+func cmdEvent(t *testing.T, r *model.Replay, name string) tev {
 	t.Helper()
 	for _, e := range events(r, "cmd") {
 		if c, _ := model.Find(e.Fields, "cmd"); c.Value == name {
@@ -82,7 +82,7 @@ func cmdEvent(t *testing.T, r *model.Replay, name string) model.Event {
 		}
 	}
 	t.Fatalf("no command %s", name)
-	return model.Event{}
+	return tev{}
 }
 
 // Every recording in generated/ decodes to what its README.md says.
@@ -316,7 +316,7 @@ func TestGeneratedRecordings(t *testing.T) {
 			if u, _ := model.Find(r.Header, "uuids"); len(u.Fields) != 47 {
 				t.Errorf("%d uuids, want 47", len(u.Fields))
 			}
-			if last := r.Events[len(r.Events)-1]; last.Kind != "end" || last.Frame != r.Timeline.Count-1 {
+			if last := expand(r)[len(r.Events)-1]; last.Kind != "end" || last.Frame != r.Timeline.Count-1 {
 				t.Errorf("last event %s at %d of %d", last.Kind, last.Frame, r.Timeline.Count)
 			}
 			check(t, r)

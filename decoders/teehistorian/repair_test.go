@@ -72,13 +72,13 @@ func TestRepairCuts(t *testing.T) {
 			}
 			// the events wholly before the cut, FINISH aside
 			var want []string
-			for _, e := range orig.Events {
-				if e.Kind != "end" && e.Span.Off+e.Span.Len <= int64(cut) {
+			for _, e := range expand(orig) {
+				if e.Kind != "end" && e.Off+e.Len <= int64(cut) {
 					want = append(want, e.Summary)
 				}
 			}
 			var got []string
-			for _, e := range r.Events {
+			for _, e := range expand(r) {
 				if e.Kind != "end" {
 					got = append(got, e.Summary)
 				}

@@ -107,8 +107,8 @@ func TestMessages(t *testing.T) {
 			}
 			// the event's span is its message's bytes
 			data := file(testHeader, tt.body)
-			id, _, _ := twint.Int(data[e.Span.Off:])
-			if e.Span.Len <= 0 || e.Span.End() > int64(len(data)) || (id != idEx && id != idMessage && id != idConsoleCommand && id != idDrop && id != idPlayerOld) {
+			id, _, _ := twint.Int(data[e.Off:])
+			if e.Len <= 0 || e.End() > int64(len(data)) || (id != idEx && id != idMessage && id != idConsoleCommand && id != idDrop && id != idPlayerOld) {
 				t.Errorf("span %v starts with id %d", e.Span, id)
 			}
 		})
@@ -260,7 +260,7 @@ func checkReplay(t *testing.T, r *model.Replay) {
 	}
 	for i := range r.Events {
 		e := r.Events[i]
-		if e.Frame < 0 || e.Frame >= r.Timeline.Count || e.Player >= len(r.Players) || e.Span.End() > r.Size {
+		if e.Frame < 0 || e.Frame >= r.Timeline.Count || e.Player >= len(r.Players) || e.End() > r.Size {
 			t.Fatalf("event %+v", e)
 		}
 		r.EventSummary(i)
@@ -443,19 +443,16 @@ func TestDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, e := range r.Events {
-		if e.Fields != nil {
-			t.Fatalf("event %d has eager fields", i)
-		}
+	for i, e := range expand(r) {
 		fs := r.EventFields(i)
-		if len(fs) < 1 || fs[0].Key != "id" || fs[0].Span.Off != e.Span.Off {
+		if len(fs) < 1 || fs[0].Key != "id" || fs[0].Span.Off != e.Off {
 			t.Fatalf("event %d (%s): fields %v", i, e.Summary, fs)
 		}
 		var walk func([]model.Field)
 		walk = func(fs []model.Field) {
 			for _, f := range fs {
-				if f.Span.Off < e.Span.Off || f.Span.End() > e.Span.End() {
-					t.Errorf("event %d (%s): field %s span %v+%d outside %v+%d", i, e.Summary, f.Key, f.Span, f.Span.Len, e.Span, e.Span.Len)
+				if f.Span.Off < e.Off || f.Span.End() > e.End() {
+					t.Errorf("event %d (%s): field %s span %v+%d outside %v+%d", i, e.Summary, f.Key, f.Span, f.Span.Len, e.Span, e.Len)
 				}
 				walk(f.Fields)
 			}
@@ -464,7 +461,7 @@ func TestDetail(t *testing.T) {
 	}
 	// the byte under the cursor finds its event
 	e := firstEvent(t, r, "msg", "Cl_Kill")
-	if j := r.EventAt("", e.Span.Off+1); j < 0 || r.Events[j].Span != e.Span {
+	if j := r.EventAt("", e.Off+1); j < 0 || r.EventSpan(j) != e.Span {
 		t.Errorf("EventAt: %d", j)
 	}
 }

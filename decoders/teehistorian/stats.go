@@ -130,9 +130,6 @@ func clientID(p model.Player) int {
 // fieldsOf reads an event's record again with every field, on the
 // analysis's one scratch decoder.
 func (a *analysis) fieldsOf(ev *model.Event) []model.Field {
-	if ev.Fields != nil {
-		return ev.Fields
-	}
 	return a.d.detailOn(&a.scratch, ev)
 }
 
@@ -158,16 +155,16 @@ func strField(fs []model.Field, key string) string {
 // decoder, so a busy recording's thousands of messages stay cheap.
 func (a *analysis) worthReading(ev *model.Event) bool {
 	data := a.d.data
-	off := int(ev.Span.Off)
-	if off < a.d.stream || off >= len(data) || ev.Fields != nil {
+	off := int(ev.Off)
+	if off < a.d.stream || off >= len(data) {
 		return true
 	}
 	r := twint.Reader{B: data, Pos: off}
 	id := r.Int()
-	switch ev.Kind {
-	case "join":
+	switch ev.KindID {
+	case kJoin:
 		return r.Err() != nil || id == idJoin
-	case "msg":
+	case kMsg:
 		r.Int() // cid
 		r.Int() // size
 		v := r.Int()
@@ -204,7 +201,7 @@ func (a *analysis) moment(ev *model.Event, kind model.MomentKind, by, on int, su
 		fs = fs[1:]
 	}
 	a.moments = append(a.moments, model.Moment{Kind: kind, Frame: ev.Frame, End: ev.Frame, By: by, On: on,
-		Summary: summary, Fields: fs, Span: ev.Span})
+		Summary: summary, Fields: fs, Span: model.Span{Off: ev.Off, Len: ev.Len}})
 }
 
 // session opens a player's connection at a JOIN, or at the first record of
@@ -218,9 +215,9 @@ func (a *analysis) session(ev *model.Event) {
 	}
 	ps := &a.players[p]
 	switch {
-	case ps.open || ev.Kind == "drop" || ev.Kind == "despawn":
+	case ps.open || ev.KindID == kDrop || ev.KindID == kDespawn:
 		return
-	case ev.Kind == "join":
+	case ev.KindID == kJoin:
 		ps.since = ev.Frame
 	case ps.everOpen:
 		return
@@ -232,8 +229,8 @@ func (a *analysis) session(ev *model.Event) {
 }
 
 func (a *analysis) event(ev *model.Event) {
-	switch ev.Kind {
-	case "join", "drop", "cmd", "team", "finish", "msg", "auth", "end":
+	switch ev.KindID {
+	case kJoin, kDrop, kCmd, kTeam, kFinish, kMsg, kAuth, kEnd:
 	default:
 		a.session(ev)
 		return
@@ -248,14 +245,14 @@ func (a *analysis) event(ev *model.Event) {
 	if p >= 0 && p < len(a.players) {
 		ps = &a.players[p]
 	}
-	switch ev.Kind {
-	case "join":
+	switch ev.KindID {
+	case kJoin:
 		if recordID(fs) != idJoin || ps == nil {
 			return // the protocol extension that comes with a JOIN
 		}
 		ps.joins++
 		a.moment(ev, model.MomentJoin, p, -1, a.name(p)+" joins the server", fs)
-	case "drop":
+	case kDrop:
 		if ps == nil {
 			return
 		}
@@ -284,9 +281,9 @@ func (a *analysis) event(ev *model.Event) {
 			s += fmt.Sprintf(" leaves the server (%q)", reason)
 		}
 		a.moment(ev, model.MomentDrop, p, -1, s, fs)
-	case "cmd":
+	case kCmd:
 		a.command(ev, fs, ps)
-	case "team":
+	case kTeam:
 		team, ok := intField(fs, "team")
 		if !ok || ps == nil {
 			return
@@ -307,7 +304,7 @@ func (a *analysis) event(ev *model.Event) {
 			s += " joins " + theTeam(team)
 		}
 		a.moment(ev, model.MomentTeam, p, -1, s, fs)
-	case "finish":
+	case kFinish:
 		ticks, ok := intField(fs, "time")
 		if !ok {
 			return
@@ -326,13 +323,13 @@ func (a *analysis) event(ev *model.Event) {
 		team, _ := intField(fs, "team")
 		a.team = append(a.team, finish{ev.Frame, team, ticks})
 		a.moment(ev, model.MomentFinish, -1, -1, fmt.Sprintf("team %d finishes in %s", team, raceTime(ticks)), fs)
-	case "auth":
+	case kAuth:
 		if u, _ := model.Find(fs, "uuid"); ps != nil && u.Name == extAuthLogin {
 			ps.logins++
 		}
-	case "msg":
+	case kMsg:
 		a.message(ev, fs, ps)
-	case "end":
+	case kEnd:
 		s := "the recording ends"
 		if a.endWhy != "" {
 			s = a.endWhy + "; the recording ends"
@@ -359,7 +356,7 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 			more = moreArgs(len(args) + int(n))
 		}
 	}
-	c := command{frame: ev.Frame, cid: cid, flags: flags, name: name, text: commandText(name, args) + more, span: ev.Span}
+	c := command{frame: ev.Frame, cid: cid, flags: flags, name: name, text: commandText(name, args) + more, span: model.Span{Off: ev.Off, Len: ev.Len}}
 	if ps != nil {
 		ps.commands = append(ps.commands, c)
 	} else {

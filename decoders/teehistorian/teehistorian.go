@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -200,6 +201,18 @@ type decoder struct {
 	minY, maxY   int32
 	havePos      bool
 	cpEvery      int
+
+	// whos is what each call of who made during the decode found: the
+	// client's name (a string index), so that a summary made later, by
+	// reading the event's message again (summarize), names clients as
+	// they were named then. An event's Ref is its first call's index.
+	whos []int32
+	// summing: this decoder reads one event's message again for its
+	// summary, sum; who answers from whos (from whoAt on) and names.
+	summing bool
+	sum     string
+	whoAt   int
+	names   []string
 }
 
 // paid reports whether the budget paid a claim (err is its answer). The
@@ -301,16 +314,44 @@ func (d *decoder) addName(cid int32, name string) {
 }
 
 // who names a client for summaries: "client 0 (alice)", "server" for -1.
+// The decode only notes the name the client has (whos): the summary is
+// made when it is read, by a decoder that reads the message again
+// (summing) and takes the names from the notes.
 func (d *decoder) who(cid int32) string {
+	var name int32
+	if d.live(cid) {
+		name = d.slots[cid].cur.name
+	}
+	switch {
+	case d.summing:
+		name = 0
+		if d.whoAt < len(d.whos) {
+			name = d.whos[d.whoAt]
+		}
+		d.whoAt++
+	case d.opt.HeaderOnly:
+		return ""
+	default:
+		grown, err := budget.Grow(d.b, "events", d.whos, 1)
+		if d.paid(err, int64(d.at)) {
+			d.whos = append(grown, name)
+		}
+		return ""
+	}
 	if cid == -1 {
 		return "server"
 	}
-	if d.live(cid) {
-		if n := d.strOf(d.slots[cid].cur.name); n != "" {
-			return fmt.Sprintf("client %d (%s)", cid, n)
-		}
+	if d.live(cid) && name > 0 && int(name) < len(d.names) && d.names[name] != "" {
+		return fmt.Sprintf("client %d (%s)", cid, d.names[name])
 	}
 	return fmt.Sprintf("client %d", cid)
+}
+
+// say sets the summary of the message being read again (summing).
+func (d *decoder) say(s string) {
+	if d.summing {
+		d.sum = s
+	}
 }
 
 // commit stores the state versions changed by the last message.
@@ -433,8 +474,45 @@ func (d *decoder) advanceForPlayer(cid int32, off int) {
 	d.lastPlayer = cid
 }
 
+// Event kinds: indices into kindNames, the replay's Kinds. EX messages
+// take theirs from the extension (ex); a message cut off by the end of
+// the data the one its whole message has (partialKind).
+const (
+	kEx model.KindID = iota
+	kEnd
+	kSpawn
+	kDespawn
+	kInput
+	kMsg
+	kJoin
+	kDrop
+	kCmd
+	kTest
+	kVersion
+	kAuth
+	kSwap
+	kSave
+	kLoad
+	kTeam
+	kPractice
+	kReady
+	kAntibot
+	kName
+	kFinish
+	kMove
+	kTick
+	kMessage
+)
+
+var kindNames = []string{kEx: "ex", kEnd: "end", kSpawn: "spawn", kDespawn: "despawn", kInput: "input", kMsg: "msg",
+	kJoin: "join", kDrop: "drop", kCmd: "cmd", kTest: "test", kVersion: "version", kAuth: "auth", kSwap: "swap",
+	kSave: "save", kLoad: "load", kTeam: "team", kPractice: "practice", kReady: "ready", kAntibot: "antibot",
+	kName: "name", kFinish: "finish", kMove: "move", kTick: "tick", kMessage: "message"}
+
 // event adds an event; Player holds the client id until finish maps it.
-func (d *decoder) event(ev model.Event) {
+// Its summary is made on demand (summarize) from the message and the
+// names who noted from whoFrom on.
+func (d *decoder) event(ev model.Event, whoFrom int) {
 	if ev.Player >= 0 && ev.Player < maxClients {
 		d.slots[ev.Player].seen = true
 	}
@@ -442,8 +520,9 @@ func (d *decoder) event(ev model.Event) {
 		return
 	}
 	ev.Frame = int(d.tick)
+	ev.Ref = whoFrom
 	grown, err := budget.Grow(d.b, "events", d.r.Events, 1)
-	if !d.paid(err, ev.Span.Off) || !d.paid(d.b.Alloc("events", int64(len(ev.Summary))), ev.Span.Off) {
+	if !d.paid(err, ev.Off) {
 		return
 	}
 	d.r.Events = append(grown, ev)
@@ -551,7 +630,7 @@ func (d *decoder) end() {
 // error in the tick the stream was in, and an event of what there is of
 // it, flagged partial, whose fields are the ones that fit (detail).
 func (d *decoder) cut(start int) {
-	what, kind, cid := "message id", "message", int32(-1)
+	what, kind, cid := "message id", kMessage, int32(-1)
 	if id, n, err := twint.Int(d.data[start:]); err == nil {
 		what, kind = msgName(id), partialKind(id)
 		switch {
@@ -565,7 +644,7 @@ func (d *decoder) cut(start int) {
 		}
 	}
 	have := len(d.data) - start
-	if kind == "ex" && !d.opt.HeaderOnly {
+	if kind == kEx && !d.opt.HeaderOnly {
 		kind, cid = d.cutEx(start)
 	}
 	d.diag(model.Error, int64(start), int64(have), what,
@@ -577,9 +656,8 @@ func (d *decoder) cut(start int) {
 		return
 	}
 	// not d.event: a client named only by a message cut off is no player
-	ev := model.Event{Frame: int(d.tick), Player: int(cid), Kind: kind, Flag: model.FlagPartial,
-		Span:    model.Span{Off: int64(start), Len: int64(have)},
-		Summary: fmt.Sprintf("%s cut off after %d bytes: the data ends here", what, have)}
+	ev := model.Event{Frame: int(d.tick), Player: int(cid), KindID: kind, Flags: model.Partial,
+		Off: int64(start), Len: int64(have)}
 	if cid >= 0 && !d.slots[cid].seen {
 		ev.Player = -1
 	}
@@ -593,58 +671,87 @@ func (d *decoder) cut(start int) {
 // the client it is about: its extension's, read from the payload that is
 // there on a scratch decoder (the real state stays as it is), once the
 // extension's UUID is whole.
-func (d *decoder) cutEx(start int) (string, int32) {
+func (d *decoder) cutEx(start int) (model.KindID, int32) {
 	f := newFieldReader(d.data, start, false)
 	f.r.Int() // the id
 	u := f.uuid("uuid", "Extension UUID")
 	f.r.Int() // the payload's size
 	if f.r.Err() != nil {
-		return "ex", -1
+		return kEx, -1
 	}
-	ev := model.Event{Player: -1, Span: model.Span{Off: int64(start), Len: int64(len(d.data) - start)}}
+	ev := model.Event{Player: -1, Off: int64(start), Len: int64(len(d.data) - start)}
 	d.scratch(&ev).ex(d.uuidName(u), f.sub(d.data, len(d.data)), len(d.data), &ev)
-	if ev.Kind == "" {
-		ev.Kind = "ex"
-	}
 	cid := int32(ev.Player)
 	if !d.live(cid) {
 		cid = -1
 	}
-	return ev.Kind, cid
+	return ev.KindID, cid
 }
 
 // partialKind is the kind of the event a message cut off becomes: the
 // kind its whole message has, and for the messages that are no events a
 // kind of their own.
-func partialKind(id int32) string {
+func partialKind(id int32) model.KindID {
 	switch {
 	case id >= 0 && id < maxClients:
-		return "move"
+		return kMove
 	}
 	switch id {
 	case idFinish:
-		return "end"
+		return kEnd
 	case idTickSkip:
-		return "tick"
+		return kTick
 	case idPlayerNew:
-		return "spawn"
+		return kSpawn
 	case idPlayerOld:
-		return "despawn"
+		return kDespawn
 	case idInputNew, idInputDiff:
-		return "input"
+		return kInput
 	case idMessage:
-		return "msg"
+		return kMsg
 	case idJoin:
-		return "join"
+		return kJoin
 	case idDrop:
-		return "drop"
+		return kDrop
 	case idConsoleCommand:
-		return "cmd"
+		return kCmd
 	case idEx:
-		return "ex"
+		return kEx
 	}
-	return "message"
+	return kMessage
 }
+
+// summarize is Replay.Summarize: the event's message read again, on a
+// scratch decoder that names clients as the decode found them (who).
+func (d *decoder) summarize(ev *model.Event) string {
+	off, end := int(ev.Off), int(ev.End())
+	if off < d.stream || end > len(d.data) || off >= end {
+		return ""
+	}
+	if ev.Flags&model.Partial != 0 {
+		what := "message id"
+		if id, _, err := twint.Int(d.data[off:end]); err == nil {
+			what = msgName(id)
+		}
+		return fmt.Sprintf("%s cut off after %d bytes: the data ends here", what, end-off)
+	}
+	id, n, err := twint.Int(d.data[off:])
+	if err != nil {
+		return ""
+	}
+	x := summingPool.Get().(*decoder)
+	d.scratchOn(x, ev)
+	x.summing, x.whos, x.whoAt, x.names = true, d.whos, int(ev.Ref), d.strs
+	x.message(id, off, newFieldReader(d.data, off+n, false))
+	sum := x.sum
+	*x = decoder{} // holds nothing of this replay while it waits
+	summingPool.Put(x)
+	return sum
+}
+
+// summingPool keeps the decoders summaries are made on: a decoder is 16 kB
+// (its client slots), and a dump makes every event's summary.
+var summingPool = sync.Pool{New: func() any { return new(decoder) }}
 
 // detail reads the message of an event again, this time keeping every
 // field, on a scratch decoder so the real state stays as it is.
@@ -652,11 +759,11 @@ func (d *decoder) detail(ev *model.Event) []model.Field { return d.detailOn(nil,
 
 // detailOn is detail with x as the scratch decoder (nil: a new one).
 func (d *decoder) detailOn(x *decoder, ev *model.Event) []model.Field {
-	off := int(ev.Span.Off)
+	off := int(ev.Off)
 	if off < d.stream || off >= len(d.data) {
 		return nil
 	}
-	if ev.Flag == model.FlagPartial {
+	if ev.Flags&model.Partial != 0 {
 		return d.partialDetail(ev)
 	}
 	id, n, err := twint.Int(d.data[off:])
@@ -665,7 +772,7 @@ func (d *decoder) detailOn(x *decoder, ev *model.Event) []model.Field {
 	}
 	f := newFieldReader(d.data, off+n, true)
 	// a field takes a byte at least: room for them at once, not by doubling
-	f.fields = make([]model.Field, 0, min(ev.Span.Len+1, 80))
+	f.fields = make([]model.Field, 0, min(ev.Len+1, 80))
 	f.add(model.Field{Key: "id", Label: "Message id", Value: int64(id), Name: msgName(id),
 		Span: model.Span{Off: int64(off), Len: int64(n)}})
 	if id < idEx || id >= 0 {
@@ -687,7 +794,7 @@ func (d *decoder) scratch(ev *model.Event) *decoder { return d.scratchOn(new(dec
 func (d *decoder) scratchOn(x *decoder, ev *model.Event) *decoder {
 	*x = decoder{data: d.data, stream: d.stream, headerUUIDs: d.headerUUIDs, r: &model.Replay{},
 		lastPlayer: maxClients, maxTick: d.maxTick, opt: model.DecodeOptions{HeaderOnly: true},
-		b: budget.New(ev.Span.Len, model.Limits{})}
+		b: budget.New(ev.Len, model.Limits{})}
 	return x
 }
 
@@ -695,7 +802,7 @@ func (d *decoder) scratchOn(x *decoder, ev *model.Event) *decoder {
 // the ones that fit, then the field the end cut through, named with how
 // much of it there is, then where the bytes stopped.
 func (d *decoder) partialDetail(ev *model.Event) []model.Field {
-	off, end := int(ev.Span.Off), int(ev.Span.End())
+	off, end := int(ev.Off), int(ev.End())
 	if end > len(d.data) {
 		return nil
 	}
@@ -801,11 +908,15 @@ func (d *decoder) fast(id int32, start, pos int) (int, bool) {
 // message decodes one message after its id. It returns false when the
 // data ends inside it; nothing is applied then.
 func (d *decoder) message(id int32, start int, f *fieldReader) bool {
-	span := func() model.Span { return model.Span{Off: int64(start), Len: int64(f.r.Pos - start)} }
+	// the event of the message, its span the bytes read
+	whoFrom := len(d.whos)
+	ev := func(kind model.KindID, cid int32, fl model.Flags) model.Event {
+		return model.Event{KindID: kind, Player: int(cid), Flags: fl, Off: int64(start), Len: int64(f.r.Pos - start)}
+	}
 	switch {
 	case id == idFinish:
-		d.event(model.Event{Kind: "end", Player: -1, Summary: "FINISH: the recording ends here", Span: span(),
-			Notable: true, Fields: f.fields})
+		d.say("FINISH: the recording ends here")
+		d.event(ev(kEnd, -1, model.Notable), whoFrom)
 	case id == idPlayerNew:
 		cid := f.int("cid", "Client id")
 		x := f.int("x", "x")
@@ -818,8 +929,10 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			d.info(cid) // a new tee means a connected client
 			d.setPos(cid, true, x, y)
 		}
-		d.event(model.Event{Kind: "spawn", Player: int(cid), Span: span(), Fields: f.fields,
-			Summary: fmt.Sprintf("%s: tee appears at (%d, %d)", d.who(cid), x, y)})
+		if who := d.who(cid); d.summing {
+			d.say(fmt.Sprintf("%s: tee appears at (%d, %d)", who, x, y))
+		}
+		d.event(ev(kSpawn, cid, 0), whoFrom)
 	case id == idPlayerOld:
 		cid := f.int("cid", "Client id")
 		if f.r.Err() != nil {
@@ -830,8 +943,10 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			s := &d.slots[cid]
 			d.setPos(cid, false, s.x, s.y)
 		}
-		d.event(model.Event{Kind: "despawn", Player: int(cid), Span: span(), Fields: f.fields,
-			Summary: d.who(cid) + ": tee disappears"})
+		if who := d.who(cid); d.summing {
+			d.say(who + ": tee disappears")
+		}
+		d.event(ev(kDespawn, cid, 0), whoFrom)
 	case id == idInputNew:
 		cid := f.int("cid", "Client id")
 		var in [10]int32
@@ -847,8 +962,10 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		st := d.info(cid)
 		st.input, st.hasInput = in, true
 		d.inputTick()
-		d.event(model.Event{Kind: "input", Player: int(cid), Span: span(), Fields: f.fields,
-			Summary: fmt.Sprintf("%s: first input (%s)", d.who(cid), inputText(st.input))})
+		if who := d.who(cid); d.summing {
+			d.say(fmt.Sprintf("%s: first input (%s)", who, inputText(st.input)))
+		}
+		d.event(ev(kInput, cid, 0), whoFrom)
 	case id == idMessage:
 		cid := f.int("cid", "Client id")
 		size := f.int("msgSize", "Message size")
@@ -878,11 +995,14 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		}
 		f.fields = sub.fields
 		f.r.Pos = end
-		sum := fmt.Sprintf("%s sends %s", d.who(cid), name)
-		if detail != "" {
-			sum += " " + detail
+		if who := d.who(cid); d.summing {
+			sum := fmt.Sprintf("%s sends %s", who, name)
+			if detail != "" {
+				sum += " " + detail
+			}
+			d.say(sum)
 		}
-		d.event(model.Event{Kind: "msg", Player: int(cid), Span: span(), Fields: f.fields, Summary: sum})
+		d.event(ev(kMsg, cid, 0), whoFrom)
 	case id == idJoin:
 		cid := f.int("cid", "Client id")
 		if f.r.Err() != nil {
@@ -892,8 +1012,10 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			in := d.info(cid)
 			in.ready, in.hasInput = false, false
 		}
-		d.event(model.Event{Kind: "join", Player: int(cid), Span: span(), Fields: f.fields, Notable: true,
-			Summary: fmt.Sprintf("client %d joins", cid)})
+		if d.summing {
+			d.say(fmt.Sprintf("client %d joins", cid))
+		}
+		d.event(ev(kJoin, cid, model.Notable), whoFrom)
 	case id == idDrop:
 		cid := f.int("cid", "Client id")
 		reason := f.str("reason", "Reason")
@@ -906,13 +1028,16 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			*in = info{}
 			d.slots[cid].drops++
 		}
-		sum := who + " leaves"
-		if reason != "" {
-			sum += fmt.Sprintf(": %q", reason)
-		} else {
-			sum += " (no reason)"
+		if d.summing {
+			sum := who + " leaves"
+			if reason != "" {
+				sum += fmt.Sprintf(": %q", reason)
+			} else {
+				sum += " (no reason)"
+			}
+			d.say(sum)
 		}
-		d.event(model.Event{Kind: "drop", Player: int(cid), Span: span(), Fields: f.fields, Notable: true, Summary: sum})
+		d.event(ev(kDrop, cid, model.Notable), whoFrom)
 	case id == idConsoleCommand:
 		cid := f.int("cid", "Client id")
 		flags := f.int("flags", "Flags")
@@ -951,15 +1076,19 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			d.info(cid)
 		}
 		// the text's array is garbage once the summary is made: it is paid
-		// for as the summary is
-		if !d.paid(d.b.Alloc("events", int64(cap(text))), int64(start)) {
+		// for as the summary is (a summary made again, summing, has it
+		// from the decode)
+		if !d.summing && !d.paid(d.b.Alloc("events", int64(cap(text))), int64(start)) {
 			return false
 		}
-		sum := d.who(cid) + " runs " + string(text) + moreArgs(int(nargs))
-		if flags&(1<<7) != 0 {
-			sum += " (chat)"
+		if who := d.who(cid); d.summing {
+			sum := who + " runs " + string(text) + moreArgs(int(nargs))
+			if flags&(1<<7) != 0 {
+				sum += " (chat)"
+			}
+			d.say(sum)
 		}
-		d.event(model.Event{Kind: "cmd", Player: int(cid), Span: span(), Fields: f.fields, Notable: true, Summary: sum})
+		d.event(ev(kCmd, cid, model.Notable), whoFrom)
 	case id == idEx:
 		u := f.uuid("uuid", "Extension UUID")
 		size := f.int("size", "Size")
@@ -973,8 +1102,8 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		f.nameLast(2, name)
 		end := f.r.Pos + int(size)
 		sub := f.sub(d.data, end)
-		ev := model.Event{Player: -1}
-		d.ex(name, sub, end, &ev)
+		e := model.Event{Player: -1}
+		d.ex(name, sub, end, &e)
 		if sub.r.Err() != nil || sub.r.Pos != end {
 			what := "shorter than its layout"
 			if sub.r.Err() == nil {
@@ -983,18 +1112,16 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 			d.note(model.Warning, int64(start), int64(end-start), "EX "+name, "payload "+what, "", fmt.Sprintf("%d bytes", size))
 			sub = f.sub(d.data, end)
 			sub.raw("data", "Data", int(size))
-			if ev.Kind == "" {
-				ev.Kind = "ex"
+			if d.summing {
+				d.say(fmt.Sprintf("extension %s (%d bytes, %s)", name, size, what))
 			}
-			ev.Summary = fmt.Sprintf("extension %s (%d bytes, %s)", name, size, what)
 		}
 		f.fields = sub.fields
 		f.r.Pos = end
-		if ev.Player >= 0 && !d.live(int32(ev.Player)) {
-			ev.Player = -1
+		if e.Player >= 0 && !d.live(int32(e.Player)) {
+			e.Player = -1
 		}
-		ev.Span, ev.Fields = span(), f.fields
-		d.event(ev)
+		d.event(ev(e.KindID, int32(e.Player), e.Flags), whoFrom)
 	}
 	return true
 }
@@ -1090,6 +1217,8 @@ func (d *decoder) finish() {
 		r.Partial = true
 		return
 	}
+	r.Kinds = kindNames
+	r.Summarize = d.summarize
 	r.Detail = d.detail
 	r.Analyze = d.analyze
 	d.buildState()

@@ -62,17 +62,32 @@ func decodeOK(t *testing.T, data []byte) *model.Replay {
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
 	}
-	// the tests read event fields directly: expand them all
-	for i := range r.Events {
-		r.Events[i].Fields = r.EventFields(i)
-	}
 	return r
 }
 
+// tev is an event as the tests read it: the record with what the replay
+// says of it.
+type tev struct {
+	model.Event
+	Kind    string
+	Summary string
+	Span    model.Span
+	Fields  []model.Field
+}
+
+// expand is every event of r with its kind, summary, span and fields.
+func expand(r *model.Replay) []tev {
+	out := make([]tev, len(r.Events))
+	for i := range r.Events {
+		out[i] = tev{r.Events[i], r.EventKind(i), r.EventSummary(i), r.EventSpan(i), r.EventFields(i)}
+	}
+	return out
+}
+
 // events returns the events of a kind.
-func events(r *model.Replay, kind string) []model.Event {
-	var out []model.Event
-	for _, e := range r.Events {
+func events(r *model.Replay, kind string) []tev {
+	var out []tev
+	for _, e := range expand(r) {
 		if e.Kind == kind {
 			out = append(out, e)
 		}
@@ -81,7 +96,7 @@ func events(r *model.Replay, kind string) []model.Event {
 }
 
 // val returns an event field's value by key (first match).
-func val(t *testing.T, e model.Event, key string) any {
+func val(t *testing.T, e tev, key string) any {
 	t.Helper()
 	f, ok := model.Find(e.Fields, key)
 	if !ok {
@@ -91,7 +106,7 @@ func val(t *testing.T, e model.Event, key string) any {
 }
 
 // cidOf is the client id of an event's player.
-func cidOf(r *model.Replay, e model.Event) int64 {
+func cidOf(r *model.Replay, e tev) int64 {
 	if e.Player < 0 {
 		return -1
 	}
