@@ -152,8 +152,8 @@ func TestBudgetUnitTypes(t *testing.T) {
 		t.Errorf("budget diagnostic at %+v, want in the tracker", d.Span)
 	}
 	born := 0
-	for _, e := range r.Events {
-		if e.Kind == "born" {
+	for i := range r.Events {
+		if r.EventKind(i) == "born" {
 			born++
 		}
 	}

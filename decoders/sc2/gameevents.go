@@ -75,19 +75,22 @@ func (d *decoder) pastTheEnd(stream, what string, n int, at func(i int) (loop, o
 }
 
 // source hands the game events to the replay's merge.
-func (g *gameStream) source(d *decoder) eventSource {
+func (g *gameStream) source(d *decoder, kt *kindTable) eventSource {
 	// one kind per event id, worked out once
-	kinds := make([]string, len(g.table.events))
+	kinds := make([]model.KindID, len(g.table.events))
 	for id, et := range g.table.events {
-		kinds[id] = eventKind(et.Name)
+		kinds[id] = kt.id(eventKind(et.Name))
 	}
+	leave := kt.id("leave")
 	return eventSource{n: len(g.events),
 		frame: func(i int) int { return int(g.events[i].loop) },
 		event: func(i int, ev *model.Event) {
 			e := &g.events[i]
-			ev.Frame, ev.Player, ev.Kind, ev.Ref = int(e.loop), d.gamePlayer(int(e.user)), kinds[e.id], i
-			ev.Span = model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}
-			ev.Notable = ev.Kind == "leave"
+			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.loop), d.gamePlayer(int(e.user)), kinds[e.id], i
+			ev.Stream, ev.Off, ev.Len = sGame, int64(e.off), int64(e.end-e.off)
+			if ev.KindID == leave {
+				ev.Flags |= model.Notable
+			}
 		}}
 }
 

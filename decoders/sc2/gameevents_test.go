@@ -245,8 +245,7 @@ func TestWoLPingInTheMap(t *testing.T) {
 	if e.recipient != 1 || e.x != 139480 || e.y != 40960 {
 		t.Errorf("ping %+v, want allies at (139480, 40960)", e)
 	}
-	evs := d.msgs.appendEvents(d, nil)
-	if evs[0].Summary != "ping [allies] Stardust at (34.1, 10.0)" {
-		t.Errorf("summary %q", evs[0].Summary)
+	if s := d.msgSummary(&d.msgs.events[0]); s != "ping [allies] Stardust at (34.1, 10.0)" {
+		t.Errorf("summary %q", s)
 	}
 }

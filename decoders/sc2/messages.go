@@ -108,49 +108,91 @@ func (d *decoder) msgPlayer(user int) int {
 	return -1
 }
 
-// appendEvents adds the messages, with their summaries and fields.
-func (m *msgStream) appendEvents(d *decoder, evs []model.Event) []model.Event {
-	for _, e := range m.events {
-		pl := d.msgPlayer(int(e.raw.user))
-		who := fmt.Sprintf("user %d", e.raw.user)
-		if pl >= 0 {
-			who = d.r.Players[pl].Name
-		}
-		kind := msgKinds[e.name]
-		if kind == "" {
-			kind = "message"
-		}
-		ev := model.Event{Frame: int(e.raw.loop), Player: pl, Kind: kind,
-			Span: model.Span{Stream: fMessages, Off: int64(e.raw.off), Len: int64(e.raw.end - e.raw.off)}, Ref: -1}
-		fs := []model.Field{
-			{Key: "gameloop", Label: "_gameloop", Value: int64(e.raw.loop)},
-			{Key: "userId", Label: "_userid", Value: int64(e.raw.user)},
-			{Key: "eventId", Label: "_eventid", Value: int64(e.raw.id), Name: e.name},
-		}
-		switch e.name {
-		case "ChatMessage":
-			ev.Summary = fmt.Sprintf("chat [%s] %s: %s", recipientName(e.recipient), who, e.text)
-			ev.Notable = true
-			fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
-				model.Field{Key: "string", Label: "m_string", Value: e.text})
-		case "PingMessage":
-			ev.Summary = fmt.Sprintf("ping [%s] %s at (%.1f, %.1f)", recipientName(e.recipient), who, float64(e.x)/pointScale, float64(e.y)/pointScale)
-			fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
-				model.Field{Key: "point", Label: "m_point", Value: fmt.Sprintf("(%d, %d)", e.x, e.y),
-					Name: fmt.Sprintf("(%.2f, %.2f) in map cells", float64(e.x)/pointScale, float64(e.y)/pointScale)})
-		case "LoadingProgressMessage":
-			ev.Summary = fmt.Sprintf("loading progress %s %d%%", who, e.value)
-			fs = append(fs, model.Field{Key: "progress", Label: "m_progress", Value: e.value})
-		case "ServerPingMessage":
-			ev.Summary = "server ping"
-		case "ReconnectNotifyMessage":
-			ev.Summary = fmt.Sprintf("reconnect %s status %d", who, e.value)
-			fs = append(fs, model.Field{Key: "status", Label: "m_status", Value: e.value})
-		default:
-			ev.Summary = fmt.Sprintf("%s %s", e.name, who)
-		}
-		ev.Fields = fs
-		evs = append(evs, ev)
+// source hands the messages to the replay's merge; their summaries and
+// fields are made when asked for (installMessages).
+func (m *msgStream) source(d *decoder, kt *kindTable) eventSource {
+	return eventSource{n: len(m.events),
+		frame: func(i int) int { return int(m.events[i].raw.loop) },
+		event: func(i int, ev *model.Event) {
+			e := &m.events[i]
+			kind := msgKinds[e.name]
+			if kind == "" {
+				kind = "message"
+			}
+			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.raw.loop), d.msgPlayer(int(e.raw.user)), kt.id(kind), i
+			ev.Stream, ev.Off, ev.Len = sMessages, int64(e.raw.off), int64(e.raw.end-e.raw.off)
+			if e.name == "ChatMessage" {
+				ev.Flags |= model.Notable
+			}
+		}}
+}
+
+// installMessages hands the replay the summaries and fields of the
+// messages and of the game's end (kind kEnd), which the tracker's and the
+// game events' pass on.
+func (d *decoder) installMessages(kEnd model.KindID) {
+	var events []msgEvent
+	if d.msgs != nil {
+		events = d.msgs.events
 	}
-	return evs
+	d.r.Summarize = func(ev *model.Event) string {
+		switch {
+		case ev.Stream == 0 && ev.KindID == kEnd:
+			return "game end: " + nonEmpty(d.r.Result, "result unknown")
+		case ev.Stream != sMessages || ev.Ref < 0 || ev.Ref >= len(events):
+			return ""
+		}
+		return d.msgSummary(&events[ev.Ref])
+	}
+	d.r.Detail = func(ev *model.Event) []model.Field {
+		if ev.Stream != sMessages || ev.Ref < 0 || ev.Ref >= len(events) {
+			return nil
+		}
+		return msgFields(&events[ev.Ref])
+	}
+}
+
+// msgSummary is a message's line in the events pane.
+func (d *decoder) msgSummary(e *msgEvent) string {
+	pl := d.msgPlayer(int(e.raw.user))
+	who := fmt.Sprintf("user %d", e.raw.user)
+	if pl >= 0 {
+		who = d.r.Players[pl].Name
+	}
+	switch e.name {
+	case "ChatMessage":
+		return fmt.Sprintf("chat [%s] %s: %s", recipientName(e.recipient), who, e.text)
+	case "PingMessage":
+		return fmt.Sprintf("ping [%s] %s at (%.1f, %.1f)", recipientName(e.recipient), who, float64(e.x)/pointScale, float64(e.y)/pointScale)
+	case "LoadingProgressMessage":
+		return fmt.Sprintf("loading progress %s %d%%", who, e.value)
+	case "ServerPingMessage":
+		return "server ping"
+	case "ReconnectNotifyMessage":
+		return fmt.Sprintf("reconnect %s status %d", who, e.value)
+	}
+	return fmt.Sprintf("%s %s", e.name, who)
+}
+
+// msgFields are a message's fields, named as in s2protocol.
+func msgFields(e *msgEvent) []model.Field {
+	fs := []model.Field{
+		{Key: "gameloop", Label: "_gameloop", Value: int64(e.raw.loop)},
+		{Key: "userId", Label: "_userid", Value: int64(e.raw.user)},
+		{Key: "eventId", Label: "_eventid", Value: int64(e.raw.id), Name: e.name},
+	}
+	switch e.name {
+	case "ChatMessage":
+		fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
+			model.Field{Key: "string", Label: "m_string", Value: e.text})
+	case "PingMessage":
+		fs = append(fs, model.Field{Key: "recipient", Label: "m_recipient", Value: e.recipient, Name: recipientName(e.recipient)},
+			model.Field{Key: "point", Label: "m_point", Value: fmt.Sprintf("(%d, %d)", e.x, e.y),
+				Name: fmt.Sprintf("(%.2f, %.2f) in map cells", float64(e.x)/pointScale, float64(e.y)/pointScale)})
+	case "LoadingProgressMessage":
+		fs = append(fs, model.Field{Key: "progress", Label: "m_progress", Value: e.value})
+	case "ReconnectNotifyMessage":
+		fs = append(fs, model.Field{Key: "status", Label: "m_status", Value: e.value})
+	}
+	return fs
 }

@@ -160,9 +160,10 @@ func isEventStream(name string) bool {
 // lastEventEnd is where the last whole event decoded from a stream ends.
 func lastEventEnd(r *model.Replay, stream string) int64 {
 	end := int64(0)
+	id, ok := r.StreamOf(stream)
 	for i := range r.Events {
-		if s := r.Events[i].Span; s.Stream == stream && s.End() > end {
-			end = s.End()
+		if e := &r.Events[i]; ok && e.Stream == id && e.End() > end {
+			end = e.End()
 		}
 	}
 	return end
@@ -170,8 +171,9 @@ func lastEventEnd(r *model.Replay, stream string) int64 {
 
 func countEvents(r *model.Replay, stream string) int {
 	n := 0
+	id, ok := r.StreamOf(stream)
 	for i := range r.Events {
-		if r.Events[i].Span.Stream == stream {
+		if ok && r.Events[i].Stream == id {
 			n++
 		}
 	}

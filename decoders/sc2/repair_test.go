@@ -122,16 +122,14 @@ func sameEvents(t *testing.T, what string, damaged, repaired *model.Replay, memb
 	}
 	have := map[key]int{}
 	for i := range repaired.Events {
-		e := &repaired.Events[i]
-		have[key{e.Frame, e.Kind, e.Summary, e.Span}]++
+		have[key{int(repaired.Events[i].Frame), repaired.EventKind(i), repaired.EventSummary(i), repaired.EventSpan(i)}]++
 	}
 	lost := 0
 	for i := range damaged.Events {
-		e := &damaged.Events[i]
-		k := key{e.Frame, e.Kind, e.Summary, e.Span}
-		if have[k] == 0 && e.Flag != model.FlagPartial {
+		k := key{int(damaged.Events[i].Frame), damaged.EventKind(i), damaged.EventSummary(i), damaged.EventSpan(i)}
+		if have[k] == 0 && !damaged.EventPartial(i) {
 			if lost == 0 {
-				t.Errorf("%s: the repair lost event %s %q at %s+%#x (damaged %s)", what, e.Kind, e.Summary, e.Span.Stream, e.Span.Off, member)
+				t.Errorf("%s: the repair lost event %s %q at %s (damaged %s)", what, k.kind, k.summary, k.span, member)
 			}
 			lost++
 		}

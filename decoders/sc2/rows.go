@@ -76,7 +76,7 @@ func StatsRows(r *model.Replay, yield func([]StatsRow) error) error {
 	}
 	for i := range r.Events {
 		ev := &r.Events[i]
-		if ev.Kind != trackerKinds[tPlayerStats] || ev.Span.Stream != fTracker {
+		if ev.Stream != sTracker || r.EventKind(i) != trackerKinds[tPlayerStats] {
 			continue
 		}
 		row := StatsRow{Path: r.Path, Loop: int32(ev.Frame), Time: r.Timeline.Time(ev.Frame).Seconds(), Player: int32(ev.Player)}

@@ -42,7 +42,7 @@ func playerByName(r *model.Replay, name string) *model.Player {
 func chats(r *model.Replay) []string {
 	var out []string
 	for i := range r.Events {
-		if r.Events[i].Kind == "chat" {
+		if r.EventKind(i) == "chat" {
 			f, _ := model.Find(r.EventFields(i), "string")
 			out = append(out, f.Value.(string))
 		}
@@ -51,8 +51,8 @@ func chats(r *model.Replay) []string {
 }
 
 func has(r *model.Replay, kind string) bool {
-	for _, e := range r.Events {
-		if e.Kind == kind {
+	for i := range r.Events {
+		if r.EventKind(i) == kind {
 			return true
 		}
 	}
@@ -263,8 +263,8 @@ func TestUpstreamAssertions(t *testing.T) {
 			}
 		}
 		n, first := 0, -1
-		for _, e := range r.Events {
-			if e.Kind == "camera" && e.Player == pi {
+		for i, e := range r.Events {
+			if r.EventKind(i) == "camera" && e.Player == pi {
 				if first < 0 {
 					first = e.Frame
 				}

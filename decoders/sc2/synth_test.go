@@ -244,8 +244,8 @@ func TestSynthetic(t *testing.T) {
 		t.Errorf("player 2 %+v", b)
 	}
 	kinds := map[string]int{}
-	for _, e := range r.Events {
-		kinds[e.Kind]++
+	for i := range r.Events {
+		kinds[r.EventKind(i)]++
 	}
 	for k, n := range map[string]int{"setup": 2, "born": 3, "stats": 1, "init": 1, "done": 1, "type": 1, "owner": 1,
 		"upgrade": 1, "positions": 1, "died": 1, "chat": 1, "ping": 1, "end": 1} {
@@ -308,7 +308,7 @@ func TestSynthetic(t *testing.T) {
 		t.Errorf("probe not at its UnitPositions place: %+v", sc[0].Points)
 	}
 	for i, e := range r.Events {
-		switch e.Kind {
+		switch r.EventKind(i) {
 		case "chat":
 			s := r.EventSummary(i)
 			if e.Frame != 30 || e.Player != 0 || !strings.Contains(s, "gl hf") || !strings.Contains(s, "[allies]") {
@@ -323,8 +323,8 @@ func TestSynthetic(t *testing.T) {
 			if tag, _ := model.Find(fs, "unitTag"); e.Frame == 0 && tag.Value == nil {
 				t.Error("no unit tag")
 			}
-			if e.Span.Stream != fTracker || e.Span.Len == 0 {
-				t.Errorf("span %+v", e.Span)
+			if r.EventSpan(i).Stream != fTracker || e.Len == 0 {
+				t.Errorf("span %+v", r.EventSpan(i))
 			}
 		case "died":
 			if s := r.EventSummary(i); !strings.Contains(s, "Probe") {
@@ -362,8 +362,8 @@ func TestCorruptTracker(t *testing.T) {
 		t.Fatalf("diagnostic %+v, want one at the bad tag", d)
 	}
 	n := 0
-	for _, e := range r.Events {
-		if e.Span.Stream == fTracker {
+	for i := range r.Events {
+		if r.EventSpan(i).Stream == fTracker {
 			n++
 		}
 	}
@@ -402,9 +402,9 @@ func TestTrackerTruncation(t *testing.T) {
 func TestSampleGameEvents(t *testing.T) {
 	r := decodeFile(t, corpus.Samples(t, "sc2")+"/lotv-5.0.15-winter-madness.SC2Replay")
 	kinds := map[string]int{}
-	for _, e := range r.Events {
-		kinds[e.Kind]++
-		if e.Kind == "leave" && !e.Notable {
+	for i, e := range r.Events {
+		kinds[r.EventKind(i)]++
+		if r.EventKind(i) == "leave" && e.Flags&model.Notable == 0 {
 			t.Error("leave not notable")
 		}
 	}
@@ -417,7 +417,7 @@ func TestSampleGameEvents(t *testing.T) {
 		}
 	}
 	for i, e := range r.Events {
-		if e.Kind == "cmd" {
+		if r.EventKind(i) == "cmd" {
 			// a command reads as its player and the command's name
 			if s := r.EventSummary(i); !strings.HasPrefix(s, r.Players[e.Player].Name+": ") || strings.Contains(s, "ability") {
 				t.Errorf("summary %q", s)
@@ -474,7 +474,10 @@ func FuzzBitPacked(f *testing.F) {
 				}
 			}
 			if d.msgs != nil {
-				d.msgs.appendEvents(d, nil)
+				for i := range d.msgs.events {
+					d.msgSummary(&d.msgs.events[i])
+					msgFields(&d.msgs.events[i])
+				}
 			}
 		}
 	})
@@ -500,8 +503,8 @@ func TestTrackerPastTheEnd(t *testing.T) {
 		t.Fatalf("diagnostic %+v", d)
 	}
 	last := -1
-	for i, e := range r.Events {
-		if e.Kind == "upgrade" && strings.Contains(r.EventSummary(i), "Late") {
+	for i := range r.Events {
+		if r.EventKind(i) == "upgrade" && strings.Contains(r.EventSummary(i), "Late") {
 			last = i
 		}
 	}

@@ -293,15 +293,21 @@ func (t *tracker) grow(at int) error {
 }
 
 // source hands the tracker events to the replay's merge.
-func (t *tracker) source() eventSource {
+func (t *tracker) source(kt *kindTable) eventSource {
+	kinds := make([]model.KindID, len(trackerKinds))
+	for id, k := range trackerKinds {
+		kinds[id] = kt.id(k)
+	}
 	return eventSource{n: len(t.events),
 		frame: func(i int) int { return int(t.events[i].loop) },
 		event: func(i int, ev *model.Event) {
 			e := &t.events[i]
-			ev.Frame, ev.Player, ev.Kind, ev.Ref = int(e.loop), int(e.player), trackerKinds[e.id], i
-			ev.Span = model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}
+			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.loop), int(e.player), kinds[e.id], i
+			ev.Stream, ev.Off, ev.Len = sTracker, int64(e.off), int64(e.end-e.off)
 			// A lost town hall is a turning point worth a tick on the timeline.
-			ev.Notable = e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)]
+			if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
+				ev.Flags |= model.Notable
+			}
 		}}
 }
 
@@ -696,7 +702,7 @@ func (t *tracker) install(d *decoder) {
 	}
 	prevSum := r.Summarize
 	r.Summarize = func(ev *model.Event) string {
-		if ev.Span.Stream != fTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
 			if prevSum != nil {
 				return prevSum(ev)
 			}
@@ -706,7 +712,7 @@ func (t *tracker) install(d *decoder) {
 	}
 	prevDetail := r.Detail
 	r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Span.Stream != fTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
 			if prevDetail != nil {
 				return prevDetail(ev)
 			}
