@@ -46,26 +46,26 @@ func TestModelContract(t *testing.T) {
 			n := r.Timeline.Count
 			last := -1
 			for i := range r.Events {
-				ev := &r.Events[i]
-				if ev.Frame < 0 || ev.Frame >= n {
-					t.Fatalf("event %d at frame %d outside the timeline (%d frames)", i, ev.Frame, n)
+				f, pl, sp := int(r.Events[i].Frame), int(r.Events[i].Player), r.EventSpan(i)
+				if f < 0 || f >= n {
+					t.Fatalf("event %d at frame %d outside the timeline (%d frames)", i, f, n)
 				}
-				if ev.Frame < last {
+				if f < last {
 					t.Fatalf("event %d out of frame order", i)
 				}
-				last = ev.Frame
-				if ev.Player >= len(r.Players) || ev.Player < -1 {
-					t.Fatalf("event %d names player %d of %d", i, ev.Player, len(r.Players))
+				last = f
+				if pl >= len(r.Players) || pl < -1 {
+					t.Fatalf("event %d names player %d of %d", i, pl, len(r.Players))
 				}
-				data := r.Bytes(ev.Span.Stream)
-				if ev.Span.Off < 0 || ev.Span.End() > int64(len(data)) {
-					t.Fatalf("event %d span %v+%d outside its %d bytes", i, ev.Span, ev.Span.Len, len(data))
+				data := r.Bytes(sp.Stream)
+				if sp.Off < 0 || sp.End() > int64(len(data)) {
+					t.Fatalf("event %d span %v+%d outside its %d bytes", i, sp, sp.Len, len(data))
 				}
 				if i%97 == 0 { // a spread of events, fully expanded
 					if r.EventSummary(i) == "" {
-						t.Errorf("event %d (%s) has no summary", i, ev.Kind)
+						t.Errorf("event %d (%s) has no summary", i, r.EventKind(i))
 					}
-					checkFields(t, fmt.Sprintf("event %d (%s)", i, ev.Kind), r.EventFields(i), 0)
+					checkFields(t, fmt.Sprintf("event %d (%s)", i, r.EventKind(i)), r.EventFields(i), 0)
 				}
 			}
 			for _, f := range []int{0, n / 3, n / 2, n - 1} {

@@ -14,21 +14,14 @@ import (
 // on demand by the format (Replay.Summarize, Replay.Detail) from the
 // event's bytes or from the format's own typed arrays, which Ref indexes.
 type Event struct {
-	Frame   int    // timeline index
-	Player  int    // index into Replay.Players, -1 when none
-	Kind    string // short kind, "pre", "post", "item", "chat", "note", "join"
-	Summary string // one line for the events pane and search; see Replay.EventSummary
-	Span    Span   // the bytes that encode the event
-	Notable bool   // worth a tick on the timeline: stock lost, game end, checkpoint
-	Flag    string // a mark such as "rolled back" or FlagPartial; empty normally
-	Ref     int    // the decoder's own index, for Detail
-	Fields  []Field
-
-	KindID KindID   // index into Replay.Kinds
-	Stream StreamID // 0: the file; k: the inner stream Replay.StreamNames[k-1]
-	Flags  Flags    // Notable, Partial and the format's marks
 	Off    int64    // where the event's bytes start in its stream
 	Len    int64    // how many bytes encode it
+	Ref    int32    // the decoder's own index, for Summarize and Detail
+	Frame  int32    // timeline index
+	Player int16    // index into Replay.Players, -1 when none
+	Kind   KindID   // index into Replay.Kinds
+	Stream StreamID // 0: the file; k: the inner stream Replay.StreamNames[k-1]
+	Flags  Flags    // Notable, Partial and the format's marks
 }
 
 // KindID is an event's kind: an index into Replay.Kinds.
@@ -61,10 +54,6 @@ const FlagPartial = "partial"
 
 // Mark is the flag bit of the format's k-th mark, Replay.Marks[k].
 func Mark(k int) Flags { return MarkBase << k }
-
-// lean reports whether the decoder filled the small record (Kind through
-// Len) rather than the fields with names (Kind, Span, ...).
-func (r *Replay) lean() bool { return r.Kinds != nil }
 
 // KindName is the name of an event kind id.
 func (r *Replay) KindName(k KindID) string {
@@ -101,10 +90,7 @@ func (r *Replay) EventKind(i int) string {
 	if i < 0 || i >= len(r.Events) {
 		return ""
 	}
-	if !r.lean() {
-		return r.Events[i].Kind
-	}
-	return r.KindName(r.Events[i].KindID)
+	return r.KindName(r.Events[i].Kind)
 }
 
 // EventSpan is where event i's bytes are: in the file, or in an inner
@@ -114,9 +100,6 @@ func (r *Replay) EventSpan(i int) Span {
 		return Span{}
 	}
 	ev := &r.Events[i]
-	if !r.lean() {
-		return ev.Span
-	}
 	return Span{Stream: r.StreamName(ev.Stream), Off: ev.Off, Len: ev.Len}
 }
 
@@ -124,9 +107,6 @@ func (r *Replay) EventSpan(i int) Span {
 func (r *Replay) EventNotable(i int) bool {
 	if i < 0 || i >= len(r.Events) {
 		return false
-	}
-	if !r.lean() {
-		return r.Events[i].Notable
 	}
 	return r.Events[i].Flags&Notable != 0
 }
@@ -136,9 +116,6 @@ func (r *Replay) EventPartial(i int) bool {
 	if i < 0 || i >= len(r.Events) {
 		return false
 	}
-	if !r.lean() {
-		return r.Events[i].Flag == FlagPartial
-	}
 	return r.Events[i].Flags&Partial != 0
 }
 
@@ -147,9 +124,6 @@ func (r *Replay) EventPartial(i int) bool {
 func (r *Replay) EventFlag(i int) string {
 	if i < 0 || i >= len(r.Events) {
 		return ""
-	}
-	if !r.lean() {
-		return r.Events[i].Flag
 	}
 	return r.FlagName(r.Events[i].Flags)
 }
@@ -177,11 +151,10 @@ func (r *Replay) EventFields(i int) []Field {
 	if i < 0 || i >= len(r.Events) {
 		return nil
 	}
-	ev := &r.Events[i]
-	if !r.lean() && ev.Fields != nil || r.Detail == nil {
-		return ev.Fields
+	if r.Detail == nil {
+		return nil
 	}
-	return r.Detail(ev)
+	return r.Detail(&r.Events[i])
 }
 
 // EventSummary returns an event's one-line summary.
@@ -189,63 +162,59 @@ func (r *Replay) EventSummary(i int) string {
 	if i < 0 || i >= len(r.Events) {
 		return ""
 	}
-	ev := &r.Events[i]
-	if !r.lean() && ev.Summary != "" || r.Summarize == nil {
-		return ev.Summary
+	if r.Summarize == nil {
+		return ""
 	}
-	return r.Summarize(ev)
+	return r.Summarize(&r.Events[i])
 }
 
-// spanKey is what the offset index sorts event i by: its stream and
-// offset, and its length.
-func (r *Replay) spanKey(i int) (stream string, off, n int64) {
-	s := r.EventSpan(i)
-	return s.Stream, s.Off, s.Len
-}
-
-// spanLess orders events a and b by stream, then offset.
-func (r *Replay) spanLess(a, b int) bool {
-	sa, oa, _ := r.spanKey(a)
-	sb, ob, _ := r.spanKey(b)
-	if sa != sb {
-		return sa < sb
+// spanLess orders events a and b by stream, then offset: the order of
+// the offset index (EventAt).
+func (r *Replay) spanLess(a, b int32) bool {
+	ea, eb := &r.Events[a], &r.Events[b]
+	if ea.Stream != eb.Stream {
+		return ea.Stream < eb.Stream
 	}
-	return oa < ob
+	return ea.Off < eb.Off
 }
 
 // EventAt returns the index of the event whose span holds the byte at off
 // in the stream, or -1. The smallest enclosing span wins.
 func (r *Replay) EventAt(stream string, off int64) int {
 	r.offsetOnce.Do(func() {
-		idx := make([]int, 0, len(r.Events))
+		idx := make([]int32, 0, len(r.Events))
 		for i := range r.Events {
-			if _, _, n := r.spanKey(i); n > 0 {
-				idx = append(idx, i)
+			if r.Events[i].Len > 0 {
+				idx = append(idx, int32(i))
 			}
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return r.spanLess(idx[a], idx[b]) })
 		r.byOffset = idx
 		r.offsetReady.Store(true)
 	})
+	id, ok := r.StreamOf(stream)
+	if !ok {
+		return -1
+	}
 	idx := r.byOffset
 	// first span starting after off
 	k := sort.Search(len(idx), func(i int) bool {
-		s, o, _ := r.spanKey(idx[i])
-		if s != stream {
-			return s > stream
+		e := &r.Events[idx[i]]
+		if e.Stream != id {
+			return e.Stream > id
 		}
-		return o > off
+		return e.Off > off
 	})
 	best, bestLen := -1, int64(-1)
 	// spans before k start at or before off; look back a little for the
 	// smallest one that still covers off (events rarely nest deeply)
 	for i := k - 1; i >= 0 && i >= k-64; i-- {
-		s, o, n := r.spanKey(idx[i])
-		if s != stream {
+		e := &r.Events[idx[i]]
+		if e.Stream != id {
 			break
 		}
-		if off >= o && off < o+n && (best < 0 || n < bestLen) {
-			best, bestLen = idx[i], n
+		if off >= e.Off && off < e.End() && (best < 0 || e.Len < bestLen) {
+			best, bestLen = int(idx[i]), e.Len
 		}
 	}
 	return best

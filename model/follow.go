@@ -57,7 +57,7 @@ func (r *Replay) FinishGrown(prev *Replay) {
 	idx := base[:prev.Timeline.Count+1]
 	e := len(prev.Events)
 	for f := prev.Timeline.Count + 1; f <= n; f++ {
-		for e < len(r.Events) && r.Events[e].Frame < f {
+		for e < len(r.Events) && int(r.Events[e].Frame) < f {
 			e++
 		}
 		idx = append(idx, e)
@@ -84,7 +84,7 @@ func (r *Replay) extends(prev *Replay) bool {
 		return false
 	}
 	for i := old; i < len(r.Events); i++ {
-		if r.Events[i].Frame < prev.Timeline.Count || (i > old && r.Events[i].Frame < r.Events[i-1].Frame) {
+		if int(r.Events[i].Frame) < prev.Timeline.Count || (i > old && r.Events[i].Frame < r.Events[i-1].Frame) {
 			return false
 		}
 	}
@@ -97,20 +97,20 @@ func (r *Replay) extends(prev *Replay) bool {
 // they are appended to prev's array, which only ever grows.
 func (r *Replay) growOffsets(prev *Replay) {
 	old := len(prev.Events)
-	add := make([]int, 0, len(r.Events)-old)
+	add := make([]int32, 0, len(r.Events)-old)
 	for i := old; i < len(r.Events); i++ {
-		if _, _, n := r.spanKey(i); n > 0 {
-			add = append(add, i)
+		if r.Events[i].Len > 0 {
+			add = append(add, int32(i))
 		}
 	}
 	less := r.spanLess
 	sort.SliceStable(add, func(i, j int) bool { return less(add[i], add[j]) })
 	base := prev.byOffset
-	var idx []int
+	var idx []int32
 	if len(base) == 0 || len(add) == 0 || !less(add[0], base[len(base)-1]) {
 		idx = append(base, add...)
 	} else {
-		idx = make([]int, 0, len(base)+len(add)+len(add)/2+16)
+		idx = make([]int32, 0, len(base)+len(add)+len(add)/2+16)
 		i, j := 0, 0
 		for i < len(base) || j < len(add) {
 			if j == len(add) || (i < len(base) && !less(add[j], base[i])) {

@@ -8,8 +8,10 @@
 //   - Players: who took part, with their static fields;
 //   - a Timeline: frames indexed 0..Count-1, each with a format label (the
 //     Slippi frame number -123, "loop 1234", a song time) and a game time;
-//   - Events: things that happened at a frame, each with a one-line Summary,
-//     lazily expanded Fields and the Span of bytes that encode it;
+//   - Events: things that happened at a frame, each a small record (kind,
+//     player, flags and the Span of bytes that encode it, as small
+//     integers) whose one-line summary and fields the format makes on
+//     demand (Replay.EventSummary, Replay.EventFields);
 //   - Diagnostics: what is wrong with the file, with the offset, what the
 //     decoder expected and what it found;
 //   - player state at any frame in O(1) through a State function that the
@@ -129,7 +131,7 @@ type Replay struct {
 	eventStart  []int       // eventStart[f] is the first event index at frame f, built on first use
 	startOnce   sync.Once   // guards eventStart
 	finished    bool        // Finish ran: the events are in frame order
-	byOffset    []int       // event indices sorted by span, built on first use
+	byOffset    []int32     // event indices sorted by span, built on first use
 	offsetOnce  sync.Once   // guards byOffset: EventAt may be called from several goroutines
 	offsetReady atomic.Bool // byOffset is built: a later snapshot may extend it (FinishGrown)
 
@@ -422,7 +424,7 @@ func (r *Replay) frameIndex() []int {
 		idx := make([]int, n+1)
 		e := 0
 		for f := 0; f <= n; f++ {
-			for e < len(r.Events) && r.Events[e].Frame < f {
+			for e < len(r.Events) && int(r.Events[e].Frame) < f {
 				e++
 			}
 			idx[f] = e

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestTimelineDefaults(t *testing.T) {
@@ -53,18 +55,18 @@ func TestTimelineCustomTimes(t *testing.T) {
 }
 
 func TestEventIndex(t *testing.T) {
-	r := &Replay{Timeline: Timeline{Count: 5}}
+	r := &Replay{Timeline: Timeline{Count: 5}, Kinds: []string{"a", "b", "c", "inner"}}
 	r.Events = []Event{
-		{Frame: 3, Kind: "b", Span: Span{Off: 30, Len: 10}},
-		{Frame: 1, Kind: "a", Span: Span{Off: 10, Len: 10}},
-		{Frame: 3, Kind: "c", Span: Span{Off: 40, Len: 5}},
-		{Frame: 3, Kind: "inner", Span: Span{Off: 32, Len: 2}},
+		{Frame: 3, Kind: 1, Off: 30, Len: 10},
+		{Frame: 1, Kind: 0, Off: 10, Len: 10},
+		{Frame: 3, Kind: 2, Off: 40, Len: 5},
+		{Frame: 3, Kind: 3, Off: 32, Len: 2},
 	}
 	r.Finish()
 	if lo, hi := r.EventRange(3); lo != 1 || hi != 4 {
 		t.Fatalf("EventRange(3) = %d,%d", lo, hi)
 	}
-	if r.Events[1].Kind != "b" || r.Events[2].Kind != "c" {
+	if r.EventKind(1) != "b" || r.EventKind(2) != "c" {
 		t.Fatal("Finish must keep file order within a frame")
 	}
 	if lo, hi := r.EventRange(2); lo != hi {
@@ -79,7 +81,7 @@ func TestEventIndex(t *testing.T) {
 	}{{10, "a"}, {19, "a"}, {20, ""}, {31, "b"}, {33, "inner"}, {44, "c"}, {45, ""}} {
 		got := ""
 		if i := r.EventAt("", tt.off); i >= 0 {
-			got = r.Events[i].Kind
+			got = r.EventKind(i)
 		}
 		if got != tt.kind {
 			t.Errorf("EventAt(%#x) = %q, want %q", tt.off, got, tt.kind)
@@ -87,6 +89,85 @@ func TestEventIndex(t *testing.T) {
 	}
 	if r.EventAt("replay.details", 10) != -1 {
 		t.Error("EventAt must respect the stream")
+	}
+}
+
+// TestEventInStream: an event in an inner stream names it through the
+// replay's table, and the byte index tells streams apart.
+func TestEventInStream(t *testing.T) {
+	r := &Replay{Timeline: Timeline{Count: 2}, Kinds: []string{"born", "cmd"},
+		StreamNames: []string{"replay.tracker.events", "replay.game.events"}}
+	r.Events = []Event{
+		{Frame: 0, Kind: 0, Stream: 1, Off: 8, Len: 4},
+		{Frame: 1, Kind: 1, Stream: 2, Off: 8, Len: 4},
+		{Frame: 1, Kind: 1, Off: 8, Len: 4},
+	}
+	r.Finish()
+	if got, want := r.EventSpan(1), (Span{Stream: "replay.game.events", Off: 8, Len: 4}); got != want {
+		t.Errorf("EventSpan(1) = %+v, want %+v", got, want)
+	}
+	if got := r.EventSpan(2); got.Stream != "" {
+		t.Errorf("an event of stream 0 is in the file, not %q", got.Stream)
+	}
+	for _, tt := range []struct {
+		stream string
+		want   int
+	}{{"replay.tracker.events", 0}, {"replay.game.events", 1}, {"", 2}, {"replay.message.events", -1}} {
+		if got := r.EventAt(tt.stream, 9); got != tt.want {
+			t.Errorf("EventAt(%q, 9) = %d, want %d", tt.stream, got, tt.want)
+		}
+	}
+}
+
+// TestEventFlags: Notable is no mark; Partial and the format's marks are
+// named, Partial by FlagPartial and mark k by Replay.Marks[k].
+func TestEventFlags(t *testing.T) {
+	r := &Replay{Timeline: Timeline{Count: 1}, Kinds: []string{"x"}, Marks: []string{"rolled back", "past end"}}
+	r.Events = []Event{
+		{Flags: Notable},
+		{Flags: Partial},
+		{Flags: Notable | Mark(1)},
+		{Flags: Mark(0) | Mark(1)},
+	}
+	r.Finish()
+	for i, want := range []struct {
+		flag    string
+		notable bool
+		partial bool
+	}{{"", true, false}, {FlagPartial, false, true}, {"past end", true, false}, {"rolled back, past end", false, false}} {
+		if got := r.EventFlag(i); got != want.flag || r.EventNotable(i) != want.notable || r.EventPartial(i) != want.partial {
+			t.Errorf("event %d: flag %q notable %v partial %v, want %+v", i, got, r.EventNotable(i), r.EventPartial(i), want)
+		}
+	}
+}
+
+// TestEventIsSmall holds the event record to what DESIGN.md promises: about
+// 32 bytes and no pointers, so a replay's events cost memory in proportion
+// to the file and nothing for the garbage collector to scan.
+func TestEventIsSmall(t *testing.T) {
+	if n := unsafe.Sizeof(Event{}); n > 32 {
+		t.Errorf("model.Event is %d bytes, want at most 32", n)
+	}
+	var pointers func(reflect.Type) []string
+	pointers = func(ty reflect.Type) []string {
+		switch ty.Kind() {
+		case reflect.Pointer, reflect.String, reflect.Slice, reflect.Map, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			return []string{ty.String()}
+		case reflect.Array:
+			return pointers(ty.Elem())
+		case reflect.Struct:
+			var out []string
+			for i := range ty.NumField() {
+				for _, p := range pointers(ty.Field(i).Type) {
+					out = append(out, ty.Field(i).Name+": "+p)
+				}
+			}
+			return out
+		}
+		return nil
+	}
+	if p := pointers(reflect.TypeOf(Event{})); len(p) > 0 {
+		t.Errorf("model.Event holds pointers: %v", p)
 	}
 }
 

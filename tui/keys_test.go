@@ -68,18 +68,18 @@ func TestKeys(t *testing.T) {
 				t.Fatal("no matches")
 			}
 			ev := v.r.Events[v.ev]
-			if ev.Kind != "stock" || ev.Frame < start {
+			if v.r.EventKind(v.ev) != "stock" || int(ev.Frame) < start {
 				t.Errorf("cursor on %+v", ev)
 			}
 		}},
 		{"n next match", append(append([]string{"/"}, split("lost")...), "enter", "n"), func(t *testing.T, v *replayView, _ tea.Cmd) {
-			if v.frame != 2100 || v.r.Events[v.ev].Kind != "stock" {
+			if v.frame != 2100 || v.r.EventKind(v.ev) != "stock" {
 				t.Errorf("match %d", v.match)
 			}
 		}},
 		{"N previous match", append(append([]string{"/"}, split("lost")...), "enter", "N"), func(t *testing.T, v *replayView, _ tea.Cmd) {
-			if v.r.Events[v.ev].Kind != "stock" || v.frame >= start {
-				t.Errorf("frame %d kind %s", v.frame, v.r.Events[v.ev].Kind)
+			if v.r.EventKind(v.ev) != "stock" || v.frame >= start {
+				t.Errorf("frame %d kind %s", v.frame, v.r.EventKind(v.ev))
 			}
 		}},
 		{"/ player name", append(append([]string{"/"}, split("Alice")...), "enter"), func(t *testing.T, v *replayView, _ tea.Cmd) {
@@ -147,7 +147,7 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"inspector byte cursor", []string{"tab", "tab", "right", "right", "down"}, func(t *testing.T, v *replayView, _ tea.Cmd) {
-			want := v.r.Events[2*start].Span.Off + 2 + int64(v.bytesPerRow(v.layout().inspW))
+			want := v.r.Events[2*start].Off + 2 + int64(v.bytesPerRow(v.layout().inspW))
 			if v.cur != want || v.frame != start {
 				t.Errorf("cur %#x want %#x frame %d", v.cur, want, v.frame)
 			}
@@ -157,7 +157,7 @@ func TestKeys(t *testing.T) {
 			}
 		}},
 		{"inspector g offset and enter", append(append([]string{"tab", "tab", "g"}, split("0x80")...), "enter", "enter"), func(t *testing.T, v *replayView, _ tea.Cmd) {
-			if v.cur != 0x80 || v.ev != v.r.EventAt("", 0x80) || v.frame != v.r.Events[v.ev].Frame {
+			if v.cur != 0x80 || v.ev != v.r.EventAt("", 0x80) || v.frame != int(v.r.Events[v.ev].Frame) {
 				t.Errorf("cur %#x ev %d frame %d", v.cur, v.ev, v.frame)
 			}
 		}},
@@ -239,7 +239,7 @@ func frameIs(f int) func(*testing.T, *replayView, tea.Cmd) {
 		if v.frame != f {
 			t.Errorf("frame %d, want %d", v.frame, f)
 		}
-		if v.ev >= 0 && v.r.Events[v.ev].Frame < f && v.ev < len(v.r.Events)-1 {
+		if v.ev >= 0 && int(v.r.Events[v.ev].Frame) < f && v.ev < len(v.r.Events)-1 {
 			t.Errorf("event cursor %d behind the frame", v.ev)
 		}
 	}
@@ -446,8 +446,8 @@ func TestSearch(t *testing.T) {
 		t.Errorf("exact: %d matches", len(exact))
 	}
 	for _, e := range exact {
-		if r.Events[e].Kind != "stock" {
-			t.Fatalf("event %d is %s", e, r.Events[e].Kind)
+		if r.EventKind(e) != "stock" {
+			t.Fatalf("event %d is %s", e, r.EventKind(e))
 		}
 	}
 	if fz := searchEvents(r, p, "lststck"); len(fz) < len(exact) {

@@ -149,7 +149,7 @@ func (v *replayView) applyEvents() {
 	}
 	vis := make([]int32, 0, 1024)
 	for i := range v.r.Events {
-		if kindOn[v.p.evKind[i]] && f.keepPlayer(int(v.r.Events[i].Player)) {
+		if kindOn[v.p.kindOf[v.r.Events[i].Kind]] && f.keepPlayer(int(v.r.Events[i].Player)) {
 			vis = append(vis, int32(i))
 		}
 	}
@@ -216,27 +216,38 @@ type kindCount struct {
 // more (no decoder does) has the rest counted as one.
 const maxKinds = 1024
 
-// internKinds gives every event a kind id, counting the kinds.
+// internKinds counts the events' kinds in order of first appearance, and
+// gives each of the replay's kind ids its place among them (kinds of the
+// same name share one).
 func internKinds(r *model.Replay) ([]kindCount, []uint16) {
 	ids := map[string]uint16{}
 	var kinds []kindCount
-	out := make([]uint16, len(r.Events))
+	var of []uint16 // of[k]+1: the place of kind id k, 0 until seen
 	for i := range r.Events {
-		k := r.EventKind(i)
-		id, ok := ids[k]
-		if !ok {
-			if len(kinds) >= maxKinds {
-				id = maxKinds - 1
-			} else {
-				id = uint16(len(kinds))
-				ids[k] = id
-				kinds = append(kinds, kindCount{name: k})
-			}
+		k := int(r.Events[i].Kind)
+		if k >= len(of) {
+			of = append(of, make([]uint16, k+1-len(of))...)
 		}
-		kinds[id].n++
-		out[i] = id
+		if of[k] == 0 {
+			name := r.KindName(r.Events[i].Kind)
+			id, ok := ids[name]
+			if !ok {
+				if len(kinds) >= maxKinds {
+					id = maxKinds - 1
+				} else {
+					id = uint16(len(kinds))
+					ids[name] = id
+					kinds = append(kinds, kindCount{name: name})
+				}
+			}
+			of[k] = id + 1
+		}
+		kinds[of[k]-1].n++
 	}
-	return kinds, out
+	for k := range of {
+		of[k]--
+	}
+	return kinds, of
 }
 
 // momentKinds counts the moments' kinds in order of first appearance.

@@ -106,7 +106,7 @@ func TestEventFieldBytes(t *testing.T) {
 	r.Detail = func(ev *model.Event) []model.Field {
 		fs := detail(ev)
 		for i := range fs {
-			fs[i].Span = model.Span{Off: ev.Span.Off + int64(i), Len: 1}
+			fs[i].Span = model.Span{Off: ev.Off + int64(i), Len: 1}
 		}
 		fs[2].Span = model.Span{} // a field without bytes
 		return fs
@@ -115,7 +115,7 @@ func TestEventFieldBytes(t *testing.T) {
 	v.setSize(160, 48)
 	v.seek(500)
 	ev := v.ev
-	off := r.Events[ev].Span.Off
+	off := r.Events[ev].Off
 	press(v, "enter", "down")
 	if v.ev != ev || v.evField != 0 || !v.useField || v.cur != off {
 		t.Fatalf("field 0: ev %d field %d cur %#x", v.ev, v.evField, v.cur)

@@ -31,7 +31,7 @@ type prepared struct {
 	labelW   int          // width of the widest frame label
 
 	kinds     []kindCount // the events' kinds in order of first appearance
-	evKind    []uint16    // per event: its kind's index in kinds
+	kindOf    []uint16    // per kind id of the replay's events: its index in kinds
 	evPlayers map[int]int // events per player, -1 for events of no player
 
 	// the game analysis (model.Analysis): moments in frame order, their
@@ -124,7 +124,7 @@ func prepareEvents(r *model.Replay) *prepared {
 	if len(r.Events) > 0 {
 		r.EventAt("", 0)
 	}
-	p.kinds, p.evKind = internKinds(r)
+	p.kinds, p.kindOf = internKinds(r)
 	p.evPlayers = map[int]int{}
 	for i := range r.Events {
 		p.evPlayers[max(int(r.Events[i].Player), -1)]++

@@ -159,7 +159,7 @@ func TestFieldUnderCursor(t *testing.T) {
 	v := newView(synth(3000), 160, 48)
 	v.seek(500)
 	press(v, "tab", "tab") // the inspector
-	off := v.r.Events[v.ev].Span.Off
+	off := v.r.Events[v.ev].Off
 	for _, c := range []struct {
 		moves int
 		want  string
@@ -208,16 +208,16 @@ func TestFilter(t *testing.T) {
 	r := synth(3000)
 	v := newView(r, 160, 48)
 	press(v, append(append([]string{"/"}, split("kind:stock")...), "enter")...)
-	if v.evs.len() != 5 || r.Events[v.ev].Kind != "stock" {
-		t.Fatalf("kind:stock keeps %d events, cursor on %s", v.evs.len(), r.Events[v.ev].Kind)
+	if v.evs.len() != 5 || r.EventKind(v.ev) != "stock" {
+		t.Fatalf("kind:stock keeps %d events, cursor on %s", v.evs.len(), r.EventKind(v.ev))
 	}
 	out := ansi.Strip(v.View())
 	if !strings.Contains(out, "events 1/5 of 6,000 · only stock") {
 		t.Errorf("title does not say the filter:\n%s", out)
 	}
 	press(v, "down", "down")
-	if r.Events[v.ev].Kind != "stock" || v.frame != 1500 {
-		t.Errorf("down in the filtered list: %s at %d", r.Events[v.ev].Kind, v.frame)
+	if r.EventKind(v.ev) != "stock" || v.frame != 1500 {
+		t.Errorf("down in the filtered list: %s at %d", r.EventKind(v.ev), v.frame)
 	}
 	press(v, "esc")
 	if v.evs.len() != 6000 || v.evFilter.active() {
@@ -287,7 +287,7 @@ func TestMoments(t *testing.T) {
 		t.Errorf("[: frame %d, want 300", v.frame)
 	}
 	// a moment with a span shows its bytes
-	if !v.useField || v.cur != r.Events[600].Span.Off || !strings.Contains(ansi.Strip(v.View()), "moment stock") {
+	if !v.useField || v.cur != r.Events[600].Off || !strings.Contains(ansi.Strip(v.View()), "moment stock") {
 		t.Errorf("stock moment bytes: cur %#x", v.cur)
 	}
 	press(v, "enter")
@@ -382,7 +382,7 @@ func TestClicks(t *testing.T) {
 		// the fifth row of the events
 		want := v.hits.list[4].ev
 		click(g.list.x+10, g.list.y+5)
-		if v.focus != paneEvents || v.ev != want || v.frame != v.r.Events[want].Frame {
+		if v.focus != paneEvents || v.ev != want || v.frame != int(v.r.Events[want].Frame) {
 			t.Errorf("%v: click on an event: ev %d (want %d) frame %d", sz, v.ev, want, v.frame)
 		}
 		// the inspector: the third byte of the second row

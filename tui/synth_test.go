@@ -35,6 +35,7 @@ func synth(frames int) *model.Replay {
 			{Slot: "P2", Name: "Bob", Code: "EFGH#456", Character: "Marth"},
 		},
 		Timeline: model.Timeline{Count: frames, First: -123, Rate: 60, Unit: "frame"},
+		Kinds:    []string{kPost: "post", kStock: "stock"},
 	}
 	r.Data = make([]byte, 0x40+frames*2*evLen)
 	for i := range r.Data {
@@ -44,26 +45,26 @@ func synth(frames int) *model.Replay {
 	for f := 0; f < frames; f++ {
 		for p := 0; p < 2; p++ {
 			off := int64(0x40 + (f*2+p)*evLen)
-			ev := model.Event{Frame: f, Player: p, Kind: "post", Span: model.Span{Off: off, Len: evLen}, Ref: f*2 + p}
+			ev := model.Event{Frame: int32(f), Player: int16(p), Kind: kPost, Off: off, Len: evLen, Ref: int32(f*2 + p)}
 			if f%600 == 300 && p == 1 {
-				ev.Notable = true
-				ev.Kind = "stock"
+				ev.Flags |= model.Notable
+				ev.Kind = kStock
 			}
 			r.Events = append(r.Events, ev)
 		}
 	}
 	// summaries and fields are lazy, as a fast decoder would leave them
 	r.Summarize = func(ev *model.Event) string {
-		if ev.Kind == "stock" {
+		if ev.Kind == kStock {
 			return fmt.Sprintf("%s lost a stock", r.Players[ev.Player].Character)
 		}
-		return fmt.Sprintf("percent %d action WAIT", percent(ev.Frame, ev.Player))
+		return fmt.Sprintf("percent %d action WAIT", percent(int(ev.Frame), int(ev.Player)))
 	}
 	r.Detail = func(ev *model.Event) []model.Field {
 		return []model.Field{
-			{Key: "frame", Label: "Frame", Value: r.Timeline.Number(ev.Frame), Span: model.Span{Off: ev.Span.Off, Len: 4}},
-			{Key: "percent", Label: "Percent", Value: float64(percent(ev.Frame, ev.Player)), Span: model.Span{Off: ev.Span.Off + 4, Len: 2}},
-			{Key: "actionStateId", Label: "Action State ID", Value: uint64(14), Name: "WAIT", Span: model.Span{Off: ev.Span.Off + 6, Len: 2}},
+			{Key: "frame", Label: "Frame", Value: r.Timeline.Number(int(ev.Frame)), Span: model.Span{Off: ev.Off, Len: 4}},
+			{Key: "percent", Label: "Percent", Value: float64(percent(int(ev.Frame), int(ev.Player))), Span: model.Span{Off: ev.Off + 4, Len: 2}},
+			{Key: "actionStateId", Label: "Action State ID", Value: uint64(14), Name: "WAIT", Span: model.Span{Off: ev.Off + 6, Len: 2}},
 		}
 	}
 	r.State = func(f, p int) model.PlayerState {
@@ -108,6 +109,12 @@ func synth(frames int) *model.Replay {
 
 func percent(f, p int) int { return (f/7 + p*37) % 150 }
 
+// The synthetic replay's event kinds.
+const (
+	kPost model.KindID = iota
+	kStock
+)
+
 func newTestTheme() *theme.Theme { return theme.New(false) }
 
 // synthGame is synth with a game analysis, as a format's game code would
@@ -123,7 +130,7 @@ func synthGame(frames int) *model.Replay {
 			a.Moments = append(a.Moments,
 				model.Moment{Kind: model.MomentCombo, Frame: f - 60, End: f - 1, By: 1, On: 0, Summary: "Marth combos Fox: 4 hits, 38%"},
 				model.Moment{Kind: model.MomentStock, Frame: f, End: f, By: 1, On: 0, Summary: "Fox lost a stock to Marth's forward smash",
-					Span:   model.Span{Off: r.Events[2*f].Span.Off, Len: 8},
+					Span:   model.Span{Off: r.Events[2*f].Off, Len: 8},
 					Fields: []model.Field{{Key: "move", Label: "Move", Value: int64(10), Name: "forward smash"}}})
 			if f == 900 {
 				a.Moments = append(a.Moments, model.Moment{Kind: model.MomentBuild, Frame: 723, End: 723, By: -1, On: -1, Summary: "Barracks"})

@@ -113,7 +113,7 @@ func TestAllSections(t *testing.T) {
 			continue
 		}
 		for k, i := range idx {
-			if r.Events[i].Frame != frames[k] {
+			if int(r.Events[i].Frame) != frames[k] {
 				t.Errorf("%s %d at frame %d, want %d", kind, k, r.Events[i].Frame, frames[k])
 			}
 		}
@@ -299,7 +299,7 @@ func TestFrameTimes(t *testing.T) {
 	}
 	flags := map[int]string{}
 	for _, i := range eventsOf(r, "frame") {
-		flags[r.Events[i].Frame] = r.EventFlag(i)
+		flags[int(r.Events[i].Frame)] = r.EventFlag(i)
 	}
 	if flags[3] != "time 0" || flags[6] != "repeated time" || flags[8] != "time goes back" {
 		t.Errorf("flags %v", flags)

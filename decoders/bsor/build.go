@@ -368,24 +368,24 @@ func (v *view) events(r *model.Replay) {
 		if n.EventType != 0 {
 			fl = model.Notable
 		}
-		evs = append(evs, model.Event{Frame: f, Player: 0, KindID: model.KindID(n.EventType & 3), Off: n.Off, Len: l, Flags: fl, Ref: i})
+		evs = append(evs, model.Event{Frame: int32(f), Player: 0, Kind: model.KindID(n.EventType & 3), Off: n.Off, Len: l, Flags: fl, Ref: int32(i)})
 	}
 	for i := range d.walls {
 		w := &d.walls[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(w.Time), Player: 0, KindID: kWall, Off: w.Off, Len: wallSize, Flags: model.Notable, Ref: i})
+		evs = append(evs, model.Event{Frame: int32(v.frameAt(w.Time)), Player: 0, Kind: kWall, Off: w.Off, Len: wallSize, Flags: model.Notable, Ref: int32(i)})
 	}
 	for i := range d.heights {
 		h := &d.heights[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(h.Time), Player: 0, KindID: kHeight, Off: h.Off, Len: heightSize, Ref: i})
+		evs = append(evs, model.Event{Frame: int32(v.frameAt(h.Time)), Player: 0, Kind: kHeight, Off: h.Off, Len: heightSize, Ref: int32(i)})
 	}
 	for i := range d.pauses {
 		p := &d.pauses[i]
-		evs = append(evs, model.Event{Frame: v.frameAt(p.Time), Player: 0, KindID: kPause, Off: p.Off, Len: pauseSize, Flags: model.Notable, Ref: i})
+		evs = append(evs, model.Event{Frame: int32(v.frameAt(p.Time)), Player: 0, Kind: kPause, Off: p.Off, Len: pauseSize, Flags: model.Notable, Ref: int32(i)})
 	}
 	for i, fl := range v.flags {
 		if fl != ftOK && i < len(d.frames) {
-			evs = append(evs, model.Event{Frame: i, Player: -1, KindID: kFrame, Flags: frameMark(fl),
-				Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize, Ref: i})
+			evs = append(evs, model.Event{Frame: int32(i), Player: -1, Kind: kFrame, Flags: frameMark(fl),
+				Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize, Ref: int32(i)})
 		}
 	}
 	// The error that says where a section ends belongs to the frame the
@@ -405,7 +405,7 @@ func (v *view) events(r *model.Replay) {
 		if c.section == 1 {
 			player = -1
 		}
-		evs = append(evs, model.Event{Frame: len(v.times) - 1, Player: player, KindID: kind, Flags: model.Partial,
+		evs = append(evs, model.Event{Frame: int32(len(v.times) - 1), Player: int16(player), Kind: kind, Flags: model.Partial,
 			Off: c.off, Len: int64(c.have), Ref: -1})
 	}
 	if late > 0 && len(d.frames) > 0 {

@@ -81,12 +81,12 @@ func badReasons(c *cutInfo) string {
 
 func (v *view) summary(ev *model.Event) string {
 	d := v.d
-	i := ev.Ref
+	i := int(ev.Ref)
 	if ev.Flags&model.Partial != 0 {
 		c := d.cut
 		return fmt.Sprintf("%s cut off by the end of the file: %d of its %d bytes", [...]string{1: "frame record", 2: "note event", 3: "wall event", 4: "height change", 5: "pause"}[c.section], c.have, c.size)
 	}
-	switch ev.KindID {
+	switch ev.Kind {
 	case kGood, kBad, kMiss, kBomb:
 		if i < 0 || i >= len(d.notes) {
 			return ""
@@ -164,11 +164,11 @@ func boolField(key, label string, b bool, off int64) model.Field {
 
 func (v *view) detail(ev *model.Event) []model.Field {
 	d := v.d
-	i := ev.Ref
+	i := int(ev.Ref)
 	if ev.Flags&model.Partial != 0 {
 		return v.partialFields()
 	}
-	switch ev.KindID {
+	switch ev.Kind {
 	case kGood, kBad, kMiss, kBomb:
 		if i < 0 || i >= len(d.notes) {
 			return nil

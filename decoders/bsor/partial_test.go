@@ -90,7 +90,7 @@ func TestCutRecordIsPartialEvent(t *testing.T) {
 				for _, d := range r.Diagnostics {
 					if d.Subject == subj && d.Severity == model.Error {
 						found = true
-						if d.Frame != ev.Frame {
+						if d.Frame != int(ev.Frame) {
 							t.Errorf("%s: the error is at frame %d, the partial record at %d", subj, d.Frame, ev.Frame)
 						}
 					}

@@ -462,23 +462,23 @@ func (b *build) events() {
 		return
 	}
 	clamp := func(f int64) int { return int(max(0, min(f, int64(count-1)))) }
-	player := b.human
+	player := int16(b.human)
 	// The few notable events, in frame order; the input runs are in frame
 	// order already, so merging them hands Finish a sorted list (its stable
 	// sort then moves nothing).
 	notable := make([]model.Event, 0, len(s.checkpoints)+2)
 	if count > raceStartFrame {
-		notable = append(notable, model.Event{Frame: raceStartFrame, Player: -1, KindID: kStart, Flags: model.Notable, Ref: -1})
+		notable = append(notable, model.Event{Frame: raceStartFrame, Player: -1, Kind: kStart, Flags: model.Notable, Ref: -1})
 	}
 	for i, cp := range s.checkpoints {
-		ev := model.Event{Frame: clamp(cp.frame1), Player: player, KindID: kCheckpoint, Flags: model.Notable, Ref: i, Off: cp.span.Off, Len: cp.span.Len}
+		ev := model.Event{Frame: int32(clamp(cp.frame1)), Player: player, Kind: kCheckpoint, Flags: model.Notable, Ref: int32(i), Off: cp.span.Off, Len: cp.span.Len}
 		if cp.frame1 >= int64(count) {
 			ev.Flags |= flagPastEnd
 		}
 		notable = append(notable, ev)
 	}
 	if s.hasTotal {
-		notable = append(notable, model.Event{Frame: count - 1, Player: player, KindID: kFinish, Flags: model.Notable, Ref: -1,
+		notable = append(notable, model.Event{Frame: int32(count - 1), Player: player, Kind: kFinish, Flags: model.Notable, Ref: -1,
 			Off: s.totalSpan.Off, Len: s.totalSpan.Len})
 	}
 	sort.SliceStable(notable, func(i, j int) bool { return notable[i].Frame < notable[j].Frame })
@@ -487,12 +487,12 @@ func (b *build) events() {
 	k := 0
 	for i := range s.inputs {
 		frame := clamp(int64(b.runStart[i]))
-		for k < len(notable) && notable[k].Frame < frame {
+		for k < len(notable) && int(notable[k].Frame) < frame {
 			rep.Events = append(rep.Events, notable[k])
 			k++
 		}
 		sp := b.inputSpan(i)
-		ev := model.Event{Frame: frame, Player: player, KindID: kInput, Ref: i, Off: sp.Off, Len: sp.Len}
+		ev := model.Event{Frame: int32(frame), Player: player, Kind: kInput, Ref: int32(i), Off: sp.Off, Len: sp.Len}
 		if int64(b.runStart[i]) >= int64(count) {
 			ev.Flags |= flagPastEnd
 		}
@@ -512,7 +512,7 @@ func (b *build) events() {
 	}
 	if s.cutBits > 0 {
 		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
-		rep.Events = append(rep.Events, model.Event{Frame: stop, Player: player, KindID: kInput, Ref: -1,
+		rep.Events = append(rep.Events, model.Event{Frame: int32(stop), Player: player, Kind: kInput, Ref: -1,
 			Flags: model.Partial, Off: streamOff + from, Len: end - from})
 	}
 	rep.Kinds, rep.Marks = kindNames, markNames
@@ -527,21 +527,21 @@ func (b *build) inputSpan(i int) model.Span {
 }
 
 func (b *build) summarize(ev *model.Event) string {
-	st := b.s
+	st, ref := b.s, int(ev.Ref)
 	switch {
 	case ev.Flags&model.Partial != 0:
 		return fmt.Sprintf("input element cut off by the end of the data: %d of its %d bits", st.cutBits, inputBits)
-	case ev.KindID == kStart:
+	case ev.Kind == kStart:
 		return "Go! the race timer starts"
-	case ev.KindID == kCheckpoint && ev.Ref >= 0 && ev.Ref < len(st.checkpoints):
-		cp := &st.checkpoints[ev.Ref]
-		return fmt.Sprintf("checkpoint %d at %s, position (%.3f, %.3f, %.3f)", ev.Ref+1, raceTime(cp.frame1-raceStartFrame), cp.pos[0].x, cp.pos[0].y, cp.pos[0].z)
-	case ev.KindID == kFinish:
+	case ev.Kind == kCheckpoint && ref >= 0 && ref < len(st.checkpoints):
+		cp := &st.checkpoints[ref]
+		return fmt.Sprintf("checkpoint %d at %s, position (%.3f, %.3f, %.3f)", ref+1, raceTime(cp.frame1-raceStartFrame), cp.pos[0].x, cp.pos[0].y, cp.pos[0].z)
+	case ev.Kind == kFinish:
 		return "finish line crossed: " + raceTime(st.totalFrames-raceStartFrame)
-	case ev.KindID != kInput || ev.Ref < 0 || ev.Ref >= len(st.inputs):
+	case ev.Kind != kInput || ref < 0 || ref >= len(st.inputs):
 		return ""
 	}
-	in := st.inputs[ev.Ref]
+	in := st.inputs[ref]
 	s := fmt.Sprintf("%s accel %d brake %d steer (%+.2f, %+.2f)", buttonNames(in.buttons), in.accel, in.brake, stick(in.steerX), stick(in.steerY))
 	if in.strafe != 0 {
 		s += fmt.Sprintf(" strafe %+d", in.strafe)
@@ -554,18 +554,19 @@ func (b *build) summarize(ev *model.Event) string {
 
 // detail re-reads an input element's fields with their spans.
 func (b *build) detail(ev *model.Event) []model.Field {
+	ref := int(ev.Ref)
 	if ev.Flags&model.Partial != 0 && b.s.cutBits > 0 {
 		// read as a whole element whose missing bits are zero, then cut
 		end := streamOff + (b.s.cutFrom+int64(b.s.cutBits)+7)>>3
 		return model.CutOff(inputFields(decodeInput(b.s.cutWord), b.s.cutFrom), end, b.s.cutBits, inputBits, "bits")
 	}
-	if ev.KindID == kCheckpoint && ev.Ref >= 0 && ev.Ref < len(b.s.checkpoints) {
-		return b.s.checkpoints[ev.Ref].fields
+	if ev.Kind == kCheckpoint && ref >= 0 && ref < len(b.s.checkpoints) {
+		return b.s.checkpoints[ref].fields
 	}
-	if ev.KindID != kInput || ev.Ref < 0 || ev.Ref >= len(b.s.inputs) {
+	if ev.Kind != kInput || ref < 0 || ref >= len(b.s.inputs) {
 		return nil
 	}
-	return inputFields(b.s.inputs[ev.Ref], b.s.inputStart+int64(ev.Ref)*inputBits)
+	return inputFields(b.s.inputs[ref], b.s.inputStart+int64(ref)*inputBits)
 }
 
 // inputFields are an input element's fields; from is its bit offset in

@@ -57,14 +57,14 @@ func TestCutInputIsPartialEvent(t *testing.T) {
 		for j := k - 1; j >= 0 && c.EventKind(j) != "input"; j-- {
 			prev = c.Events[j-1]
 		}
-		if ev.Frame <= prev.Frame || ev.Frame >= c.Timeline.Count {
+		if ev.Frame <= prev.Frame || int(ev.Frame) >= c.Timeline.Count {
 			t.Errorf("cut at %#x: partial event at frame %d, the last whole run at %d", end, ev.Frame, prev.Frame)
 		}
 		stopped := false
 		for _, d := range c.Diagnostics {
 			if d.Subject == "replay input array" && d.Severity == model.Error {
 				stopped = true
-				if d.Frame != ev.Frame {
+				if d.Frame != int(ev.Frame) {
 					t.Errorf("cut at %#x: the error is at frame %d, the partial event at %d", end, d.Frame, ev.Frame)
 				}
 			}

@@ -41,7 +41,7 @@ func walk(t testing.TB, r *model.Replay) {
 			r.EventSummary(i)
 			r.EventFields(i)
 		}
-		if ev := r.Events[i]; ev.Frame < 0 || (n > 0 && ev.Frame >= n) {
+		if ev := r.Events[i]; ev.Frame < 0 || (n > 0 && int(ev.Frame) >= n) {
 			t.Errorf("event %d at frame %d outside 0..%d", i, ev.Frame, n-1)
 		}
 	}

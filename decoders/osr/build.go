@@ -68,6 +68,7 @@ func (d *decoder) build(opt model.DecodeOptions) *model.Replay {
 	}
 	v.frameDiags()
 	r.Events = v.events()
+	r.Kinds, r.StreamNames = evKindNames, []string{StreamFrames}
 	r.State = v.state
 	r.Detail = v.detail
 	r.Summarize = v.summary

@@ -48,8 +48,9 @@ func (v *view) keyChanges() {
 	}
 }
 
-// evKind is what an event is; the index into evKindNames.
-type evKind uint8
+// evKind is what an event is; the index into evKindNames, the replay's
+// Kinds.
+type evKind = model.KindID
 
 const (
 	evPress evKind = iota
@@ -60,7 +61,11 @@ const (
 	evCut
 )
 
-var evKindNames = [...]string{"press", "release", "placeholder", "seed", "bad record", "cut record"}
+var evKindNames = []string{"press", "release", "placeholder", "seed", "bad record", "cut record"}
+
+// sFrames is the stream events are in: the frames text, the replay's
+// first StreamNames.
+const sFrames model.StreamID = 1
 
 var spEvent = [...]evKind{spPlaceholder: evPlaceholder, spSeed: evSeed, spBad: evBad, spCut: evCut}
 
@@ -69,18 +74,20 @@ var spEvent = [...]evKind{spPlaceholder: evPlaceholder, spSeed: evSeed, spBad: e
 // d.recs.specials for the records that are no input). Summaries and fields
 // are made on demand from Ref (summary, detail), never stored.
 func (v *view) event(kind evKind, frame, ref int) model.Event {
-	e := model.Event{Frame: frame, Player: 0, Kind: evKindNames[kind], Ref: ref}
+	e := model.Event{Frame: int32(frame), Player: 0, Kind: kind, Ref: int32(ref), Stream: sFrames}
 	switch kind {
 	case evPress, evRelease:
 		f := &v.fr[v.changes[ref].frame]
-		e.Span = model.Span{Stream: StreamFrames, Off: int64(f.off), Len: int64(f.n)}
+		e.Off, e.Len = int64(f.off), int64(f.n)
 	default:
 		s := &v.d.recs.specials[ref]
-		e.Span = model.Span{Stream: StreamFrames, Off: int64(s.off), Len: int64(s.n)}
+		e.Off, e.Len = int64(s.off), int64(s.n)
 		e.Player = -1 // the file's own records, nobody's input
-		e.Notable = kind == evBad || kind == evCut
+		if kind == evBad || kind == evCut {
+			e.Flags |= model.Notable
+		}
 		if kind == evCut {
-			e.Flag = model.FlagPartial
+			e.Flags |= model.Partial
 		}
 	}
 	return e
@@ -119,12 +126,13 @@ func (v *view) events() []model.Event {
 
 // summary is Replay.Summarize: one line for an event, from its Ref.
 func (v *view) summary(ev *model.Event) string {
+	ref := int(ev.Ref)
 	switch ev.Kind {
-	case "press", "release":
-		if ev.Ref < 0 || ev.Ref >= len(v.changes) {
+	case evPress, evRelease:
+		if ref < 0 || ref >= len(v.changes) {
 			return ""
 		}
-		c := &v.changes[ev.Ref]
+		c := &v.changes[ref]
 		name := v.keyName(c.key)
 		if c.down {
 			if c.pair < 0 {
@@ -137,10 +145,10 @@ func (v *view) summary(ev *model.Event) string {
 		}
 		return fmt.Sprintf("%s up after %s", name, v.heldText(c))
 	}
-	if ev.Ref < 0 || ev.Ref >= len(v.d.recs.specials) {
+	if ref < 0 || ref >= len(v.d.recs.specials) {
 		return ""
 	}
-	s := &v.d.recs.specials[ev.Ref]
+	s := &v.d.recs.specials[ref]
 	switch s.kind {
 	case spPlaceholder:
 		return fmt.Sprintf("placeholder record %d (256, -500), w %d: no input", s.index, s.w)
@@ -182,12 +190,13 @@ func (v *view) heldText(c *change) string {
 // detail is Replay.Detail: the event's record as fields, with where the
 // record's bytes are.
 func (v *view) detail(ev *model.Event) []model.Field {
+	ref := int(ev.Ref)
 	switch ev.Kind {
-	case "press", "release":
-		if ev.Ref < 0 || ev.Ref >= len(v.changes) {
+	case evPress, evRelease:
+		if ref < 0 || ref >= len(v.changes) {
 			return nil
 		}
-		c := &v.changes[ev.Ref]
+		c := &v.changes[ref]
 		fs := []model.Field{
 			{Key: "key", Label: "Key", Value: v.keyName(c.key)},
 			{Key: "down", Label: "Down", Value: c.down},
@@ -197,10 +206,10 @@ func (v *view) detail(ev *model.Event) []model.Field {
 		}
 		return append(fs, v.frameFields(int(c.frame))...)
 	}
-	if ev.Ref < 0 || ev.Ref >= len(v.d.recs.specials) {
+	if ref < 0 || ref >= len(v.d.recs.specials) {
 		return nil
 	}
-	s := &v.d.recs.specials[ev.Ref]
+	s := &v.d.recs.specials[ref]
 	fs := []model.Field{{Key: "record", Label: "Record number", Value: int64(s.index)},
 		{Key: "kind", Label: "What it is", Value: spNames[s.kind]}}
 	if s.why != "" {

@@ -144,7 +144,7 @@ func TestFramesPerMode(t *testing.T) {
 			r, _ := decodeClean(t, tf.bytes(t))
 			var got []string
 			for i := range r.Events {
-				if k := r.Events[i].Kind; k == "press" || k == "release" {
+				if k := r.EventKind(i); k == "press" || k == "release" {
 					key, _ := model.Find(r.EventFields(i), "key")
 					got = append(got, k+" "+key.Value.(string))
 				}
@@ -179,8 +179,8 @@ func TestRecordKinds(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for i := range r.Events {
-		kinds[r.Events[i].Kind]++
-		if r.Events[i].Kind == "seed" && !strings.Contains(r.EventSummary(i), "99") {
+		kinds[r.EventKind(i)]++
+		if r.EventKind(i) == "seed" && !strings.Contains(r.EventSummary(i), "99") {
 			t.Errorf("seed summary %q", r.EventSummary(i))
 		}
 	}
@@ -396,7 +396,7 @@ func TestFramesCutShort(t *testing.T) {
 		t.Errorf("no diagnostic at where the stream stopped: %v", r.Diagnostics)
 	}
 	last := r.Events[len(r.Events)-1]
-	if last.Flag != model.FlagPartial || last.Frame != r.Timeline.Count-1 {
+	if !r.EventPartial(len(r.Events)-1) || int(last.Frame) != r.Timeline.Count-1 {
 		t.Errorf("last event %+v", last)
 	}
 }
@@ -445,13 +445,13 @@ func TestEventsPointAtText(t *testing.T) {
 	tf := newTestFile()
 	r, d := decodeClean(t, tf.bytes(t))
 	for i := range r.Events {
-		ev := &r.Events[i]
-		if ev.Kind != "press" {
+		if r.EventKind(i) != "press" {
 			continue
 		}
-		text := string(r.Bytes(ev.Span.Stream)[ev.Span.Off:ev.Span.End()])
-		if ev.Span.Stream != StreamFrames || text != "16|11|21|5" {
-			t.Errorf("press at %v: %q", ev.Span, text)
+		sp := r.EventSpan(i)
+		text := string(r.Bytes(sp.Stream)[sp.Off:sp.End()])
+		if sp.Stream != StreamFrames || text != "16|11|21|5" {
+			t.Errorf("press at %v: %q", sp, text)
 		}
 		fs := r.EventFields(i)
 		if z := field(t, fs, "z"); z.Value != int64(5) || z.Name != "K1" {

@@ -144,8 +144,8 @@ func (d *decoder) finish() {
 		// no usable header: let the timeline reach the last event the
 		// file's size can justify
 		for _, e := range r.Events {
-			if e.Frame > d.loops && e.Frame <= d.limit() {
-				d.loops = e.Frame
+			if f := int(e.Frame); f > d.loops && f <= d.limit() {
+				d.loops = f
 			}
 		}
 	}
@@ -180,13 +180,13 @@ func (d *decoder) finish() {
 	}
 	d.installGame()
 	if len(r.Events) > 0 || d.loops > 0 {
-		r.Events = append(r.Events, model.Event{Frame: d.loops, Player: -1, KindID: kEnd, Flags: model.Notable, Ref: -1})
+		r.Events = append(r.Events, model.Event{Frame: int32(d.loops), Player: -1, Kind: kEnd, Flags: model.Notable, Ref: -1})
 	}
 	// Events past the header's last loop (reported by their stream) are
 	// shown at the last frame.
 	for i := range r.Events {
-		if r.Events[i].Frame > d.loops {
-			r.Events[i].Frame = d.loops
+		if int(r.Events[i].Frame) > d.loops {
+			r.Events[i].Frame = int32(d.loops)
 		}
 		if r.Events[i].Frame < 0 {
 			r.Events[i].Frame = 0
@@ -278,7 +278,7 @@ func (d *decoder) installGame() {
 	}
 	prevSum, prevDetail := d.r.Summarize, d.r.Detail
 	d.r.Summarize = func(ev *model.Event) string {
-		if ev.Stream != sGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
+		if ev.Stream != sGame || ev.Ref < 0 || int(ev.Ref) >= len(g.events) {
 			if prevSum != nil {
 				return prevSum(ev)
 			}
@@ -287,7 +287,7 @@ func (d *decoder) installGame() {
 		return g.summary(d, &g.events[ev.Ref])
 	}
 	d.r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Stream != sGame || ev.Ref < 0 || ev.Ref >= len(g.events) {
+		if ev.Stream != sGame || ev.Ref < 0 || int(ev.Ref) >= len(g.events) {
 			if prevDetail != nil {
 				return prevDetail(ev)
 			}

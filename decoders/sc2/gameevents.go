@@ -86,9 +86,9 @@ func (g *gameStream) source(d *decoder, kt *kindTable) eventSource {
 		frame: func(i int) int { return int(g.events[i].loop) },
 		event: func(i int, ev *model.Event) {
 			e := &g.events[i]
-			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.loop), d.gamePlayer(int(e.user)), kinds[e.id], i
+			ev.Frame, ev.Player, ev.Kind, ev.Ref = int32(e.loop), int16(d.gamePlayer(int(e.user))), kinds[e.id], int32(i)
 			ev.Stream, ev.Off, ev.Len = sGame, int64(e.off), int64(e.end-e.off)
-			if ev.KindID == leave {
+			if ev.Kind == leave {
 				ev.Flags |= model.Notable
 			}
 		}}

@@ -119,7 +119,7 @@ func (m *msgStream) source(d *decoder, kt *kindTable) eventSource {
 			if kind == "" {
 				kind = "message"
 			}
-			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.raw.loop), d.msgPlayer(int(e.raw.user)), kt.id(kind), i
+			ev.Frame, ev.Player, ev.Kind, ev.Ref = int32(e.raw.loop), int16(d.msgPlayer(int(e.raw.user))), kt.id(kind), int32(i)
 			ev.Stream, ev.Off, ev.Len = sMessages, int64(e.raw.off), int64(e.raw.end-e.raw.off)
 			if e.name == "ChatMessage" {
 				ev.Flags |= model.Notable
@@ -137,15 +137,15 @@ func (d *decoder) installMessages(kEnd model.KindID) {
 	}
 	d.r.Summarize = func(ev *model.Event) string {
 		switch {
-		case ev.Stream == 0 && ev.KindID == kEnd:
+		case ev.Stream == 0 && ev.Kind == kEnd:
 			return "game end: " + nonEmpty(d.r.Result, "result unknown")
-		case ev.Stream != sMessages || ev.Ref < 0 || ev.Ref >= len(events):
+		case ev.Stream != sMessages || ev.Ref < 0 || int(ev.Ref) >= len(events):
 			return ""
 		}
 		return d.msgSummary(&events[ev.Ref])
 	}
 	d.r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Stream != sMessages || ev.Ref < 0 || ev.Ref >= len(events) {
+		if ev.Stream != sMessages || ev.Ref < 0 || int(ev.Ref) >= len(events) {
 			return nil
 		}
 		return msgFields(&events[ev.Ref])

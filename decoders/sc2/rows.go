@@ -79,7 +79,7 @@ func StatsRows(r *model.Replay, yield func([]StatsRow) error) error {
 		if ev.Stream != sTracker || r.EventKind(i) != trackerKinds[tPlayerStats] {
 			continue
 		}
-		row := StatsRow{Path: r.Path, Loop: int32(ev.Frame), Time: r.Timeline.Time(ev.Frame).Seconds(), Player: int32(ev.Player)}
+		row := StatsRow{Path: r.Path, Loop: int32(ev.Frame), Time: r.Timeline.Time(int(ev.Frame)).Seconds(), Player: int32(ev.Player)}
 		ptr := row.counters()
 		for _, f := range r.EventFields(i) {
 			switch f.Key {

@@ -264,9 +264,9 @@ func TestUpstreamAssertions(t *testing.T) {
 		}
 		n, first := 0, -1
 		for i, e := range r.Events {
-			if r.EventKind(i) == "camera" && e.Player == pi {
+			if r.EventKind(i) == "camera" && int(e.Player) == pi {
 				if first < 0 {
-					first = e.Frame
+					first = int(e.Frame)
 				}
 				n++
 			}
@@ -397,7 +397,7 @@ func checkContract(t *testing.T, what string, data []byte, r *model.Replay, err 
 		t.Fatalf("%s: partial without a warning or an error: %v", what, r.Diagnostics)
 	}
 	for i, e := range r.Events {
-		if e.Frame < 0 || e.Frame >= r.Timeline.Count {
+		if e.Frame < 0 || int(e.Frame) >= r.Timeline.Count {
 			t.Fatalf("%s: event %d at frame %d of %d", what, i, e.Frame, r.Timeline.Count)
 		}
 		if i < 100 {

@@ -302,7 +302,7 @@ func (t *tracker) source(kt *kindTable) eventSource {
 		frame: func(i int) int { return int(t.events[i].loop) },
 		event: func(i int, ev *model.Event) {
 			e := &t.events[i]
-			ev.Frame, ev.Player, ev.KindID, ev.Ref = int(e.loop), int(e.player), kinds[e.id], i
+			ev.Frame, ev.Player, ev.Kind, ev.Ref = int32(e.loop), int16(e.player), kinds[e.id], int32(i)
 			ev.Stream, ev.Off, ev.Len = sTracker, int64(e.off), int64(e.end-e.off)
 			// A lost town hall is a turning point worth a tick on the timeline.
 			if e.id == tUnitDied && e.player >= 0 && townHalls[t.unitName(e.unit, e.loop)] {
@@ -702,7 +702,7 @@ func (t *tracker) install(d *decoder) {
 	}
 	prevSum := r.Summarize
 	r.Summarize = func(ev *model.Event) string {
-		if ev.Stream != sTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= len(t.events) {
 			if prevSum != nil {
 				return prevSum(ev)
 			}
@@ -712,7 +712,7 @@ func (t *tracker) install(d *decoder) {
 	}
 	prevDetail := r.Detail
 	r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Stream != sTracker || ev.Ref < 0 || ev.Ref >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= len(t.events) {
 			if prevDetail != nil {
 				return prevDetail(ev)
 			}

@@ -378,7 +378,7 @@ func TestBytesEventTypes(t *testing.T) {
 
 	byKind := map[model.KindID][]model.Field{}
 	for i := range r.Events {
-		byKind[r.Events[i].KindID] = r.EventFields(i)
+		byKind[r.Events[i].Kind] = r.EventFields(i)
 	}
 	eq(t, "item type", get(t, byKind[kItem], "typeId").Name, itemName(99))
 	eq(t, "item x", get(t, byKind[kItem], "xPosition").Value, 10.0)
@@ -498,7 +498,7 @@ func TestBytesFollowerAndStocks(t *testing.T) {
 	eq(t, "nana x", get(t, st.Fields, "follower", "pre", "xPosition").Value, 3.0)
 	var lost int
 	for i := range r.Events {
-		if r.Events[i].Flags&model.Notable != 0 && r.Events[i].KindID == kPost {
+		if r.Events[i].Flags&model.Notable != 0 && r.Events[i].Kind == kPost {
 			lost++
 			if !strings.Contains(r.EventSummary(i), "lost a stock") {
 				t.Errorf("summary %q", r.EventSummary(i))

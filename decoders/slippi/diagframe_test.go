@@ -34,7 +34,7 @@ func TestCutEventCarriesItsFrame(t *testing.T) {
 				if i < 0 {
 					continue
 				}
-				want := r.Events[i].Frame
+				want := int(r.Events[i].Frame)
 				if d.Frame != want {
 					t.Errorf("%s cut at %#x: %s is at frame index %d; the events before it are at %d", name, cut, d, d.Frame, want)
 				}
@@ -105,7 +105,7 @@ func TestPartialEventHasTheFieldsThatFit(t *testing.T) {
 				}
 				// a cut through the first event of a frame that never
 				// completed belongs to the cut file's last frame
-				if want := min(whole.Events[j].Frame, r.Timeline.Count-1); ev.Frame != want && ev.KindID != kGecko && ev.KindID != kStart {
+				if want := min(int(whole.Events[j].Frame), r.Timeline.Count-1); int(ev.Frame) != want && ev.Kind != kGecko && ev.Kind != kStart {
 					t.Errorf("%s cut at %#x: partial event at frame index %d; want %d", name, cut, ev.Frame, want)
 				}
 			}

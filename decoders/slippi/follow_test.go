@@ -103,7 +103,7 @@ func TestFollowEnded(t *testing.T) {
 		}
 		end := -1
 		for _, ev := range whole.Events {
-			if ev.KindID == kEnd {
+			if ev.Kind == kEnd {
 				end = int(ev.End())
 			}
 		}
@@ -175,7 +175,7 @@ func TestFollowCutRecording(t *testing.T) {
 		for _, d := range r.Diagnostics {
 			if d.Severity == model.Error && d.Span.Off == partial.Off && strings.HasPrefix(d.Message, "cut off:") {
 				// before the first frame (the gecko list) the error has no frame
-				found = d.Frame == partial.Frame || (d.Frame == -1 && (partial.KindID == kGecko || partial.KindID == kStart))
+				found = d.Frame == int(partial.Frame) || (d.Frame == -1 && (partial.Kind == kGecko || partial.Kind == kStart))
 			}
 		}
 		if !found {
@@ -219,7 +219,7 @@ func TestFollowRefused(t *testing.T) {
 // it ends (Ended says why) with the whole decode's partial replay.
 func TestFollowBudget(t *testing.T) {
 	data := samples(t)["tests__data__v3.18.slp"]
-	lim := model.Limits{Bytes: 1 << 20}
+	lim := model.Limits{Bytes: 384 << 10}
 	want, _ := Decode(data, model.DecodeOptions{Limits: lim})
 	decodetest.Refused(t, want, "")
 	f := Follow(model.DecodeOptions{Limits: lim})

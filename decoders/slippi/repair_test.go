@@ -575,7 +575,7 @@ func TestRepairFrameBoundaries(t *testing.T) {
 		}
 		var evs []model.Event
 		for _, e := range r.Events {
-			if e.KindID == tt.kind {
+			if e.Kind == tt.kind {
 				evs = append(evs, e)
 			}
 		}

@@ -20,7 +20,7 @@ func exercise(t testing.TB, r *model.Replay) {
 	n := r.Timeline.Count
 	for i := range r.Events {
 		e := &r.Events[i]
-		if e.Frame < 0 || (n > 0 && e.Frame >= n) {
+		if e.Frame < 0 || (n > 0 && int(e.Frame) >= n) {
 			t.Fatalf("event %d at frame %d of %d", i, e.Frame, n)
 		}
 		if e.Off < 0 || e.End() > r.Size {

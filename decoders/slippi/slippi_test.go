@@ -152,7 +152,7 @@ func TestUnknownEventSkipped(t *testing.T) {
 	}
 	var unknown int
 	for _, e := range r.Events {
-		if e.KindID == kUnknown {
+		if e.Kind == kUnknown {
 			unknown++
 		}
 	}
@@ -525,15 +525,15 @@ func TestFramesV316(t *testing.T) {
 	// its frame index 200 is P1's 201st pre-frame update in the file.
 	var p1 []model.Event
 	for _, e := range r.Events {
-		if e.KindID == kPre && e.Player == 0 {
+		if e.Kind == kPre && e.Player == 0 {
 			p1 = append(p1, e)
 		}
 	}
-	sort.Slice(p1, func(i, j int) bool { return p1[i].Span.Off < p1[j].Span.Off })
+	sort.Slice(p1, func(i, j int) bool { return p1[i].Off < p1[j].Off })
 	eq(t, "raw analog y", get(t, r.Detail(&p1[200]), "yAnalogForUcf").Value, int64(-21))
 	var shyGuys, ok int
 	for i := range r.Events {
-		if r.Events[i].KindID != kItem {
+		if r.Events[i].Kind != kItem {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -555,7 +555,7 @@ func TestFodPlatformsV318(t *testing.T) {
 		var out []model.Event
 		lo, hi := r.EventRange(fi)
 		for i := lo; i < hi; i++ {
-			if r.Events[i].KindID == kFod && r.Events[i].Flags&^model.Notable == 0 {
+			if r.Events[i].Kind == kFod && r.Events[i].Flags&^model.Notable == 0 {
 				out = append(out, r.Events[i])
 			}
 		}
@@ -593,7 +593,7 @@ func TestItems(t *testing.T) {
 		lo, hi := r.EventRange(w.fi)
 		found := false
 		for i := lo; i < hi; i++ {
-			if r.Events[i].KindID != kItem {
+			if r.Events[i].Kind != kItem {
 				continue
 			}
 			fs := r.EventFields(i)
@@ -660,7 +660,7 @@ func TestRollbacks(t *testing.T) {
 	eq(t, "mean length", get(t, r.Header, "rollbacks", "meanRollbackLength").Value, 1.6877703499803383)
 	var rolled, kept int
 	for i := range r.Events {
-		if r.Events[i].KindID == kPre {
+		if r.Events[i].Kind == kPre {
 			if r.Events[i].Flags&flagRolledBack != 0 {
 				rolled++
 			} else {
@@ -712,7 +712,7 @@ func TestItemExport(t *testing.T) {
 	r := load(t, sjs+"slp__itemExport.slp")
 	maxID := int64(-1)
 	for i := range r.Events {
-		if r.Events[i].KindID != kItem || r.Events[i].Flags&^model.Notable != 0 {
+		if r.Events[i].Kind != kItem || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -739,7 +739,7 @@ func TestStageEvents(t *testing.T) {
 	last := map[int64]float64{0: 28, 1: 20}
 	seen := map[int64]bool{}
 	for i := range r.Events {
-		if r.Events[i].KindID != kFod || r.Events[i].Flags&^model.Notable != 0 {
+		if r.Events[i].Kind != kFod || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		fs := r.EventFields(i)
@@ -762,7 +762,7 @@ func TestStageEvents(t *testing.T) {
 	prev := int64(-9)
 	n := 0
 	for i := range r.Events {
-		if r.Events[i].KindID != kWhispy || r.Events[i].Flags&^model.Notable != 0 {
+		if r.Events[i].Kind != kWhispy || r.Events[i].Flags&^model.Notable != 0 {
 			continue
 		}
 		d := get(t, r.EventFields(i), "direction").Value.(int64)
@@ -998,8 +998,8 @@ func TestRealtimeStockEnd(t *testing.T) {
 	r := load(t, "project-slippi__slippi-js/slp__realtimeTest.slp")
 	first := int64(-1)
 	for _, ev := range r.Events {
-		if ev.Flags&model.Notable != 0 && ev.KindID == kPost {
-			first = r.Timeline.Number(ev.Frame)
+		if ev.Flags&model.Notable != 0 && ev.Kind == kPost {
+			first = r.Timeline.Number(int(ev.Frame))
 			break
 		}
 	}

@@ -172,7 +172,7 @@ func (d *decoder) summarize(ev *model.Event) string {
 	}
 	e := d.data[off : off+n]
 	var s string
-	switch ev.KindID {
+	switch ev.Kind {
 	case kPayloads:
 		s = fmt.Sprintf("Event Payloads: %d event types", (n-2)/3)
 	case kStart:
@@ -408,7 +408,7 @@ func (d *decoder) detail(ev *model.Event) []model.Field {
 	ctx := d.ctx(-1)
 	cmd := model.Field{Key: "commandByte", Label: "Command Byte", Value: int64(e[0]), Name: nameOrCode(e[0]), Span: model.Span{Off: int64(off), Len: 1}}
 	var fs []model.Field
-	switch ev.KindID {
+	switch ev.Kind {
 	case kPayloads:
 		for i := range d.r.Header {
 			if d.r.Header[i].Key == "eventPayloads" && n >= 2 {

@@ -356,7 +356,7 @@ func (d *decoder) reserve() {
 
 // addPayloads records Event Payloads, the first event.
 func (d *decoder) addPayloads() {
-	d.evs = append(d.evs, model.Event{Frame: 0, Player: -1, KindID: kPayloads, Off: int64(d.rawStart), Len: int64(d.from - d.rawStart)})
+	d.evs = append(d.evs, model.Event{Frame: 0, Player: -1, Kind: kPayloads, Off: int64(d.rawStart), Len: int64(d.from - d.rawStart)})
 	d.refs = 1
 }
 
@@ -493,11 +493,11 @@ func (d *decoder) events(p, stop int) int {
 		evs = evs[:k+1]
 		ev := &evs[k]
 		ref := d.refs
-		*ev = model.Event{Frame: last, Player: -1, Off: int64(p), Len: int64(n), Ref: ref}
+		*ev = model.Event{Frame: int32(last), Player: -1, Off: int64(p), Len: int64(n), Ref: int32(ref)}
 		switch c {
 		case cmdPre, cmdPost, cmdFrame, cmdItem, cmdBookend, cmdFod, cmdWhispy, cmdStadium:
 			if n < 5 {
-				ev.KindID = kindOf(c)
+				ev.Kind = kindOf(c)
 				break
 			}
 			fnum := int64(int32(be32(data[p+1:])))
@@ -523,15 +523,15 @@ func (d *decoder) events(p, stop int) int {
 				evs = evs[:k]
 				return p
 			}
-			ev.Frame, last = fi, fi
+			ev.Frame, last = int32(fi), fi
 			if fi != curRun || newRun {
 				if s := runStart[fi] - 1; s >= 0 {
 					// The frame is sent again: everything of its earlier
 					// copy was rolled back.
-					for i := d.refAt(evs[:k], int(s)); i < k && evs[i].Ref <= int(runEnd[fi]); i++ {
-						if evs[i].Frame == fi {
+					for i := d.refAt(evs[:k], int(s)); i < k && int(evs[i].Ref) <= int(runEnd[fi]); i++ {
+						if int(evs[i].Frame) == fi {
 							evs[i].Flags |= flagRolledBack
-							if evs[i].KindID == kPre {
+							if evs[i].Kind == kPre {
 								d.resentPre++
 							}
 						}
@@ -546,9 +546,9 @@ func (d *decoder) events(p, stop int) int {
 			runEnd[fi] = int32(ref)
 			switch c {
 			case cmdPre, cmdPost:
-				ev.KindID = kPre
+				ev.Kind = kPre
 				if c == cmdPost {
-					ev.KindID = kPost
+					ev.Kind = kPost
 				}
 				if n < 7 {
 					break
@@ -596,7 +596,7 @@ func (d *decoder) events(p, stop int) int {
 					d.badPort++
 					break
 				}
-				ev.Player = playerOf[port]
+				ev.Player = int16(playerOf[port])
 				arr := d.pre
 				switch {
 				case c == cmdPre && follower:
@@ -610,29 +610,29 @@ func (d *decoder) events(p, stop int) int {
 					arr[fi*slots+port] = int32(p)
 				}
 			case cmdItem:
-				ev.KindID = kItem
+				ev.Kind = kItem
 				d.itemOffs = append(d.itemOffs, int32(p))
 				itemCount[fi]++
 				if n > 0x2A {
 					if o := int(int8(data[p+0x2A])); o >= 0 && o < maxSlots {
-						ev.Player = playerOf[o]
+						ev.Player = int16(playerOf[o])
 					}
 				}
 			case cmdBookend:
-				ev.KindID = kBookend
+				ev.Kind = kBookend
 				d.bookend(fi, p, n)
 			case cmdFod:
-				ev.KindID = kFod
+				ev.Kind = kFod
 				d.fods++
 			default:
-				ev.KindID = kindOf(c)
+				ev.Kind = kindOf(c)
 			}
 			if d.version < v300 && newRun {
 				// before bookends: a frame is done when the next begins
 				d.finalIdx = max(d.finalIdx, fi-1)
 			}
 		case cmdSplit:
-			ev.KindID = kGecko
+			ev.Kind = kGecko
 			if n >= 0x205 && !d.geckoDone {
 				sz := min(int(binary.BigEndian.Uint16(data[p+0x201:])), 512)
 				if data[p+0x203] == cmdGecko {
@@ -645,14 +645,14 @@ func (d *decoder) events(p, stop int) int {
 				}
 			}
 		case cmdGecko:
-			ev.KindID = kGecko
+			ev.Kind = kGecko
 			if !d.split && !d.geckoDone {
 				d.gecko = append(d.gecko, data[p+1:p+n]...)
 				d.geckoOffs = append(d.geckoOffs, p)
 				d.geckoDone = true
 			}
 		case cmdStart:
-			ev.KindID = kStart
+			ev.Kind = kStart
 			if p == d.startOff && !d.started {
 				d.gameStart()
 				d.assignPorts()
@@ -661,12 +661,12 @@ func (d *decoder) events(p, stop int) int {
 				d.frameOf(p, last)
 			}
 		case cmdEnd:
-			ev.KindID = kEnd
+			ev.Kind = kEnd
 			ev.Flags |= model.Notable
 			d.endAt, d.endFrame = p, last
 			d.finalIdx = cnt - 1 // the game is over: every frame is final
 		default:
-			ev.KindID = kUnknown
+			ev.Kind = kUnknown
 			if d.unknown[c] == 0 {
 				d.unknownAt[c], d.unknownFrame[c] = p, last
 			}
@@ -681,11 +681,11 @@ func (d *decoder) events(p, stop int) int {
 // refAt is the position in evs of the event whose Ref is ref, or of the
 // first after it: events not handed out are in file order.
 func (d *decoder) refAt(evs []model.Event, ref int) int {
-	if d.nPub == 0 && ref < len(evs) && evs[ref].Ref == ref {
+	if d.nPub == 0 && ref < len(evs) && int(evs[ref].Ref) == ref {
 		return ref // a whole decode: nothing moved yet
 	}
 	pend := evs[d.nPub:]
-	return d.nPub + sort.Search(len(pend), func(i int) bool { return pend[i].Ref >= ref })
+	return d.nPub + sort.Search(len(pend), func(i int) bool { return int(pend[i].Ref) >= ref })
 }
 
 // frameOf gives the diagnostics about the record at p (further Game
@@ -805,7 +805,7 @@ func (d *decoder) publish(upto int) {
 	lo := d.settled
 	moved := 0
 	for i := range pend {
-		if pend[i].Frame < lo {
+		if int(pend[i].Frame) < lo {
 			// a record of a frame already handed out (a record cut off
 			// at the end): the events are put in order again, in a new
 			// array, since the snapshots handed out keep the old one
@@ -813,13 +813,13 @@ func (d *decoder) publish(upto int) {
 			pend, lo, moved = d.evs, 0, 0
 			d.nPub = 0
 			for j := range pend {
-				if pend[j].Frame <= upto {
+				if int(pend[j].Frame) <= upto {
 					moved++
 				}
 			}
 			break
 		}
-		if pend[i].Frame <= upto {
+		if int(pend[i].Frame) <= upto {
 			moved++
 		}
 	}
@@ -841,7 +841,7 @@ func (d *decoder) publish(upto int) {
 func sortByKey(evs []model.Event, buckets int, key func(frame int) int) {
 	sorted := true
 	for i := 1; i < len(evs); i++ {
-		if key(evs[i].Frame) < key(evs[i-1].Frame) {
+		if key(int(evs[i].Frame)) < key(int(evs[i-1].Frame)) {
 			sorted = false
 			break
 		}
@@ -851,14 +851,14 @@ func sortByKey(evs []model.Event, buckets int, key func(frame int) int) {
 	}
 	start := make([]int32, buckets+1)
 	for i := range evs {
-		start[key(evs[i].Frame)+1]++
+		start[key(int(evs[i].Frame))+1]++
 	}
 	for f := 1; f <= buckets; f++ {
 		start[f] += start[f-1]
 	}
 	dest := make([]int32, len(evs))
 	for i := range evs {
-		f := key(evs[i].Frame)
+		f := key(int(evs[i].Frame))
 		dest[i] = start[f]
 		start[f]++
 	}
@@ -907,7 +907,7 @@ func (d *decoder) marks(lo, hi int) {
 	if f0 := -d.first; f0 >= int64(lo) && f0 <= int64(hi) {
 		if s := int(d.runStart[f0]) - 1; s >= 0 {
 			pend := d.evs[d.nPub:]
-			if i := d.refAt(d.evs, s) - d.nPub; i < len(pend) && pend[i].Ref == s && pend[i].KindID == kFrame {
+			if i := d.refAt(d.evs, s) - d.nPub; i < len(pend) && int(pend[i].Ref) == s && pend[i].Kind == kFrame {
 				pend[i].Flags |= model.Notable
 			}
 		}
@@ -1004,7 +1004,7 @@ func (d *decoder) fodTo(lo, hi int) {
 	}
 	for i := d.nPub; i < len(d.evs); i++ {
 		e := &d.evs[i]
-		if e.KindID != kFod || e.Flags&^model.Notable != 0 || e.Len < 10 || e.Frame < lo || e.Frame > hi {
+		if e.Kind != kFod || e.Flags&^model.Notable != 0 || e.Len < 10 || int(e.Frame) < lo || int(e.Frame) > hi {
 			continue
 		}
 		off := int(e.Off)
@@ -1095,11 +1095,11 @@ func (d *decoder) cutOff() {
 	if frame < 0 {
 		return
 	}
-	ev := model.Event{Frame: frame, Player: -1, KindID: kindOf(c), Flags: model.Partial, Ref: d.refs,
+	ev := model.Event{Frame: int32(frame), Player: -1, Kind: kindOf(c), Flags: model.Partial, Ref: int32(d.refs),
 		Off: int64(p), Len: int64(have)}
 	if (c == cmdPre || c == cmdPost) && have >= 7 {
 		if port := int(d.data[p+5]); port < maxSlots && d.playerOf[port] >= 0 {
-			ev.Player = d.playerOf[port]
+			ev.Player = int16(d.playerOf[port])
 		}
 	}
 	d.evs = append(d.evs, ev)

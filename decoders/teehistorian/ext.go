@@ -71,12 +71,12 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	ok := func() bool { return f.r.Err() == nil }
 	switch name {
 	case extTest:
-		ev.KindID = kTest
+		ev.Kind = kTest
 		d.say("teehistorian test message")
 	case extDDNetVerOld:
 		cid := cidField()
 		v := f.named("version", "DDNet version", ddnetVersionName)
-		ev.KindID, ev.Player = kVersion, int(cid)
+		ev.Kind, ev.Player = kVersion, clientPlayer(cid)
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(fmt.Sprintf("%s runs DDNet %s (%d)", who, ddnetVersionName(v), v))
@@ -90,7 +90,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		f.uuid("connectionId", "Connection id")
 		v := f.named("version", "DDNet version", ddnetVersionName)
 		vs := f.str("versionStr", "Version string")
-		ev.KindID, ev.Player = kVersion, int(cid)
+		ev.Kind, ev.Player = kVersion, clientPlayer(cid)
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(fmt.Sprintf("%s runs %s (%d)", who, vs, v))
@@ -104,7 +104,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		cid := cidField()
 		lvl := f.named("level", "Auth level", authLevelName)
 		an := f.str("authName", "Auth name")
-		ev.KindID, ev.Player, ev.Flags = kAuth, int(cid), model.Notable
+		ev.Kind, ev.Player, ev.Flags = kAuth, clientPlayer(cid), model.Notable
 		if ok() {
 			verb := "logs in to rcon"
 			if name == extAuthInit {
@@ -120,7 +120,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extAuthLogout:
 		cid := cidField()
-		ev.KindID, ev.Player, ev.Flags = kAuth, int(cid), model.Notable
+		ev.Kind, ev.Player, ev.Flags = kAuth, clientPlayer(cid), model.Notable
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(who + " logs out of rcon")
@@ -132,7 +132,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extJoinVer6, extJoinVer7, extRejoinVer6:
 		cid := cidField()
-		ev.KindID, ev.Player = kJoin, int(cid)
+		ev.Kind, ev.Player = kJoin, clientPlayer(cid)
 		if ok() {
 			p := int8(6)
 			what := "joins with protocol 0.6"
@@ -152,7 +152,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extPlayerSwap:
 		a := f.int("cid1", "Client id 1")
 		b := f.int("cid2", "Client id 2")
-		ev.KindID, ev.Player, ev.Flags = kSwap, int(a), model.Notable
+		ev.Kind, ev.Player, ev.Flags = kSwap, clientPlayer(a), model.Notable
 		if ok() {
 			if wa, wb := d.who(a), d.who(b); d.summing {
 				d.say(fmt.Sprintf("%s and %s swap tees", wa, wb))
@@ -162,10 +162,10 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		team := f.int("team", "Team")
 		id := f.uuid("saveId", "Save id")
 		save := f.str("save", "Save")
-		ev.KindID, ev.Flags = kSave, model.Notable
+		ev.Kind, ev.Flags = kSave, model.Notable
 		verb := "saved"
 		if name == extLoadSuccess {
-			ev.KindID, verb = kLoad, "loaded"
+			ev.Kind, verb = kLoad, "loaded"
 		}
 		if ok() {
 			if d.summing {
@@ -174,10 +174,10 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extSaveFailure, extLoadFailure:
 		team := f.int("team", "Team")
-		ev.KindID = kSave
+		ev.Kind = kSave
 		verb := "save"
 		if name == extLoadFailure {
-			ev.KindID, verb = kLoad, "load"
+			ev.Kind, verb = kLoad, "load"
 		}
 		if ok() {
 			if d.summing {
@@ -187,7 +187,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extPlayerTeam:
 		cid := cidField()
 		team := f.int("team", "Team")
-		ev.KindID, ev.Player, ev.Flags = kTeam, int(cid), model.Notable
+		ev.Kind, ev.Player, ev.Flags = kTeam, clientPlayer(cid), model.Notable
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(fmt.Sprintf("%s joins team %d", who, team))
@@ -200,7 +200,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extTeamPractice:
 		team := f.int("team", "Team")
 		pr := f.int("practice", "Practice")
-		ev.KindID = kPractice
+		ev.Kind = kPractice
 		if ok() {
 			state := "leaves"
 			if pr != 0 {
@@ -212,7 +212,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extPlayerReady:
 		cid := cidField()
-		ev.KindID, ev.Player = kReady, int(cid)
+		ev.Kind, ev.Player = kReady, clientPlayer(cid)
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(who + " is ready")
@@ -223,14 +223,14 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	case extAntibot:
 		b := f.raw("data", "Antibot data", end-f.r.Pos)
-		ev.KindID = kAntibot
+		ev.Kind = kAntibot
 		if d.summing {
 			d.say(fmt.Sprintf("antibot data (%d bytes)", len(b)))
 		}
 	case extPlayerName:
 		cid := cidField()
 		pn := f.str("name", "Name")
-		ev.KindID, ev.Player = kName, int(cid)
+		ev.Kind, ev.Player = kName, clientPlayer(cid)
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(fmt.Sprintf("%s is named %q", who, pn))
@@ -243,7 +243,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extPlayerFinish:
 		cid := cidField()
 		t := f.named("time", "Time", ticksText)
-		ev.KindID, ev.Player, ev.Flags = kFinish, int(cid), model.Notable
+		ev.Kind, ev.Player, ev.Flags = kFinish, clientPlayer(cid), model.Notable
 		if ok() {
 			if who := d.who(cid); d.summing {
 				d.say(fmt.Sprintf("%s finishes in %s", who, ticksText(t)))
@@ -255,7 +255,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 	case extTeamFinish:
 		team := f.int("team", "Team")
 		t := f.named("time", "Time", ticksText)
-		ev.KindID, ev.Flags = kFinish, model.Notable
+		ev.Kind, ev.Flags = kFinish, model.Notable
 		if ok() {
 			if d.summing {
 				d.say(fmt.Sprintf("team %d finishes in %s", team, ticksText(t)))
@@ -263,7 +263,7 @@ func (d *decoder) ex(name string, f *fieldReader, end int, ev *model.Event) {
 		}
 	default:
 		b := f.raw("data", "Data", end-f.r.Pos)
-		ev.KindID = kEx
+		ev.Kind = kEx
 		if d.summing {
 			d.say(fmt.Sprintf("extension %s (%d bytes)", name, len(b)))
 		}

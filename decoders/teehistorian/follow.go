@@ -186,7 +186,7 @@ func (f *follower) Replay() *model.Replay {
 func (f *follower) events(count int, index *[maxClients]int) []model.Event {
 	raw := f.d.r.Events
 	n := f.raw
-	for n < len(raw) && raw[n].Frame < count {
+	for n < len(raw) && int(raw[n].Frame) < count {
 		n++
 	}
 	for cid, i := range f.index {
@@ -207,7 +207,7 @@ func (f *follower) events(count int, index *[maxClients]int) []model.Event {
 		} else {
 			f.pub = grown
 			for _, ev := range raw[f.raw:n] {
-				ev.Player = playerIndex(index, ev.Player)
+				ev.Player = int16(playerIndex(index, int(ev.Player)))
 				f.pub = append(f.pub, ev)
 			}
 		}

@@ -75,7 +75,7 @@ func TestCutMessageIsPartialEvent(t *testing.T) {
 			if !strings.Contains(partial.Summary, "cut off after") {
 				t.Errorf("sample %d cut at %#x: summary %q", k, cut, partial.Summary)
 			}
-			if n := len(r.Events); n > 1 && r.Events[n-2].Frame > partial.Frame {
+			if n := len(r.Events); n > 1 && int(r.Events[n-2].Frame) > partial.Frame {
 				t.Errorf("sample %d cut at %#x: partial event at tick %d after an event at %d", k, cut, partial.Frame, r.Events[n-2].Frame)
 			}
 			// an EX whose extension UUID is not whole yet is of no known kind

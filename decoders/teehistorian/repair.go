@@ -114,7 +114,7 @@ func report(old, r *model.Replay, data, out []byte, cut int, appended bool, why 
 func countEvents(r *model.Replay) int {
 	n := 0
 	for _, e := range r.Events {
-		if e.KindID != kEnd {
+		if e.Kind != kEnd {
 			n++
 		}
 	}

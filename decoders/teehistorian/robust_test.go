@@ -260,7 +260,7 @@ func checkReplay(t *testing.T, r *model.Replay) {
 	}
 	for i := range r.Events {
 		e := r.Events[i]
-		if e.Frame < 0 || e.Frame >= r.Timeline.Count || e.Player >= len(r.Players) || e.End() > r.Size {
+		if e.Frame < 0 || int(e.Frame) >= r.Timeline.Count || int(e.Player) >= len(r.Players) || e.End() > r.Size {
 			t.Fatalf("event %+v", e)
 		}
 		r.EventSummary(i)

@@ -161,7 +161,7 @@ func (a *analysis) worthReading(ev *model.Event) bool {
 	}
 	r := twint.Reader{B: data, Pos: off}
 	id := r.Int()
-	switch ev.KindID {
+	switch ev.Kind {
 	case kJoin:
 		return r.Err() != nil || id == idJoin
 	case kMsg:
@@ -200,7 +200,7 @@ func (a *analysis) moment(ev *model.Event, kind model.MomentKind, by, on int, su
 	if len(fs) > 0 && fs[0].Key == "id" {
 		fs = fs[1:]
 	}
-	a.moments = append(a.moments, model.Moment{Kind: kind, Frame: ev.Frame, End: ev.Frame, By: by, On: on,
+	a.moments = append(a.moments, model.Moment{Kind: kind, Frame: int(ev.Frame), End: int(ev.Frame), By: by, On: on,
 		Summary: summary, Fields: fs, Span: model.Span{Off: ev.Off, Len: ev.Len}})
 }
 
@@ -209,16 +209,16 @@ func (a *analysis) moment(ev *model.Event, kind model.MomentKind, by, on int, su
 // carries clients over without a JOIN). After a DROP only a JOIN reopens
 // it: the tee's disappearance follows the drop.
 func (a *analysis) session(ev *model.Event) {
-	p := ev.Player
+	p := int(ev.Player)
 	if p < 0 || p >= len(a.players) {
 		return
 	}
 	ps := &a.players[p]
 	switch {
-	case ps.open || ev.KindID == kDrop || ev.KindID == kDespawn:
+	case ps.open || ev.Kind == kDrop || ev.Kind == kDespawn:
 		return
-	case ev.KindID == kJoin:
-		ps.since = ev.Frame
+	case ev.Kind == kJoin:
+		ps.since = int(ev.Frame)
 	case ps.everOpen:
 		return
 	default:
@@ -229,7 +229,7 @@ func (a *analysis) session(ev *model.Event) {
 }
 
 func (a *analysis) event(ev *model.Event) {
-	switch ev.KindID {
+	switch ev.Kind {
 	case kJoin, kDrop, kCmd, kTeam, kFinish, kMsg, kAuth, kEnd:
 	default:
 		a.session(ev)
@@ -240,12 +240,12 @@ func (a *analysis) event(ev *model.Event) {
 		return
 	}
 	fs := a.fieldsOf(ev)
-	p := ev.Player
+	p := int(ev.Player)
 	var ps *playerStats
 	if p >= 0 && p < len(a.players) {
 		ps = &a.players[p]
 	}
-	switch ev.KindID {
+	switch ev.Kind {
 	case kJoin:
 		if recordID(fs) != idJoin || ps == nil {
 			return // the protocol extension that comes with a JOIN
@@ -257,7 +257,7 @@ func (a *analysis) event(ev *model.Event) {
 			return
 		}
 		if ps.open {
-			ps.connected += int64(ev.Frame - ps.since)
+			ps.connected += int64(int(ev.Frame) - ps.since)
 		} else if !ps.everOpen {
 			// dropped before anything else of theirs was recorded
 			ps.connected += int64(ev.Frame)
@@ -265,7 +265,7 @@ func (a *analysis) event(ev *model.Event) {
 		}
 		ps.open, ps.everOpen = false, true
 		reason := strField(fs, "reason")
-		ps.drops = append(ps.drops, drop{ev.Frame, reason})
+		ps.drops = append(ps.drops, drop{int(ev.Frame), reason})
 		s := a.name(p)
 		switch {
 		case strings.HasPrefix(reason, "Kicked"):
@@ -313,7 +313,7 @@ func (a *analysis) event(ev *model.Event) {
 			if ps == nil {
 				return
 			}
-			ps.finishList = append(ps.finishList, finish{frame: ev.Frame, ticks: ticks})
+			ps.finishList = append(ps.finishList, finish{frame: int(ev.Frame), ticks: ticks})
 			if ps.best == 0 || ticks < ps.best {
 				ps.best = ticks
 			}
@@ -321,7 +321,7 @@ func (a *analysis) event(ev *model.Event) {
 			return
 		}
 		team, _ := intField(fs, "team")
-		a.team = append(a.team, finish{ev.Frame, team, ticks})
+		a.team = append(a.team, finish{int(ev.Frame), team, ticks})
 		a.moment(ev, model.MomentFinish, -1, -1, fmt.Sprintf("team %d finishes in %s", team, raceTime(ticks)), fs)
 	case kAuth:
 		if u, _ := model.Find(fs, "uuid"); ps != nil && u.Name == extAuthLogin {
@@ -356,7 +356,7 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 			more = moreArgs(len(args) + int(n))
 		}
 	}
-	c := command{frame: ev.Frame, cid: cid, flags: flags, name: name, text: commandText(name, args) + more, span: model.Span{Off: ev.Off, Len: ev.Len}}
+	c := command{frame: int(ev.Frame), cid: cid, flags: flags, name: name, text: commandText(name, args) + more, span: model.Span{Off: ev.Off, Len: ev.Len}}
 	if ps != nil {
 		ps.commands = append(ps.commands, c)
 	} else {
@@ -366,11 +366,11 @@ func (a *analysis) command(ev *model.Event, fs []model.Field, ps *playerStats) {
 	case "say":
 		who := "the server"
 		if ps != nil {
-			who = a.name(ev.Player) + " (through rcon, as the server)"
+			who = a.name(int(ev.Player)) + " (through rcon, as the server)"
 			ps.chatLines++
 		}
 		text := strings.Join(args, " ")
-		a.moment(ev, model.MomentChat, ev.Player, -1, fmt.Sprintf("%s says %q", who, text), sayFields(fs, text))
+		a.moment(ev, model.MomentChat, int(ev.Player), -1, fmt.Sprintf("%s says %q", who, text), sayFields(fs, text))
 	}
 	a.endWhy = ""
 	switch name {
@@ -419,7 +419,7 @@ func (a *analysis) message(ev *model.Event, fs []model.Field, ps *playerStats) {
 	if sys, _ := model.Find(fs, "system"); sys.Value == true {
 		return
 	}
-	p := ev.Player
+	p := int(ev.Player)
 	who := a.name(p)
 	switch id {
 	case nmClKill:

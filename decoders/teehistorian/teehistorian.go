@@ -285,6 +285,15 @@ func (d *decoder) strOf(i int32) string {
 	return d.strs[i]
 }
 
+// clientPlayer is an event's Player while the stream is read: the client
+// id, -1 for one out of range (finish maps client ids to players).
+func clientPlayer(cid int32) int16 {
+	if cid < 0 || cid >= maxClients {
+		return -1
+	}
+	return int16(cid)
+}
+
 // live reports whether cid names a client slot whose state we keep.
 func (d *decoder) live(cid int32) bool { return cid >= 0 && cid < maxClients }
 
@@ -519,8 +528,8 @@ func (d *decoder) event(ev model.Event, whoFrom int) {
 	if d.opt.HeaderOnly {
 		return
 	}
-	ev.Frame = int(d.tick)
-	ev.Ref = whoFrom
+	ev.Frame = int32(d.tick)
+	ev.Ref = int32(whoFrom)
 	grown, err := budget.Grow(d.b, "events", d.r.Events, 1)
 	if !d.paid(err, ev.Off) {
 		return
@@ -656,7 +665,7 @@ func (d *decoder) cut(start int) {
 		return
 	}
 	// not d.event: a client named only by a message cut off is no player
-	ev := model.Event{Frame: int(d.tick), Player: int(cid), KindID: kind, Flags: model.Partial,
+	ev := model.Event{Frame: int32(d.tick), Player: clientPlayer(cid), Kind: kind, Flags: model.Partial,
 		Off: int64(start), Len: int64(have)}
 	if cid >= 0 && !d.slots[cid].seen {
 		ev.Player = -1
@@ -685,7 +694,7 @@ func (d *decoder) cutEx(start int) (model.KindID, int32) {
 	if !d.live(cid) {
 		cid = -1
 	}
-	return ev.KindID, cid
+	return ev.Kind, cid
 }
 
 // partialKind is the kind of the event a message cut off becomes: the
@@ -911,7 +920,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 	// the event of the message, its span the bytes read
 	whoFrom := len(d.whos)
 	ev := func(kind model.KindID, cid int32, fl model.Flags) model.Event {
-		return model.Event{KindID: kind, Player: int(cid), Flags: fl, Off: int64(start), Len: int64(f.r.Pos - start)}
+		return model.Event{Kind: kind, Player: clientPlayer(cid), Flags: fl, Off: int64(start), Len: int64(f.r.Pos - start)}
 	}
 	switch {
 	case id == idFinish:
@@ -1121,7 +1130,7 @@ func (d *decoder) message(id int32, start int, f *fieldReader) bool {
 		if e.Player >= 0 && !d.live(int32(e.Player)) {
 			e.Player = -1
 		}
-		d.event(ev(e.KindID, int32(e.Player), e.Flags), whoFrom)
+		d.event(ev(e.Kind, int32(e.Player), e.Flags), whoFrom)
 	}
 	return true
 }
@@ -1211,7 +1220,7 @@ func (d *decoder) finish() {
 	var index [maxClients]int
 	index, r.Players = d.players()
 	for i := range r.Events {
-		r.Events[i].Player = playerIndex(&index, r.Events[i].Player)
+		r.Events[i].Player = int16(playerIndex(&index, int(r.Events[i].Player)))
 	}
 	if d.opt.HeaderOnly {
 		r.Partial = true

@@ -69,6 +69,8 @@ func decodeOK(t *testing.T, data []byte) *model.Replay {
 // says of it.
 type tev struct {
 	model.Event
+	Frame   int
+	Player  int
 	Kind    string
 	Summary string
 	Span    model.Span
@@ -79,7 +81,8 @@ type tev struct {
 func expand(r *model.Replay) []tev {
 	out := make([]tev, len(r.Events))
 	for i := range r.Events {
-		out[i] = tev{r.Events[i], r.EventKind(i), r.EventSummary(i), r.EventSpan(i), r.EventFields(i)}
+		e := r.Events[i]
+		out[i] = tev{e, int(e.Frame), int(e.Player), r.EventKind(i), r.EventSummary(i), r.EventSpan(i), r.EventFields(i)}
 	}
 	return out
 }

@@ -22,13 +22,39 @@ type game struct {
 	start   time.Time
 	players []model.Player
 	percent func(number int64, player int) float64
-	events  []model.Event
+	events  []hev
+}
+
+// hev is a hand-built event: its frame, player, kind and mark, and the
+// percent its one field says.
+type hev struct {
+	frame, player int
+	kind, flag    string
+	pct           float64
 }
 
 func (g game) replay() *model.Replay {
 	r := &model.Replay{Format: "slippi", FormatName: "Slippi", Title: g.title, Start: g.start,
 		Players: g.players, Timeline: model.Timeline{Count: g.n, First: g.first, Rate: 60, Unit: "frame"},
-		Events: g.events, Path: "hand-built"}
+		Path: "hand-built", Marks: []string{superseded}}
+	kinds := map[string]model.KindID{}
+	for i, e := range g.events {
+		k, ok := kinds[e.kind]
+		if !ok {
+			k = model.KindID(len(r.Kinds))
+			kinds[e.kind] = k
+			r.Kinds = append(r.Kinds, e.kind)
+		}
+		ev := model.Event{Frame: int32(e.frame), Player: int16(e.player), Kind: k, Ref: int32(i)}
+		if e.flag == superseded {
+			ev.Flags |= model.Mark(0)
+		}
+		r.Events = append(r.Events, ev)
+	}
+	r.Summarize = func(ev *model.Event) string { return r.KindName(ev.Kind) }
+	r.Detail = func(ev *model.Event) []model.Field {
+		return []model.Field{{Key: "percent", Label: "Percent", Value: g.events[ev.Ref].pct}}
+	}
 	r.State = func(f, p int) model.PlayerState {
 		pct := g.percent(r.Timeline.Number(f), p)
 		return model.PlayerState{Present: true, Fields: []model.Field{
@@ -146,22 +172,19 @@ func TestAlignByNumber(t *testing.T) {
 // file is a difference of its own; a superseded copy (rolled back) is not
 // compared; a field an event shares with the state is counted once.
 func TestEvents(t *testing.T) {
-	ev := func(f, player int, kind, flag string, pct float64) model.Event {
-		return model.Event{Frame: f, Player: player, Kind: kind, Flag: flag, Summary: kind,
-			Fields: []model.Field{{Key: "percent", Label: "Percent", Value: pct}}}
-	}
+	ev := func(f, player int, kind, flag string, pct float64) hev { return hev{f, player, kind, flag, pct} }
 	pct := func(n int64, p int) float64 {
 		if n == 3 && p == 0 {
 			return 12
 		}
 		return 10
 	}
-	a := game{n: 6, players: twoPlayers(), percent: flat, events: []model.Event{
+	a := game{n: 6, players: twoPlayers(), percent: flat, events: []hev{
 		ev(1, 0, "post", "", 10), ev(1, 1, "post", "", 10),
 		ev(2, 0, "post", superseded, 99), ev(2, 0, "post", "", 10),
 		ev(3, 0, "post", "", 10), ev(4, -1, "item", "", 0), ev(4, -1, "end", "", 0),
 	}}.replay()
-	b := game{n: 6, players: twoPlayers(), percent: pct, events: []model.Event{
+	b := game{n: 6, players: twoPlayers(), percent: pct, events: []hev{
 		ev(1, 1, "post", "", 10), ev(1, 0, "post", "", 10), // another order: paired by player
 		ev(2, 0, "post", "", 10), // no rolled-back copy
 		ev(3, 0, "post", "", 12), ev(4, -1, "item", "", 5),

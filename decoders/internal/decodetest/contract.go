@@ -91,7 +91,7 @@ func Check(t testing.TB, r *model.Replay, err error, data []byte, opt model.Deco
 		if pl < -1 || pl >= len(r.Players) {
 			t.Fatalf("event %d names player %d of %d", i, pl, len(r.Players))
 		}
-		if k := r.Events[i].KindID; r.Kinds != nil && int(k) >= len(r.Kinds) {
+		if k := r.Events[i].Kind; r.Kinds != nil && int(k) >= len(r.Kinds) {
 			t.Fatalf("event %d is of kind %d; the replay names %d kinds", i, k, len(r.Kinds))
 		}
 		if s := r.Events[i].Stream; s > 0 && int(s) > len(r.StreamNames) {

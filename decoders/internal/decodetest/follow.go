@@ -66,13 +66,12 @@ func digest(r *model.Replay) uint64 {
 		e := &r.Events[i]
 		mix(uint64(e.Frame))
 		mix(uint64(e.Player))
-		mix(uint64(e.Span.Off))
-		mix(uint64(e.Span.Len))
-		mix(uint64(len(e.Kind)))
-		mix(uint64(len(e.Flag)))
-		if e.Notable {
-			mix(1)
-		}
+		mix(uint64(e.Off))
+		mix(uint64(e.Len))
+		mix(uint64(e.Kind))
+		mix(uint64(e.Stream))
+		mix(uint64(e.Flags))
+		mix(uint64(e.Ref))
 	}
 	mix(uint64(r.Timeline.Count))
 	return h
@@ -251,15 +250,15 @@ func Prefix(snap, final *model.Replay, from int) string {
 		for j < len(final.Events) && final.EventPartial(j) {
 			j++
 		}
-		if j >= len(final.Events) || final.Events[j].Frame >= n {
+		if j >= len(final.Events) || int(final.Events[j].Frame) >= n {
 			return fmt.Sprintf("the snapshot has event %d at frame %d, which the final replay has not", i, snap.Events[i].Frame)
 		}
-		if s := sameEvent(snap, final, i, j, snap.Events[i].Frame >= from); s != "" {
+		if s := sameEvent(snap, final, i, j, int(snap.Events[i].Frame) >= from); s != "" {
 			return fmt.Sprintf("frame %d: %s", snap.Events[i].Frame, s)
 		}
 		j++
 	}
-	for ; j < len(final.Events) && final.Events[j].Frame < n; j++ {
+	for ; j < len(final.Events) && int(final.Events[j].Frame) < n; j++ {
 		if !final.EventPartial(j) {
 			return fmt.Sprintf("the final replay has event %d at frame %d, which the snapshot has not", j, final.Events[j].Frame)
 		}
