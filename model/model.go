@@ -46,6 +46,13 @@ type DecodeOptions struct {
 	// Title, Duration, Result, Version) without the timeline. Decoders skip
 	// as much as they can; the browser lists folders this way.
 	HeaderOnly bool
+	// NoEvents asks for a decode that reads and checks every byte as the
+	// whole decode does (the same diagnostics in the same order, the same
+	// header, players, timeline, state and analysis) but keeps no event
+	// records: what a check needs, without the memory of a list it never
+	// reads. A format whose game code reads its events (teehistorian)
+	// keeps them; Follow ignores it.
+	NoEvents bool
 	// Progress, when set, is called from time to time with the bytes
 	// decoded so far and the total. It must be cheap.
 	Progress func(done, total int64)

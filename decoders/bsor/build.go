@@ -136,7 +136,7 @@ func (d *replay) build(opt model.DecodeOptions) *model.Replay {
 	}
 
 	v.sc = computeScore(d.notes, d.walls)
-	v.events(r)
+	v.events(r, !opt.NoEvents)
 	v.frameDiag()
 	r.Header = v.header(v.sc)
 	r.State = v.state
@@ -343,10 +343,13 @@ func shortController(s string) string {
 
 // events places notes, walls, heights and pauses at the first frame whose
 // time reaches theirs, and builds the per-frame index into the running
-// score.
-func (v *view) events(r *model.Replay) {
+// score. Without keep (DecodeOptions.NoEvents) it makes no event records.
+func (v *view) events(r *model.Replay, keep bool) {
 	d := v.d
-	evs := make([]model.Event, 0, len(d.notes)+len(d.walls)+len(d.heights)+len(d.pauses)+64)
+	var evs []model.Event
+	if keep {
+		evs = make([]model.Event, 0, len(d.notes)+len(d.walls)+len(d.heights)+len(d.pauses)+64)
+	}
 	v.noteFrm = make([]int32, len(d.notes))
 	late := 0
 	var lastT float32
@@ -364,28 +367,33 @@ func (v *view) events(r *model.Replay) {
 		if n.HasCut {
 			l += cutSize
 		}
+		if !keep {
+			continue
+		}
 		var fl model.Flags
 		if n.EventType != 0 {
 			fl = model.Notable
 		}
 		evs = append(evs, model.Event{Frame: int32(f), Player: 0, Kind: model.KindID(n.EventType & 3), Off: n.Off, Len: l, Flags: fl, Ref: int32(i)})
 	}
-	for i := range d.walls {
-		w := &d.walls[i]
-		evs = append(evs, model.Event{Frame: int32(v.frameAt(w.Time)), Player: 0, Kind: kWall, Off: w.Off, Len: wallSize, Flags: model.Notable, Ref: int32(i)})
-	}
-	for i := range d.heights {
-		h := &d.heights[i]
-		evs = append(evs, model.Event{Frame: int32(v.frameAt(h.Time)), Player: 0, Kind: kHeight, Off: h.Off, Len: heightSize, Ref: int32(i)})
-	}
-	for i := range d.pauses {
-		p := &d.pauses[i]
-		evs = append(evs, model.Event{Frame: int32(v.frameAt(p.Time)), Player: 0, Kind: kPause, Off: p.Off, Len: pauseSize, Flags: model.Notable, Ref: int32(i)})
-	}
-	for i, fl := range v.flags {
-		if fl != ftOK && i < len(d.frames) {
-			evs = append(evs, model.Event{Frame: int32(i), Player: -1, Kind: kFrame, Flags: frameMark(fl),
-				Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize, Ref: int32(i)})
+	if keep {
+		for i := range d.walls {
+			w := &d.walls[i]
+			evs = append(evs, model.Event{Frame: int32(v.frameAt(w.Time)), Player: 0, Kind: kWall, Off: w.Off, Len: wallSize, Flags: model.Notable, Ref: int32(i)})
+		}
+		for i := range d.heights {
+			h := &d.heights[i]
+			evs = append(evs, model.Event{Frame: int32(v.frameAt(h.Time)), Player: 0, Kind: kHeight, Off: h.Off, Len: heightSize, Ref: int32(i)})
+		}
+		for i := range d.pauses {
+			p := &d.pauses[i]
+			evs = append(evs, model.Event{Frame: int32(v.frameAt(p.Time)), Player: 0, Kind: kPause, Off: p.Off, Len: pauseSize, Flags: model.Notable, Ref: int32(i)})
+		}
+		for i, fl := range v.flags {
+			if fl != ftOK && i < len(d.frames) {
+				evs = append(evs, model.Event{Frame: int32(i), Player: -1, Kind: kFrame, Flags: frameMark(fl),
+					Off: v.d.framesSpan.Off + 5 + int64(i)*frameSize, Len: frameSize, Ref: int32(i)})
+			}
 		}
 	}
 	// The error that says where a section ends belongs to the frame the
@@ -394,7 +402,7 @@ func (v *view) events(r *model.Replay) {
 	if c := d.cut; c.diag > 0 && len(v.times) > 0 && (c.have > 0 || c.section == 1) {
 		d.diags[c.diag-1].Frame = len(v.times) - 1
 	}
-	if c := d.cut; c.have > 0 && len(v.times) > 0 {
+	if c := d.cut; keep && c.have > 0 && len(v.times) > 0 {
 		// the record the end of the file cut through, at the last frame
 		// (a file with no frame has no timeline to place it on)
 		kind := [...]model.KindID{1: kFrame, 2: kNote, 3: kWall, 4: kHeight, 5: kPause}[c.section]
@@ -412,7 +420,9 @@ func (v *view) events(r *model.Replay) {
 		d.diags = append(d.diags, model.Diagnostic{Severity: model.Info, Source: source, Span: d.notesSpan, Frame: len(v.times) - 1,
 			Subject: "notes", Message: fmt.Sprintf("%d note events come after the last frame (%s); placed at the last frame", late, model.FormatDuration(secs(lastT)))})
 	}
-	r.Events = byFrame(evs, len(v.times))
+	if keep {
+		r.Events = byFrame(evs, len(v.times))
+	}
 	r.Kinds, r.Marks = kindNames, frameFlagNames[1:]
 	v.wallFrm = make([]int32, len(d.walls))
 	for i := range d.walls {

@@ -94,7 +94,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 		return rep, nil
 	}
 	b.timeline()
-	b.events()
+	b.events(!opt.NoEvents)
 	b.pictures()
 	rep.Analyze = b.analyze
 	rep.Finish()
@@ -454,14 +454,33 @@ const flagPastEnd = model.MarkBase
 
 var markNames = []string{"past end"}
 
-// events adds the input runs, the start, the checkpoints and the finish.
-func (b *build) events() {
+// events adds the input runs, the start, the checkpoints and the finish;
+// without keep (DecodeOptions.NoEvents) only what they tell the
+// diagnostics.
+func (b *build) events(keep bool) {
 	s, rep := b.s, b.rep
 	count := rep.Timeline.Count
 	if count == 0 {
 		return
 	}
 	clamp := func(f int64) int { return int(max(0, min(f, int64(count-1)))) }
+	// The inputs stop where the whole elements end: the element the end of
+	// the data cut through starts there, and the diagnostic that says so
+	// belongs to that frame (e goes to it).
+	stop := clamp(s.inputSum)
+	if s.inputsCut {
+		for i := range rep.Diagnostics {
+			if d := &rep.Diagnostics[i]; d.Subject == "replay input array" && d.Span.Off == s.inputsCutAt && d.Frame < 0 {
+				d.Frame = stop
+			}
+		}
+	}
+	rep.Kinds, rep.Marks = kindNames, markNames
+	rep.Summarize = b.summarize
+	rep.Detail = b.detail
+	if !keep {
+		return
+	}
 	player := int16(b.human)
 	// The few notable events, in frame order; the input runs are in frame
 	// order already, so merging them hands Finish a sorted list (its stable
@@ -499,25 +518,11 @@ func (b *build) events() {
 		rep.Events = append(rep.Events, ev)
 	}
 	rep.Events = append(rep.Events, notable[k:]...)
-	// The inputs stop where the whole elements end: the element the end of
-	// the data cut through starts there, and the diagnostic that says so
-	// belongs to that frame (e goes to it).
-	stop := clamp(s.inputSum)
-	if s.inputsCut {
-		for i := range rep.Diagnostics {
-			if d := &rep.Diagnostics[i]; d.Subject == "replay input array" && d.Span.Off == s.inputsCutAt && d.Frame < 0 {
-				d.Frame = stop
-			}
-		}
-	}
 	if s.cutBits > 0 {
 		from, end := s.cutFrom>>3, (s.cutFrom+int64(s.cutBits)+7)>>3
 		rep.Events = append(rep.Events, model.Event{Frame: int32(stop), Player: player, Kind: kInput, Ref: -1,
 			Flags: model.Partial, Off: streamOff + from, Len: end - from})
 	}
-	rep.Kinds, rep.Marks = kindNames, markNames
-	rep.Summarize = b.summarize
-	rep.Detail = b.detail
 }
 
 func (b *build) inputSpan(i int) model.Span {

@@ -138,14 +138,18 @@ func (d *decoder) finish() {
 	if d.game != nil {
 		srcs = append(srcs, d.game.source(d, &kinds))
 	}
-	r.Events = mergeByFrame(srcs)
+	if !d.opt.NoEvents {
+		r.Events = mergeByFrame(srcs)
+	}
 	r.Kinds, r.StreamNames = kinds.names, streamNames
 	if !d.hasLoops {
 		// no usable header: let the timeline reach the last event the
 		// file's size can justify
-		for _, e := range r.Events {
-			if f := int(e.Frame); f > d.loops && f <= d.limit() {
-				d.loops = f
+		for _, s := range srcs {
+			for i := range s.n {
+				if f := s.frame(i); f > d.loops && f <= d.limit() {
+					d.loops = f
+				}
 			}
 		}
 	}
@@ -179,7 +183,7 @@ func (d *decoder) finish() {
 		d.tr.install(d)
 	}
 	d.installGame()
-	if len(r.Events) > 0 || d.loops > 0 {
+	if !d.opt.NoEvents && (len(r.Events) > 0 || d.loops > 0) {
 		r.Events = append(r.Events, model.Event{Frame: int32(d.loops), Player: -1, Kind: kEnd, Flags: model.Notable, Ref: -1})
 	}
 	// Events past the header's last loop (reported by their stream) are

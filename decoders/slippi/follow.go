@@ -20,7 +20,10 @@ import (
 // whole again, but only each time it has doubled since the last whole
 // decode, so all those decodes together cost at most twice one decode of
 // the file; until then its snapshots stay where they were.
-func Follow(opt model.DecodeOptions) model.Follower { return &follower{opt: opt} }
+func Follow(opt model.DecodeOptions) model.Follower {
+	opt.NoEvents = false // a snapshot's events are what it is followed for
+	return &follower{opt: opt}
+}
 
 type follower struct {
 	opt   model.DecodeOptions

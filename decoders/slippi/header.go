@@ -289,7 +289,7 @@ func (d *decoder) finishHeader() {
 		// metadata counts each player's frames: the first frame follows
 		first = last - d.meta.frames + 1
 	}
-	if r.Timeline.Count > 0 && (len(r.Events) > 0 || d.opt.HeaderOnly) {
+	if r.Timeline.Count > 0 && (len(r.Events) > 0 || d.opt.HeaderOnly || d.opt.NoEvents) {
 		first, last, ok = r.Timeline.First, r.Timeline.First+int64(r.Timeline.Count)-1, true
 	}
 	if ok && last >= max(first, 0) {

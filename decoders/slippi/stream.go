@@ -37,7 +37,13 @@ type stream struct {
 
 	// evs holds every event: evs[:nPub] those of the complete frames
 	// [0, settled), in frame order; evs[nPub:] the rest, in file order.
+	// Without events (DecodeOptions.NoEvents) it holds only the platform
+	// events the stage view follows, and runPre counts, per frame, the
+	// pre-frame updates of its current run (the rollback count), which the
+	// events would give; prePend those since the run's last frame update.
 	evs     []model.Event
+	runPre  []int32
+	prePend int
 	nPub    int
 	settled int
 	refs    int // events so far (the next event's Ref: its place in the file)
@@ -339,7 +345,12 @@ func (d *decoder) payEvents() {
 // reserve makes the arrays of a whole decode at the sizes the scan found.
 func (d *decoder) reserve() {
 	cnt := d.count
-	d.evs = make([]model.Event, 0, d.nEvents+1) // and a record the data cuts off
+	if d.opt.NoEvents {
+		d.evs = make([]model.Event, 0, 16) // grown for the platform events, as few as they come
+		d.runPre = make([]int32, cnt)
+	} else {
+		d.evs = make([]model.Event, 0, d.nEvents+1) // and a record the data cuts off
+	}
 	d.pre = make([]int32, cnt*d.slots)
 	d.post = make([]int32, cnt*d.slots)
 	if d.followers {
@@ -356,6 +367,10 @@ func (d *decoder) reserve() {
 
 // addPayloads records Event Payloads, the first event.
 func (d *decoder) addPayloads() {
+	d.refs = 1
+	if d.opt.NoEvents {
+		return
+	}
 	d.evs = append(d.evs, model.Event{Frame: 0, Player: -1, Kind: kPayloads, Off: int64(d.rawStart), Len: int64(d.from - d.rawStart)})
 	d.refs = 1
 }
@@ -475,6 +490,7 @@ func (d *decoder) events(p, stop int) int {
 	// Locals, not fields: the compiler cannot tell that the stores into
 	// the event records leave the decoder's fields alone.
 	size, first, sequential, following, settled, slots := &d.size, d.first, d.sequential, d.following, d.settled, d.slots
+	noEvents, runPre := d.opt.NoEvents, d.runPre
 	runStart, runEnd, itemStart, itemCount, playerOf, seen := d.runStart, d.runEnd, d.itemStart, d.itemCount, &d.playerOf, d.seen
 	defer func() {
 		d.evs = evs
@@ -487,7 +503,7 @@ func (d *decoder) events(p, stop int) int {
 		// and building it on the stack and copying costs more than the
 		// decoding.
 		k := len(evs)
-		if k == cap(evs) { // cannot happen: the scan walked the same events
+		if k == cap(evs) { // only without events (NoEvents): the scan walked the same events
 			evs = append(evs, model.Event{})[:k]
 		}
 		evs = evs[:k+1]
@@ -498,6 +514,9 @@ func (d *decoder) events(p, stop int) int {
 		case cmdPre, cmdPost, cmdFrame, cmdItem, cmdBookend, cmdFod, cmdWhispy, cmdStadium:
 			if n < 5 {
 				ev.Kind = kindOf(c)
+				if noEvents && c == cmdPre {
+					d.prePend++
+				}
 				break
 			}
 			fnum := int64(int32(be32(data[p+1:])))
@@ -536,14 +555,29 @@ func (d *decoder) events(p, stop int) int {
 							}
 						}
 					}
+					if noEvents {
+						d.resentPre += int(runPre[fi])
+					}
 					d.resentFrames++
 				}
 				runStart[fi] = int32(ref + 1)
 				itemStart[fi] = int32(len(d.itemOffs))
 				itemCount[fi] = 0
 				curRun = fi
+				if noEvents {
+					runPre[fi], d.prePend = 0, 0
+				}
 			}
 			runEnd[fi] = int32(ref)
+			if noEvents {
+				// the run's pre-frame updates so far, this one included:
+				// those after its last frame update are not the frame's
+				if c == cmdPre {
+					d.prePend++
+				}
+				runPre[fi] += int32(d.prePend)
+				d.prePend = 0
+			}
 			switch c {
 			case cmdPre, cmdPost:
 				ev.Kind = kPre
@@ -671,6 +705,9 @@ func (d *decoder) events(p, stop int) int {
 				d.unknownAt[c], d.unknownFrame[c] = p, last
 			}
 			d.unknown[c]++
+		}
+		if noEvents && ev.Kind != kFod {
+			evs = evs[:k] // read and checked; only the platform events are kept
 		}
 		d.refs++
 		p += n
@@ -1095,6 +1132,10 @@ func (d *decoder) cutOff() {
 	if frame < 0 {
 		return
 	}
+	if d.opt.NoEvents {
+		d.refs++
+		return
+	}
 	ev := model.Event{Frame: int32(frame), Player: -1, Kind: kindOf(c), Flags: model.Partial, Ref: int32(d.refs),
 		Off: int64(p), Len: int64(have)}
 	if (c == cmdPre || c == cmdPost) && have >= 7 {
@@ -1120,6 +1161,9 @@ func (d *decoder) build(prev *model.Replay) {
 	if d.paid {
 		d.count = d.settled
 		r.Events = d.evs[:d.nPub:d.nPub]
+		if d.opt.NoEvents {
+			r.Events = nil
+		}
 		r.Kinds, r.Marks = kindNames, markNames
 		r.Timeline.First = d.first
 		r.Timeline.Count = d.count
