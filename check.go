@@ -314,7 +314,7 @@ func checkOne(in input) checkResult {
 		size := in.Size
 		res.Size = &size
 	}
-	r, err := decodeInput(in, model.DecodeOptions{})
+	r, err := decodeInput(in, model.DecodeOptions{NoEvents: true}) // read and check every byte, keep no event list
 	if err != nil {
 		res.Status = "unreadable"
 		if in.Skipped {

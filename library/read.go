@@ -123,7 +123,8 @@ func decodeHeader(h *Header, data []byte, full bool) {
 		return
 	}
 	h.Format, h.FormatName = f.ID, f.Name
-	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full})
+	// a full decode here is a check: every byte read, no event list kept
+	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full, NoEvents: full})
 	if full {
 		h.Check = checkOf(r, err)
 		h.Summary = summaryOf(r, err)
