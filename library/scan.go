@@ -123,7 +123,11 @@ const noRow = ^RowID(0)
 func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, work func(w *scanWorker, batch []Entry, out []T), emit func([]T) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	defer lazyGC()()
+	if !opt.Check {
+		// header reads only: a full decode's live heap is large, and five
+		// times it would be the peak memory of a check
+		defer lazyGC()()
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
