@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"sync"
 	"time"
 
 	"golang.org/x/text/encoding"
@@ -191,8 +192,10 @@ func bannerFormat(b byte) string {
 	return "unknown banner format"
 }
 
-// crcTable is CRC-16 with the reflected polynomial 0x8408.
-var crcTable = func() (t [256]uint16) {
+// crcTable is CRC-16 with the reflected polynomial 0x8408, made on first
+// use.
+var crcTable = sync.OnceValue(func() *[256]uint16 {
+	t := new([256]uint16)
 	for i := range t {
 		c := uint16(i)
 		for k := 0; k < 8; k++ {
@@ -205,14 +208,14 @@ var crcTable = func() (t [256]uint16) {
 		t[i] = c
 	}
 	return t
-}()
+})
 
 // crc16 is the F-Zero GX save checksum: initial value 0xFFFF, final XOR
 // 0xFFFF (NOTES.md).
 func crc16(b []byte) uint16 {
-	c := uint16(0xFFFF)
+	c, t := uint16(0xFFFF), crcTable()
 	for _, x := range b {
-		c = c>>8 ^ crcTable[byte(c)^x]
+		c = c>>8 ^ t[byte(c)^x]
 	}
 	return c ^ 0xFFFF
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"rewind/model"
 )
@@ -47,13 +48,13 @@ var attrNames = map[uint32]string{
 // attrKeys are the field keys of the named attributes, made once: a
 // replay has hundreds of attribute records, and a folder listing reads
 // every file's.
-var attrKeys = func() map[uint32]string {
+var attrKeys = sync.OnceValue(func() map[uint32]string {
 	m := make(map[uint32]string, len(attrNames))
 	for id, label := range attrNames {
 		m[id] = lowerCamel(label)
 	}
 	return m
-}()
+})
 
 var attrValueNames = map[uint32]map[string]string{
 	attrController: {"Humn": "Human", "Comp": "Computer", "Open": "Open", "Clsd": "Closed"},
@@ -138,7 +139,7 @@ func (d *decoder) attributes(b []byte) {
 		if !fields {
 			continue
 		}
-		label, key := attrNames[a.ID], attrKeys[a.ID]
+		label, key := attrNames[a.ID], attrKeys()[a.ID]
 		if label == "" {
 			label = fmt.Sprintf("attribute %d", a.ID)
 			key = lowerCamel(label)

@@ -3,6 +3,7 @@ package slippi
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 )
 
 // FrameRow is one port's character at one frame for `rewind export`: the
@@ -112,60 +113,66 @@ func f32r[T any](f func(*T) *float32) func(*T, []byte) {
 
 // preSet and postSet say where each field of the row goes; the offsets and
 // versions come from preDefs and postDefs, the tables the decoder reads by.
-var preSet = map[string]func(*PreFrame, []byte){
-	"randomSeed":       u32(func(r *PreFrame) *uint32 { return &r.RandomSeed }),
-	"actionStateId":    u16(func(r *PreFrame) *uint16 { return &r.ActionStateID }),
-	"xPosition":        f32r(func(r *PreFrame) *float32 { return &r.XPosition }),
-	"yPosition":        f32r(func(r *PreFrame) *float32 { return &r.YPosition }),
-	"facingDirection":  f32r(func(r *PreFrame) *float32 { return &r.FacingDirection }),
-	"joystickX":        f32r(func(r *PreFrame) *float32 { return &r.JoystickX }),
-	"joystickY":        f32r(func(r *PreFrame) *float32 { return &r.JoystickY }),
-	"cStickX":          f32r(func(r *PreFrame) *float32 { return &r.CStickX }),
-	"cStickY":          f32r(func(r *PreFrame) *float32 { return &r.CStickY }),
-	"trigger":          f32r(func(r *PreFrame) *float32 { return &r.Trigger }),
-	"processedButtons": u32(func(r *PreFrame) *uint32 { return &r.ProcessedButtons }),
-	"physicalButtons":  u16(func(r *PreFrame) *uint16 { return &r.PhysicalButtons }),
-	"physicalLTrigger": f32r(func(r *PreFrame) *float32 { return &r.PhysicalLTrigger }),
-	"physicalRTrigger": f32r(func(r *PreFrame) *float32 { return &r.PhysicalRTrigger }),
-	"xAnalogForUcf":    i8(func(r *PreFrame) *int8 { return &r.XAnalogForUcf }),
-	"percent":          f32r(func(r *PreFrame) *float32 { return &r.Percent }),
-	"yAnalogForUcf":    i8(func(r *PreFrame) *int8 { return &r.YAnalogForUcf }),
-}
+// They are made the first time rows are (rewind export), not when the
+// program starts.
+var preSet = sync.OnceValue(func() map[string]func(*PreFrame, []byte) {
+	return map[string]func(*PreFrame, []byte){
+		"randomSeed":       u32(func(r *PreFrame) *uint32 { return &r.RandomSeed }),
+		"actionStateId":    u16(func(r *PreFrame) *uint16 { return &r.ActionStateID }),
+		"xPosition":        f32r(func(r *PreFrame) *float32 { return &r.XPosition }),
+		"yPosition":        f32r(func(r *PreFrame) *float32 { return &r.YPosition }),
+		"facingDirection":  f32r(func(r *PreFrame) *float32 { return &r.FacingDirection }),
+		"joystickX":        f32r(func(r *PreFrame) *float32 { return &r.JoystickX }),
+		"joystickY":        f32r(func(r *PreFrame) *float32 { return &r.JoystickY }),
+		"cStickX":          f32r(func(r *PreFrame) *float32 { return &r.CStickX }),
+		"cStickY":          f32r(func(r *PreFrame) *float32 { return &r.CStickY }),
+		"trigger":          f32r(func(r *PreFrame) *float32 { return &r.Trigger }),
+		"processedButtons": u32(func(r *PreFrame) *uint32 { return &r.ProcessedButtons }),
+		"physicalButtons":  u16(func(r *PreFrame) *uint16 { return &r.PhysicalButtons }),
+		"physicalLTrigger": f32r(func(r *PreFrame) *float32 { return &r.PhysicalLTrigger }),
+		"physicalRTrigger": f32r(func(r *PreFrame) *float32 { return &r.PhysicalRTrigger }),
+		"xAnalogForUcf":    i8(func(r *PreFrame) *int8 { return &r.XAnalogForUcf }),
+		"percent":          f32r(func(r *PreFrame) *float32 { return &r.Percent }),
+		"yAnalogForUcf":    i8(func(r *PreFrame) *int8 { return &r.YAnalogForUcf }),
+	}
+})
 
-var postSet = map[string]func(*PostFrame, []byte){
-	"internalCharacterId":     u8(func(r *PostFrame) *uint8 { return &r.InternalCharacterID }),
-	"actionStateId":           u16(func(r *PostFrame) *uint16 { return &r.ActionStateID }),
-	"xPosition":               f32r(func(r *PostFrame) *float32 { return &r.XPosition }),
-	"yPosition":               f32r(func(r *PostFrame) *float32 { return &r.YPosition }),
-	"facingDirection":         f32r(func(r *PostFrame) *float32 { return &r.FacingDirection }),
-	"percent":                 f32r(func(r *PostFrame) *float32 { return &r.Percent }),
-	"shieldSize":              f32r(func(r *PostFrame) *float32 { return &r.ShieldSize }),
-	"lastHittingAttackId":     u8(func(r *PostFrame) *uint8 { return &r.LastHittingAttackID }),
-	"currentComboCount":       u8(func(r *PostFrame) *uint8 { return &r.CurrentComboCount }),
-	"lastHitBy":               u8(func(r *PostFrame) *uint8 { return &r.LastHitBy }),
-	"stocksRemaining":         u8(func(r *PostFrame) *uint8 { return &r.StocksRemaining }),
-	"actionStateFrameCounter": f32r(func(r *PostFrame) *float32 { return &r.ActionStateFrameCounter }),
-	"stateBitFlags1":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags1 }),
-	"stateBitFlags2":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags2 }),
-	"stateBitFlags3":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags3 }),
-	"stateBitFlags4":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags4 }),
-	"stateBitFlags5":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags5 }),
-	"miscAs":                  f32r(func(r *PostFrame) *float32 { return &r.MiscAs }),
-	"groundAirState":          flag(func(r *PostFrame) *bool { return &r.GroundAirState }),
-	"lastGroundId":            u16(func(r *PostFrame) *uint16 { return &r.LastGroundID }),
-	"jumpsRemaining":          u8(func(r *PostFrame) *uint8 { return &r.JumpsRemaining }),
-	"lCancelStatus":           u8(func(r *PostFrame) *uint8 { return &r.LCancelStatus }),
-	"hurtboxCollisionState":   u8(func(r *PostFrame) *uint8 { return &r.HurtboxCollisionState }),
-	"selfInducedAirXSpeed":    f32r(func(r *PostFrame) *float32 { return &r.SelfInducedAirXSpeed }),
-	"selfInducedYSpeed":       f32r(func(r *PostFrame) *float32 { return &r.SelfInducedYSpeed }),
-	"attackBasedXSpeed":       f32r(func(r *PostFrame) *float32 { return &r.AttackBasedXSpeed }),
-	"attackBasedYSpeed":       f32r(func(r *PostFrame) *float32 { return &r.AttackBasedYSpeed }),
-	"selfInducedGroundXSpeed": f32r(func(r *PostFrame) *float32 { return &r.SelfInducedGroundXSpeed }),
-	"hitlagFramesRemaining":   f32r(func(r *PostFrame) *float32 { return &r.HitlagFramesRemaining }),
-	"animationIndex":          u32(func(r *PostFrame) *uint32 { return &r.AnimationIndex }),
-	"instanceHitBy":           u16(func(r *PostFrame) *uint16 { return &r.InstanceHitBy }),
-	"instanceId":              u16(func(r *PostFrame) *uint16 { return &r.InstanceID }),
-}
+var postSet = sync.OnceValue(func() map[string]func(*PostFrame, []byte) {
+	return map[string]func(*PostFrame, []byte){
+		"internalCharacterId":     u8(func(r *PostFrame) *uint8 { return &r.InternalCharacterID }),
+		"actionStateId":           u16(func(r *PostFrame) *uint16 { return &r.ActionStateID }),
+		"xPosition":               f32r(func(r *PostFrame) *float32 { return &r.XPosition }),
+		"yPosition":               f32r(func(r *PostFrame) *float32 { return &r.YPosition }),
+		"facingDirection":         f32r(func(r *PostFrame) *float32 { return &r.FacingDirection }),
+		"percent":                 f32r(func(r *PostFrame) *float32 { return &r.Percent }),
+		"shieldSize":              f32r(func(r *PostFrame) *float32 { return &r.ShieldSize }),
+		"lastHittingAttackId":     u8(func(r *PostFrame) *uint8 { return &r.LastHittingAttackID }),
+		"currentComboCount":       u8(func(r *PostFrame) *uint8 { return &r.CurrentComboCount }),
+		"lastHitBy":               u8(func(r *PostFrame) *uint8 { return &r.LastHitBy }),
+		"stocksRemaining":         u8(func(r *PostFrame) *uint8 { return &r.StocksRemaining }),
+		"actionStateFrameCounter": f32r(func(r *PostFrame) *float32 { return &r.ActionStateFrameCounter }),
+		"stateBitFlags1":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags1 }),
+		"stateBitFlags2":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags2 }),
+		"stateBitFlags3":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags3 }),
+		"stateBitFlags4":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags4 }),
+		"stateBitFlags5":          u8(func(r *PostFrame) *uint8 { return &r.StateBitFlags5 }),
+		"miscAs":                  f32r(func(r *PostFrame) *float32 { return &r.MiscAs }),
+		"groundAirState":          flag(func(r *PostFrame) *bool { return &r.GroundAirState }),
+		"lastGroundId":            u16(func(r *PostFrame) *uint16 { return &r.LastGroundID }),
+		"jumpsRemaining":          u8(func(r *PostFrame) *uint8 { return &r.JumpsRemaining }),
+		"lCancelStatus":           u8(func(r *PostFrame) *uint8 { return &r.LCancelStatus }),
+		"hurtboxCollisionState":   u8(func(r *PostFrame) *uint8 { return &r.HurtboxCollisionState }),
+		"selfInducedAirXSpeed":    f32r(func(r *PostFrame) *float32 { return &r.SelfInducedAirXSpeed }),
+		"selfInducedYSpeed":       f32r(func(r *PostFrame) *float32 { return &r.SelfInducedYSpeed }),
+		"attackBasedXSpeed":       f32r(func(r *PostFrame) *float32 { return &r.AttackBasedXSpeed }),
+		"attackBasedYSpeed":       f32r(func(r *PostFrame) *float32 { return &r.AttackBasedYSpeed }),
+		"selfInducedGroundXSpeed": f32r(func(r *PostFrame) *float32 { return &r.SelfInducedGroundXSpeed }),
+		"hitlagFramesRemaining":   f32r(func(r *PostFrame) *float32 { return &r.HitlagFramesRemaining }),
+		"animationIndex":          u32(func(r *PostFrame) *uint32 { return &r.AnimationIndex }),
+		"instanceHitBy":           u16(func(r *PostFrame) *uint16 { return &r.InstanceHitBy }),
+		"instanceId":              u16(func(r *PostFrame) *uint16 { return &r.InstanceID }),
+	}
+})
 
 // plan lists the setters for the fields an event of this version and
 // size holds, the same rule decodeFields follows.
@@ -190,8 +197,8 @@ func (d *decoder) frameRows(yield func(any) error) error {
 		return nil
 	}
 	preN, postN := 1+int(d.size[cmdPre]), 1+int(d.size[cmdPost])
-	prePlan := plan(preDefs, preSet, d.version, preN)
-	postPlan := plan(postDefs, postSet, d.version, postN)
+	prePlan := plan(preDefs, preSet(), d.version, preN)
+	postPlan := plan(postDefs, postSet(), d.version, postN)
 	rows := make([]FrameRow, 0, rowBatch)
 	path := d.r.Path
 	flush := func() error {

@@ -2,6 +2,7 @@ package teehistorian
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"rewind/model"
@@ -38,19 +39,20 @@ var knownExtNames = []string{extTest, extDDNetVerOld, extDDNetVer, extAuthInit, 
 	extPlayerTeam, extTeamPractice, extPlayerReady, extRejoinVer6, extAntibot, extPlayerName, extPlayerFinish,
 	extTeamFinish, exShowDistance, exShowOthers, exCameraInfo}
 
-// knownUUIDs maps the UUID of every name we have code for to the name.
-var knownUUIDs = func() map[uuid]string {
+// knownUUIDs maps the UUID of every name we have code for to the name,
+// made on first use (each UUID is a hash).
+var knownUUIDs = sync.OnceValue(func() map[uuid]string {
 	m := make(map[uuid]string, len(knownExtNames))
 	for _, n := range knownExtNames {
 		m[uuidOf(n)] = n
 	}
 	return m
-}()
+})
 
 // uuidName names a UUID from our table or from the header's uuids list; an
 // unnamed one shows as the UUID itself.
 func (d *decoder) uuidName(u uuid) string {
-	if n, ok := knownUUIDs[u]; ok {
+	if n, ok := knownUUIDs()[u]; ok {
 		return n
 	}
 	if n, ok := d.headerUUIDs[u]; ok {

@@ -2,6 +2,7 @@ package mpq
 
 import (
 	"encoding/binary"
+	"sync"
 )
 
 // bzDecoder decodes well-formed bzip2 streams with one array of 4 bytes a
@@ -483,8 +484,10 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 
 // bzCRCTables is bzip2's CRC-32 (polynomial 0x04c11db7, most significant
 // bit first), for 8 bytes a step: table k gives the CRC of a byte followed
-// by k zero bytes. A byte a step was a tenth of a corpus decode.
-var bzCRCTables = func() (t [8][256]uint32) {
+// by k zero bytes. A byte a step was a tenth of a corpus decode. Made on
+// first use.
+var bzCRCTables = sync.OnceValue(func() *[8][256]uint32 {
+	t := new([8][256]uint32)
 	for i := range t[0] {
 		c := uint32(i) << 24
 		for k := 0; k < 8; k++ {
@@ -502,12 +505,12 @@ var bzCRCTables = func() (t [8][256]uint32) {
 			t[k][i] = c<<8 ^ t[0][c>>24]
 		}
 	}
-	return
-}()
+	return t
+})
 
 func bzCRC(b []byte) uint32 {
 	c := ^uint32(0)
-	t := &bzCRCTables
+	t := bzCRCTables()
 	for ; len(b) >= 8; b = b[8:] {
 		hi := c ^ (uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]))
 		c = t[7][hi>>24] ^ t[6][byte(hi>>16)] ^ t[5][byte(hi>>8)] ^ t[4][byte(hi)] ^

@@ -1,9 +1,12 @@
 package mpq
 
+import "sync"
+
 // The MPQ crypt table: 0x500 words generated from seed 0x00100001, used by
-// the name hashes and by table decryption.
-var cryptTable = func() [0x500]uint32 {
-	var t [0x500]uint32
+// the name hashes and by table decryption; made on first use (a run that
+// opens no archive never pays for it).
+var cryptTable = sync.OnceValue(func() *[0x500]uint32 {
+	t := new([0x500]uint32)
 	seed := uint32(0x00100001)
 	for i := 0; i < 0x100; i++ {
 		idx := i
@@ -16,7 +19,7 @@ var cryptTable = func() [0x500]uint32 {
 		}
 	}
 	return t
-}()
+})
 
 // Hash types: the row of the crypt table a name hash uses.
 const (
@@ -28,6 +31,7 @@ const (
 
 // hashString hashes a file name the MPQ way: upper case, '/' as '\'.
 func hashString(s string, kind uint32) uint32 {
+	ct := cryptTable()
 	seed1, seed2 := uint32(0x7FED7FED), uint32(0xEEEEEEEE)
 	for i := 0; i < len(s); i++ {
 		c := uint32(s[i])
@@ -37,7 +41,7 @@ func hashString(s string, kind uint32) uint32 {
 		if c == '/' {
 			c = '\\'
 		}
-		seed1 = cryptTable[kind<<8+c] ^ (seed1 + seed2)
+		seed1 = ct[kind<<8+c] ^ (seed1 + seed2)
 		seed2 = c + seed1 + seed2 + seed2<<5 + 3
 	}
 	return seed1
@@ -48,9 +52,10 @@ func hashString(s string, kind uint32) uint32 {
 func HashString(s string, kind uint32) uint32 { return hashString(s, kind&3) }
 
 func decrypt(w []uint32, key uint32) {
+	ct := cryptTable()
 	seed2 := uint32(0xEEEEEEEE)
 	for i := range w {
-		seed2 += cryptTable[0x400+key&0xFF]
+		seed2 += ct[0x400+key&0xFF]
 		v := w[i] ^ (key + seed2)
 		key = (^key<<0x15 + 0x11111111) | key>>0x0B
 		seed2 = v + seed2 + seed2<<5 + 3
@@ -61,9 +66,10 @@ func decrypt(w []uint32, key uint32) {
 // Encrypt is the inverse of the table decryption, for tools and tests that
 // build archives.
 func Encrypt(w []uint32, key uint32) {
+	ct := cryptTable()
 	seed2 := uint32(0xEEEEEEEE)
 	for i := range w {
-		seed2 += cryptTable[0x400+key&0xFF]
+		seed2 += ct[0x400+key&0xFF]
 		v := w[i]
 		w[i] = v ^ (key + seed2)
 		key = (^key<<0x15 + 0x11111111) | key>>0x0B

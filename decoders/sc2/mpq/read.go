@@ -170,9 +170,10 @@ func decryptBytes(b []byte, key uint32) []byte {
 
 // decryptWords decrypts whole little-endian words of b in place.
 func decryptWords(b []byte, key uint32) {
+	ct := cryptTable()
 	seed2 := uint32(0xEEEEEEEE)
 	for i := 0; i+4 <= len(b); i += 4 {
-		seed2 += cryptTable[0x400+key&0xFF]
+		seed2 += ct[0x400+key&0xFF]
 		v := le32(b[i:]) ^ (key + seed2)
 		key = (^key<<0x15 + 0x11111111) | key>>0x0B
 		seed2 = v + seed2 + seed2<<5 + 3
