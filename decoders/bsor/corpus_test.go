@@ -334,6 +334,9 @@ func FuzzBSOR(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
+			if !opt.HeaderOnly {
+				decodetest.NoEvents(t, Decode, data, r, err)
+			}
 		}
 	})
 }

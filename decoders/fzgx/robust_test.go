@@ -150,6 +150,9 @@ func FuzzFZGX(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
+			if !opt.HeaderOnly {
+				decodetest.NoEvents(t, Decode, data, r, err)
+			}
 		}
 	})
 }
@@ -167,6 +170,9 @@ func FuzzFZGXStream(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
+			if !opt.HeaderOnly {
+				decodetest.NoEvents(t, Decode, data, r, err)
+			}
 			if err == nil && !opt.HeaderOnly {
 				analysistest.Summary(t, r, &Format)
 			}

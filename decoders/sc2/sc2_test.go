@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"rewind/decoders/internal/corpus"
+	"rewind/decoders/internal/decodetest"
 	"rewind/decoders/sc2/mpq"
 	"rewind/model"
 )
@@ -615,6 +616,7 @@ func FuzzSC2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Decode(data, model.DecodeOptions{})
 		checkContract(t, "input", data, r, err)
+		decodetest.NoEvents(t, Decode, data, r, err)
 		if r == nil {
 			return
 		}

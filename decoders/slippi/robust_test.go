@@ -164,6 +164,9 @@ func FuzzSlippi(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(b, opt)
 			decodetest.Check(t, r, err, b, opt)
+			if !opt.HeaderOnly {
+				decodetest.NoEvents(t, Decode, b, r, err)
+			}
 		}
 	})
 }
