@@ -67,7 +67,11 @@ func (d *decoder) build(opt model.DecodeOptions) *model.Replay {
 		return r
 	}
 	v.frameDiags()
-	r.Events = v.events()
+	if opt.NoEvents {
+		v.keyChanges() // the analysis reads them
+	} else {
+		r.Events = v.events()
+	}
 	r.Kinds, r.StreamNames = evKindNames, []string{StreamFrames}
 	r.State = v.state
 	r.Detail = v.detail

@@ -34,6 +34,9 @@ func FuzzOSR(f *testing.F) {
 		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
 			r, err := Decode(data, opt)
 			decodetest.Check(t, r, err, data, opt)
+			if !opt.HeaderOnly {
+				decodetest.NoEvents(t, Decode, data, r, err)
+			}
 			if r != nil && !opt.HeaderOnly {
 				if a := r.Analysis(); a == nil {
 					t.Fatal("no analysis")
