@@ -1,10 +1,17 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"rewind/decoders"
+	"rewind/model"
+	"rewind/theme"
 )
 
 // BenchmarkView draws the replay view at 200x60 on a 30-minute replay
@@ -48,6 +55,34 @@ func BenchmarkStep(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if v.frame >= 100000 {
 			v.seek(20000)
+		}
+		v.Update(right)
+		_ = v.View()
+	}
+}
+
+// BenchmarkStepRealSlippi is BenchmarkStep on the corpus's largest
+// Slippi file (4 MB, 82,000 events, heavy rollback), from its middle.
+func BenchmarkStepRealSlippi(b *testing.B) {
+	defer colour()()
+	path := filepath.Join("..", "..", "shared", "corpus", "slp", "project-slippi__slippi-js", "slp__rollbackFrameTest.slp")
+	if _, err := os.Stat(path); err != nil {
+		b.Skip("shared corpus not found: ", err)
+	}
+	r, err := decoders.Open(path, model.DecodeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v := newReplayView(r, prepare(r), theme.New(false))
+	v.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	mid, end := r.Timeline.Count/2, r.Timeline.Count-1
+	v.seek(mid)
+	right := keyMsg("right")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if v.frame >= end {
+			v.seek(mid)
 		}
 		v.Update(right)
 		_ = v.View()
