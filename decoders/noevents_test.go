@@ -4,8 +4,8 @@ package decoders
 // decodes with DecodeOptions.NoEvents: every byte read and checked, no
 // event records kept. It must say about a file exactly what the full
 // decode says: the same diagnostics in the same order at the same
-// offsets, the same header, players and timeline, and the same game
-// analysis (the index keeps the summary made from it).
+// offsets, the same header, players and timeline, the same game analysis
+// and the same summary (what the index keeps).
 
 import (
 	"reflect"
@@ -72,6 +72,11 @@ func TestNoEventsChecksAsTheFullDecode(t *testing.T) {
 		}
 		if s := decodetest.Diff(full.Analysis(), lean.Analysis()); s != "" {
 			t.Errorf("%s: analysis%s", f.name, s)
+		}
+		if fm := ByID(full.Format); fm != nil {
+			if s := decodetest.Diff(full.Summarized(fm.Summarize), lean.Summarized(fm.Summarize)); s != "" {
+				t.Errorf("%s: summary%s", f.name, s)
+			}
 		}
 		switch {
 		case keepsEvents[full.Format]:
