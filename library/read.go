@@ -23,41 +23,52 @@ import (
 // path defines the byte ranges, and a sixth format gets ranged reads for
 // free. Where mapping is unavailable (another OS, a file that shrinks while
 // it is read) the file is read whole instead.
-func ReadHeader(e Entry) Header {
+func ReadHeader(e Entry) Header { return readEntry(e, false) }
+
+// readEntry reads a walked file header-only, or with full in full (the
+// check and the summary too).
+func readEntry(e Entry, full bool) Header {
 	h := entryHeader(e)
 	if e.Kind != File {
 		return h
 	}
+	failed := func(err string) Header {
+		h.Err = err
+		if full {
+			h.Check, h.Summary = &Check{Err: h.Err}, &Summary{Err: h.Err}
+		}
+		return h
+	}
 	if e.Packed {
-		readPacked(e, &h, false)
+		readPacked(e, &h, full)
 		return h
 	}
 	if e.FS != nil {
 		data, err := fs.ReadFile(e.FS, e.Path)
 		if err != nil {
-			h.Err = err.Error()
-			return h
+			return failed(pathError(e.Path, err).Error())
 		}
 		h.Size = int64(len(data))
-		decodeHeader(&h, data, false)
+		decodeHeader(&h, data, full)
 		return h
 	}
 	var got Header
 	size, mtime, err := withBytes(e.Path, func(data []byte) {
 		got = h
 		got.Size = int64(len(data))
-		decodeHeader(&got, data, false)
+		decodeHeader(&got, data, full)
 	})
 	if err != nil {
 		if _, _, packed := pack.Split(e.Path); packed {
 			// a member of a pack the entry did not say was one (a row of
 			// the index handed to the checker)
-			readPacked(e, &h, false)
+			readPacked(e, &h, full)
 			return h
 		}
-		h.Kind, h.Err = Unreadable, pathError(e.Path, err).Error()
-		return h
+		h.Kind = Unreadable
+		return failed(pathError(e.Path, err).Error())
 	}
+	// the freshness key is the file's as it was read
 	got.Size, got.ModTime = size, mtime
 	return got
 }
@@ -154,45 +165,7 @@ func notReplay(err error) string {
 // header read cannot know), the check and the summary, all from the one
 // decode. A large file is mapped rather than copied (a full decode still
 // touches every page).
-func ReadFull(e Entry) Header {
-	h := entryHeader(e)
-	if e.Kind != File {
-		return h
-	}
-	if e.Packed {
-		readPacked(e, &h, true)
-		return h
-	}
-	if e.FS != nil {
-		data, err := fs.ReadFile(e.FS, e.Path)
-		if err != nil {
-			h.Err = pathError(e.Path, err).Error()
-			h.Check, h.Summary = &Check{Err: h.Err}, &Summary{Err: h.Err}
-			return h
-		}
-		h.Size = int64(len(data))
-		decodeHeader(&h, data, true)
-		return h
-	}
-	var got Header
-	size, mtime, err := withBytes(e.Path, func(data []byte) {
-		got = h
-		got.Size = int64(len(data))
-		decodeHeader(&got, data, true)
-	})
-	if err != nil {
-		if _, _, packed := pack.Split(e.Path); packed {
-			readPacked(e, &h, true)
-			return h
-		}
-		h.Kind, h.Err = Unreadable, pathError(e.Path, err).Error()
-		h.Check, h.Summary = &Check{Err: h.Err}, &Summary{Err: h.Err}
-		return h
-	}
-	// the freshness key is the file's as it was read
-	got.Size, got.ModTime = size, mtime
-	return got
-}
+func ReadFull(e Entry) Header { return readEntry(e, true) }
 
 // CheckFile decodes a walked file in full and says what is wrong with it.
 func CheckFile(e Entry) *Check { return ReadFull(e).Check }

@@ -27,8 +27,11 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -239,6 +242,31 @@ func FormatCount(n int64) string {
 		b = append(b, s[i])
 	}
 	return string(b)
+}
+
+// SameValue reports whether two Field values are the same value of the
+// same type. NaN equals NaN (a garbage float in the same place of both files is
+// no difference); byte slices compare by content, times by instant.
+func SameValue(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
+	case float32:
+		y, ok := b.(float32)
+		return ok && (x == y || x != x && y != y)
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	case time.Time:
+		y, ok := b.(time.Time)
+		return ok && x.Equal(y)
+	case bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, time.Duration:
+		return a == b
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // Find returns the first field with the key, searching groups depth first.

@@ -90,17 +90,7 @@ type liveState struct {
 // it is (End rejoins the edge).
 func (v *replayView) liveUpdate(r *model.Replay, p *prepared) {
 	atEdge := v.frame >= v.count()-1
-	v.r, v.p = r, p
-	v.tl, v.noTime = playTimeline(&r.Timeline)
-	v.header = v.headerLines()
-	v.headCur = min(v.headCur, max(len(v.header)-1, 0))
-	v.stocks = v.stocks[:0]
-	for _, pl := range r.Players {
-		v.stocks = append(v.stocks, startStocks(pl.Fields))
-	}
-	v.applyEvents()
-	v.applyMoments()
-	v.barCache, v.fieldAt, v.statCache, v.chartLbl, v.footText = barCache{}, fieldCache{}, nil, nil, ""
+	v.swap(r, p)
 	if v.diag >= len(r.Diagnostics) {
 		v.diag = -1
 	}
@@ -117,6 +107,23 @@ func (v *replayView) liveUpdate(r *model.Replay, p *prepared) {
 	default:
 		v.frame = v.tl.Clamp(v.frame)
 	}
+}
+
+// swap puts another decode of the replay in the view (a grown snapshot, the
+// full decode after the header): what is made of the replay once is made
+// again; the cursors are the caller's to mend.
+func (v *replayView) swap(r *model.Replay, p *prepared) {
+	v.r, v.p = r, p
+	v.tl, v.noTime = playTimeline(&r.Timeline)
+	v.header = v.headerLines()
+	v.headCur = min(v.headCur, max(len(v.header)-1, 0))
+	v.stocks = v.stocks[:0]
+	for _, pl := range r.Players {
+		v.stocks = append(v.stocks, startStocks(pl.Fields))
+	}
+	v.applyEvents()
+	v.applyMoments()
+	v.barCache, v.fieldAt, v.statCache, v.chartLbl, v.footText = barCache{}, fieldCache{}, nil, nil, ""
 }
 
 // liveText is the timeline status's part about following: "● live", how

@@ -11,17 +11,7 @@ import "rewind/model"
 // the cursor where the person put it.
 func (v *replayView) decoded(r *model.Replay, p *prepared) {
 	frame := v.frame
-	v.r, v.p = r, p
-	v.tl, v.noTime = playTimeline(&r.Timeline)
-	v.header = v.headerLines()
-	v.headCur = min(v.headCur, max(len(v.header)-1, 0))
-	v.stocks = v.stocks[:0]
-	for _, pl := range r.Players {
-		v.stocks = append(v.stocks, startStocks(pl.Fields))
-	}
-	v.applyEvents()
-	v.applyMoments()
-	v.barCache, v.fieldAt, v.statCache, v.chartLbl, v.footText = barCache{}, fieldCache{}, nil, nil, ""
+	v.swap(r, p)
 	v.diag, v.ev = -1, -1
 	v.prob = 0
 	v.frame = v.tl.Clamp(frame)

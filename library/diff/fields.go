@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"bytes"
 	"math"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -131,30 +129,9 @@ func leaf(path string) string {
 	return path
 }
 
-// Equal reports whether two field values are the same value of the same
-// type. NaN equals NaN (a garbage float in the same place of both files is
-// no difference); byte slices compare by content, times by instant.
-func Equal(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	case float32:
-		y, ok := b.(float32)
-		return ok && (x == y || x != x && y != y)
-	case []byte:
-		y, ok := b.([]byte)
-		return ok && bytes.Equal(x, y)
-	case time.Time:
-		y, ok := b.(time.Time)
-		return ok && x.Equal(y)
-	case bool, string, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, time.Duration:
-		return a == b
-	}
-	return reflect.DeepEqual(a, b)
-}
+// Equal reports whether two field values are the same value
+// (model.SameValue).
+func Equal(a, b any) bool { return model.SameValue(a, b) }
 
 // number reads a value as a float64 when it is a number (a duration in
 // seconds), for deltas.

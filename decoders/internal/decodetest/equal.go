@@ -1,11 +1,9 @@
 package decodetest
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"reflect"
-	"time"
 
 	"rewind/model"
 )
@@ -126,22 +124,8 @@ func DiffFields(a, b []model.Field) string {
 // sameValue compares two field values: NaN equals NaN, bytes and times by
 // content, the rest with == when their type allows it.
 func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	case float32:
-		y, ok := b.(float32)
-		return ok && (x == y || x != x && y != y)
-	case []byte:
-		y, ok := b.([]byte)
-		return ok && bytes.Equal(x, y)
-	case time.Time:
-		y, ok := b.(time.Time)
-		return ok && x.Equal(y)
-	}
 	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.TypeOf(a).Comparable() {
 		return Diff(a, b) == ""
 	}
-	return a == b
+	return model.SameValue(a, b)
 }
