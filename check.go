@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"rewind/decoders"
+	"rewind/decoders/mapped"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -314,7 +316,43 @@ func checkOne(in input) checkResult {
 		size := in.Size
 		res.Size = &size
 	}
-	r, err := decodeInput(in, model.DecodeOptions{NoEvents: true}) // read and check every byte, keep no event list
+	// read and check every byte, keep no event list
+	if !checkMapped(in, func(r *model.Replay, err error) { res.fill(r, err, in) }) {
+		r, err := decodeInput(in, model.DecodeOptions{NoEvents: true})
+		res.fill(r, err, in)
+	}
+	return res
+}
+
+// checkMapped checks a file on disk from its mapped bytes, without copying
+// them: fn gets the replay while they are mapped and must keep nothing of
+// it but what it copies. It reports false when the path is no plain file
+// (a sample, a member of a pack, a path that cannot be opened), so the
+// caller reads it as every command does and reports why.
+func checkMapped(in input, fn func(*model.Replay, error)) bool {
+	if in.Err != nil || in.fsys != nil {
+		return false
+	}
+	done := false
+	_, _, err := mapped.With(in.Name, true, func(data []byte) {
+		f, err := decoders.ReadBytes(data, in.Name)
+		if err != nil {
+			fn(nil, err)
+			done = true
+			return
+		}
+		r, err := f.Decode(model.DecodeOptions{NoEvents: true})
+		if r != nil {
+			r.Path = in.Name
+		}
+		fn(r, err)
+		done = true
+	})
+	return err == nil && done
+}
+
+// fill sets the result from a check's decode.
+func (res *checkResult) fill(r *model.Replay, err error, in input) {
 	if err != nil {
 		res.Status = "unreadable"
 		if in.Skipped {
@@ -323,7 +361,7 @@ func checkOne(in input) checkResult {
 			res.Reason, res.Format = failure(err)
 		}
 		res.Error = reason(in.Name, err)
-		return res
+		return
 	}
 	res.Format = r.Format
 	res.Partial = r.Partial
@@ -335,5 +373,4 @@ func checkOne(in input) checkResult {
 	for _, d := range r.Diagnostics {
 		res.Diagnostics = append(res.Diagnostics, diagnosticJSON(r, d))
 	}
-	return res
 }

@@ -1,7 +1,6 @@
 package decoders
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -266,8 +265,23 @@ func readPacked(path string) (f *File, ok bool, err error) {
 }
 
 // ReadBytes is ReadFile for bytes already in memory (the built-in samples, a
-// member of a pack): what a replay's front says about its extent holds the
-// same way.
+// member of a pack, a mapped file): what a replay's front says about its
+// extent holds the same way. The File's Data is data (or its front), not a
+// copy.
 func ReadBytes(data []byte, path string) (*File, error) {
-	return readFile(bytes.NewReader(data), path, int64(len(data)))
+	size := int64(len(data))
+	f := &File{Path: path, Size: size, Extent: -1}
+	head := data[:min(size, HeadSize)]
+	var err error
+	if f.Format, err = Detect(head, path); err != nil {
+		return nil, err
+	}
+	f.Data = data
+	if f.Format.Extent != nil {
+		f.Extent = f.Format.Extent(head, size)
+	}
+	if f.Extent >= 0 && f.Extent < size {
+		f.Data = data[:f.Extent]
+	}
+	return f, nil
 }

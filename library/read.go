@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"sync"
 
 	"rewind/decoders"
+	"rewind/decoders/mapped"
 	"rewind/decoders/pack"
 	"rewind/model"
 )
@@ -53,7 +53,7 @@ func readEntry(e Entry, full bool) Header {
 		return h
 	}
 	var got Header
-	size, mtime, err := withBytes(e.Path, func(data []byte) {
+	size, mtime, err := mapped.With(e.Path, full, func(data []byte) {
 		got = h
 		got.Size = int64(len(data))
 		decodeHeader(&got, data, full)
@@ -85,26 +85,6 @@ func entryHeader(e Entry) Header {
 		h.Err = e.Path + ": not a regular file"
 	}
 	return h
-}
-
-// smallFile is the size up to which a file is read rather than mapped.
-const smallFile = 256 << 10
-
-var smallBufs = sync.Pool{New: func() any { b := make([]byte, smallFile+1); return &b }}
-
-// getBuf returns a buffer of n bytes, reused when n is small.
-func getBuf(n int64) []byte {
-	if n > smallFile+1 {
-		return make([]byte, n)
-	}
-	return (*smallBufs.Get().(*[]byte))[:n]
-}
-
-func putBuf(b []byte) {
-	if cap(b) == smallFile+1 {
-		b = b[:cap(b)]
-		smallBufs.Put(&b)
-	}
 }
 
 // decodeHeader fills h from a header-only decode of data, or with full

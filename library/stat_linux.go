@@ -2,6 +2,7 @@ package library
 
 import (
 	"os"
+	"rewind/decoders/mapped"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -36,7 +37,7 @@ func (s statter) stat(name string) (fileStat, error) {
 	case unix.S_IFREG:
 		fi.regular = true
 	default:
-		fi.special = modeOf(st.Mode)
+		fi.special = mapped.ModeOf(st.Mode)
 	}
 	return fi, nil
 }

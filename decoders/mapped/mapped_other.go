@@ -1,6 +1,6 @@
 //go:build !linux
 
-package library
+package mapped
 
 import (
 	"io"
@@ -9,9 +9,9 @@ import (
 	"rewind/decoders"
 )
 
-// withBytes opens a regular file and calls fn with its bytes, which fn
-// must not keep. Here the file is read whole; Linux maps large files.
-func withBytes(path string, fn func(data []byte)) (size int64, mtime time.Time, err error) {
+// With opens a regular file and calls fn with its bytes, which fn must not
+// keep. Here the file is read whole; Linux maps large files.
+func With(path string, whole bool, fn func(data []byte)) (size int64, mtime time.Time, err error) {
 	f, err := decoders.OpenRegular(path)
 	if err != nil {
 		return 0, time.Time{}, err
