@@ -2,10 +2,11 @@ package library
 
 import (
 	"os"
-	"rewind/decoders/mapped"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"rewind/decoders/mapped"
 )
 
 // statter stats the entries of one open folder by name, relative to the

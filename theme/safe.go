@@ -11,6 +11,7 @@ package theme
 // which characters are unsafe and how they are shown.
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -224,7 +225,7 @@ func cEscape(c byte) string {
 // rune is inside a string and \uXXXX there is the same value. b is
 // returned as it is when there is nothing to rewrite.
 func EscapeJSON(b []byte) []byte {
-	i := 0
+	i := asciiPrefix(b)
 	for ; i < len(b); i++ {
 		if b[i] >= 0x80 {
 			r, _ := utf8.DecodeRune(b[i:])
@@ -277,6 +278,47 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// asciiPrefix is how many bytes at the front of b are ASCII, found eight at
+// a time: a million lines of NDJSON are almost nothing else.
+func asciiPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&highBits != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
+
+// plainPrefix is a lower bound on how many bytes at the front of b are
+// printable ASCII (0x20 to 0x7e), found eight at a time; the caller goes
+// on byte by byte from there.
+func plainPrefix(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// a byte with its high bit, one under 0x20, or DEL ends the run
+		if x&highBits != 0 || (x-0x20*lowBits)&^x&highBits != 0 || hasByte(x, 0x7f) {
+			break
+		}
+	}
+	return i
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// hasByte says whether one of the eight bytes of x is c.
+func hasByte(x uint64, c byte) bool {
+	y := x ^ (lowBits * uint64(c))
+	return (y-lowBits)&^y&highBits != 0
+}
+
 // NewWriter returns a Writer that writes to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
@@ -300,11 +342,25 @@ func (s *Writer) Write(p []byte) (int, error) {
 			break
 		}
 	}
+	plain := plainPrefix(data[:end])
+	for plain < end && plainByte[data[plain]] {
+		plain++
+	}
+	if plain == end {
+		// nothing to escape (NDJSON, almost always): no copy
+		if end < len(data) {
+			s.held = append([]byte(nil), data[end:]...)
+		}
+		if _, err := s.w.Write(data[:end]); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
 	s.buf = s.buf[:0]
 	for i := 0; i < end; {
 		// a run of printable ASCII goes in one copy (a million lines of
 		// NDJSON are almost nothing else)
-		j := i
+		j := i + plainPrefix(data[i:end])
 		for j < end && plainByte[data[j]] {
 			j++
 		}
