@@ -602,13 +602,62 @@ func withinEdits(a, b string, k int) bool {
 	if d := len(a) - len(b); d > k*utf8.UTFMax || -d > k*utf8.UTFMax {
 		return false
 	}
+	if asciiOnly(a) && asciiOnly(b) {
+		// the usual case, a file name's words: bytes are runes, and most
+		// words are ruled out by their letters alone
+		if d := len(a) - len(b); d > k || -d > k || bagDistance(a, b) > k {
+			return false
+		}
+		return osaWithin([]byte(a), []byte(b), k)
+	}
 	// runes on the stack for the usual short words
 	var ba, bb [48]rune
 	ra, rb := toRunes(a, ba[:0]), toRunes(b, bb[:0])
 	if d := len(ra) - len(rb); d > k || -d > k {
 		return false
 	}
-	// Damerau-Levenshtein (optimal string alignment) over three rows
+	return osaWithin(ra, rb, k)
+}
+
+func asciiOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// bagDistance is a lower bound of the edits between two ASCII words: the
+// letters one has that the other lacks, the larger count of the two sides.
+// No edit changes that by more than one and a swap not at all.
+func bagDistance(a, b string) int {
+	var count [utf8.RuneSelf]int8
+	for i := 0; i < len(a); i++ {
+		count[a[i]]++
+	}
+	for i := 0; i < len(b); i++ {
+		count[b[i]]--
+	}
+	more, fewer := 0, 0
+	for i := 0; i < len(a); i++ {
+		if c := count[a[i]]; c > 0 {
+			more += int(c)
+			count[a[i]] = 0
+		}
+	}
+	for i := 0; i < len(b); i++ {
+		if c := count[b[i]]; c < 0 {
+			fewer -= int(c)
+			count[b[i]] = 0
+		}
+	}
+	return max(more, fewer)
+}
+
+// osaWithin is withinEdits over runes or bytes: Damerau-Levenshtein
+// (optimal string alignment) over three rows, stopped once a row is past k.
+func osaWithin[T rune | byte](ra, rb []T, k int) bool {
 	var r0, r1, r2 [49]int
 	prev2, prev, cur := r0[:0], r1[:0], r2[:0]
 	if len(rb)+1 > len(r0) {

@@ -70,6 +70,11 @@ type matchWorker struct {
 	v     view
 	buf   []byte
 	fmts  map[[2]uint32]string
+	// files are the file texts of the chunk being matched, from row lo on
+	// (nil: made per row)
+	files *chunkFiles
+	lo    int
+	id    int // the row being matched
 }
 
 func (m *Matcher) worker() *matchWorker {
@@ -137,7 +142,12 @@ func (w *matchWorker) fill(r *rowRec) {
 		v.title, v.mode, v.result = w.text(r.title), w.text(r.mode), w.text(r.result)
 	}
 	if need.file {
-		v.file = fileText(s.name(r), w.buf)
+		if f := w.files; f != nil && w.id-w.lo < len(f.ends) {
+			k := w.id - w.lo
+			v.file = f.text[f.start(k):f.ends[k]]
+		} else {
+			v.file = fileText(s.name(r), w.buf)
+		}
 	}
 	v.dated = r.flags&fStart != 0
 	v.start = r.startSec + int64(r.startZone)
@@ -169,6 +179,7 @@ func (w *matchWorker) rank(id RowID) (bool, int) {
 	if w.m.q.Empty() {
 		return true, 0
 	}
+	w.id = int(id)
 	w.fill(r)
 	return w.m.q.rank(&w.v, &w.cache)
 }
@@ -217,6 +228,9 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 				}
 				lo, hi := c*filterChunk, min((c+1)*filterChunk, n)
 				m.s.mu.RLock()
+				if m.need.file {
+					w.files, w.lo = m.s.chunkFiles(c, lo, hi, w.buf), lo
+				}
 				for id := lo; id < hi; id++ {
 					if want[id/64]&(1<<(id%64)) == 0 {
 						continue
@@ -247,4 +261,45 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 		}
 	}
 	return kept, tiers, true
+}
+
+// chunkFiles are the file texts (fileText) of one chunk of a store's rows,
+// made when a query first needs them and kept: a filter keystroke over a
+// million rows then folds no file name, it reads a prepared lowercase
+// arena. A row's file name never changes; rows added to the last chunk
+// since are made per row until the chunk is made again.
+type chunkFiles struct {
+	text string
+	ends []uint32 // where each row's text ends in text
+}
+
+func (f *chunkFiles) start(k int) uint32 {
+	if k == 0 {
+		return 0
+	}
+	return f.ends[k-1]
+}
+
+// chunkFiles returns chunk c's file texts (rows lo to hi), making them if
+// the chunk has none or fewer rows than it has now. The caller holds the
+// read lock; buf is scratch.
+func (s *Store) chunkFiles(c, lo, hi int, buf []byte) *chunkFiles {
+	s.prepMu.Lock()
+	if len(s.files) <= c {
+		s.files = append(s.files, make([]atomic.Pointer[chunkFiles], c+1-len(s.files))...)
+	}
+	slot := &s.files[c]
+	s.prepMu.Unlock()
+	if f := slot.Load(); f != nil && len(f.ends) >= hi-lo {
+		return f
+	}
+	var text []byte
+	ends := make([]uint32, 0, hi-lo)
+	for id := lo; id < hi; id++ {
+		text = append(text, fileText(s.name(s.rec(RowID(id))), buf)...)
+		ends = append(ends, uint32(len(text)))
+	}
+	f := &chunkFiles{text: string(text), ends: ends}
+	slot.Store(f)
+	return f
 }

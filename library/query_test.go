@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -280,14 +281,28 @@ func TestMatcherAgrees(t *testing.T) {
 	})
 	s := NewStore()
 	var ids []RowID
-	for _, h := range hs {
-		ids = append(ids, s.Put(h))
+	put := func(hs []*Header) {
+		for _, h := range hs {
+			ids = append(ids, s.Put(h))
+		}
 	}
+	// half the rows first, then the rest: the file texts a filter prepares
+	// for a chunk must grow with it
+	put(hs[:len(hs)/2])
+	agree(t, s, ids, hs[:len(hs)/2], []string{"fox", "tests data", "game", "madnes", "nametags"})
+	put(hs[len(hs)/2:])
 	queries := []string{"fox", "marth", "ics", "peach", "slp", "tests data", "corrupt", "game", "wol", "netplay", "terran", "believer",
 		"nametags", "klaus", "bf", "ps", "ic", "-char:fox", "char:zerg>terran", "p1", "2023", "v3", "winter", "madnes", "metalopolis"}
 	for _, c := range queryCases {
 		queries = append(queries, c.q)
 	}
+	agree(t, s, ids, hs, queries)
+}
+
+// agree holds the matcher over a store's rows to Query.Rank over their
+// headers.
+func agree(t *testing.T, s *Store, ids []RowID, hs []*Header, queries []string) {
+	t.Helper()
 	for _, text := range queries {
 		q, err := ParseQuery(text)
 		if err != nil {
@@ -307,6 +322,37 @@ func TestMatcherAgrees(t *testing.T) {
 		}
 		if !slices.Equal(kept, want) || !slices.Equal(tiers, wantTiers) {
 			t.Errorf("%q: matcher kept %v %v, headers %v %v", text, kept, tiers, want, wantTiers)
+		}
+	}
+}
+
+// TestWithinEditsASCII: the ASCII path (bytes, ruled out early by the
+// letters) answers as the rune path does, on random near words.
+func TestWithinEditsASCII(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	letters := "abcdeox42"
+	word := func() string {
+		b := make([]byte, 1+rng.IntN(9))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	for range 20000 {
+		a, b, k := word(), word(), 1+rng.IntN(2)
+		if rng.IntN(2) == 0 { // a near miss: one or two edits of a
+			bb := []byte(a)
+			for range 1 + rng.IntN(2) {
+				bb[rng.IntN(len(bb))] = letters[rng.IntN(len(letters))]
+			}
+			b = string(bb)
+		}
+		want := osaWithin([]rune(a), []rune(b), k)
+		if d := len(a) - len(b); d > k || -d > k {
+			want = false
+		}
+		if got := withinEdits(a, b, k); got != want {
+			t.Fatalf("withinEdits(%q, %q, %d) = %v, want %v", a, b, k, got, want)
 		}
 	}
 }

@@ -59,7 +59,8 @@ type Store struct {
 	readSum func(ref uint64, n uint32) ([]byte, bool)
 
 	prepMu sync.Mutex
-	preps  []atomic.Pointer[prep] // strings prepared for queries, by id (matcher.go)
+	preps  []atomic.Pointer[prep]       // strings prepared for queries, by id (matcher.go)
+	files  []atomic.Pointer[chunkFiles] // file names prepared for queries, by filter chunk
 }
 
 // RowID names a row of a Store.
