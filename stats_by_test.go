@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -312,4 +313,65 @@ func mustAbs(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// stats --by character over SC2 replays counts, per race, the player-games
+// that sc2reader 1.8.0 finds (play_race of every player of every replay it
+// reads, recorded in decoders/sc2/testdata): races written in the client's
+// language count under their English name. The files are the corpus's when
+// it is here, else the samples that are copies of corpus files.
+func TestStatsBySC2RacesMatchSc2reader(t *testing.T) {
+	data, err := os.ReadFile("decoders/sc2/testdata/sc2reader-races.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the samples that are copies of corpus files, by corpus name
+	samples := map[string]string{}
+	manifest, _ := os.ReadFile("testdata/samples/sc2/MANIFEST.tsv")
+	for _, line := range strings.Split(string(manifest), "\n") {
+		if f := strings.Split(line, "\t"); len(f) >= 2 && f[0] != "file" {
+			samples[f[1]] = filepath.Join("testdata", "samples", "sc2", f[0])
+		}
+	}
+	want := map[string]int{}
+	var files []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 2 || strings.HasPrefix(line, "#") || f[0] == "file" {
+			continue
+		}
+		p := filepath.Join("..", "shared", "corpus", "sc2", f[0])
+		if _, err := os.Stat(p); err != nil {
+			if p = samples[f[0]]; p == "" {
+				continue
+			}
+		}
+		files = append(files, p)
+		for race := range strings.SplitSeq(f[1], ",") {
+			if race != "" { // a replay sc2reader reads no player from
+				want[race]++
+			}
+		}
+	}
+	if len(files) < 5 {
+		t.Fatalf("only %d SC2 replays with sc2reader's races", len(files))
+	}
+	t.Logf("%d replays, sc2reader's player-games by race %v", len(files), want)
+	r := rewind(t, append([]string{"stats", "--by", "character", "--json"}, files...)...)
+	r.want(t, "stats --by character", 0, "*")
+	got := map[string]int{}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	for _, line := range lines[:len(lines)-1] {
+		var g struct {
+			Group map[string]string `json:"group"`
+			Games int               `json:"games"`
+		}
+		if err := json.Unmarshal([]byte(line), &g); err != nil {
+			t.Fatal(err)
+		}
+		got[g.Group["character"]] = g.Games
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("player-games by race: rewind %v, sc2reader %v", got, want)
+	}
 }

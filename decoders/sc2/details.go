@@ -130,12 +130,13 @@ func (d *decoder) detailsPlayer(i int, p *versioned.Value, stream string) {
 	info.name, info.clan = splitClan(string(name))
 	race, _ := p.BytesOf(2)
 	info.race = string(race)
+	raceName := englishRace(info.race)
 	info.control, _ = p.IntOf(4)
 	info.team, _ = p.IntOf(5)
 	info.observe, _ = p.IntOf(7)
 	info.result, _ = p.IntOf(8)
 	info.workingSlot, info.hasWorkingSlot = p.IntOf(9)
-	mp := model.Player{Slot: fmt.Sprintf("P%d", i+1), Name: info.name, Character: info.race,
+	mp := model.Player{Slot: fmt.Sprintf("P%d", i+1), Name: info.name, Character: raceName,
 		Team: fmt.Sprintf("team %d", info.team+1), Result: resultName(info.result)}
 	f := []model.Field{{Key: "name", Label: "m_name", Value: info.name, Span: spanOf(p, 0, stream)}}
 	if info.clan != "" {
@@ -309,3 +310,22 @@ var playerColors = map[[3]int64]string{
 }
 
 func colorName(r, g, b int64) string { return playerColors[[3]int64{r, g, b}] }
+
+// localizedRaces are the race names a client in another language writes
+// into the details (the game's editor strings for a race, as sc2reader
+// lists them), by the English name every table of rewind uses: a Korean
+// client's Terran is a Terran in a matchup and in stats --by character.
+var localizedRaces = map[string]string{
+	"Терран": "Terran", "테란": "Terran", "Terranie": "Terran", "人类": "Terran", "人類": "Terran", "Terrano": "Terran", "Terraner": "Terran",
+	"Протосс": "Protoss", "프로토스": "Protoss", "Protosi": "Protoss", "星灵": "Protoss", "神族": "Protoss",
+	"Зерг": "Zerg", "저그": "Zerg", "Zergi": "Zerg", "异虫": "Zerg", "蟲族": "Zerg",
+}
+
+// englishRace is a details race name in English; a name no table knows
+// (an arcade map's own race) stays as it is.
+func englishRace(race string) string {
+	if en, ok := localizedRaces[race]; ok {
+		return en
+	}
+	return race
+}
