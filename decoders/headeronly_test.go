@@ -33,22 +33,35 @@ func viewOf(r *model.Replay) headerView {
 	return v
 }
 
-func TestHeaderOnlyAgreesWithFullDecode(t *testing.T) {
-	type file struct {
-		name string
-		data []byte
-	}
-	var files []file
+// testFile is a replay's bytes, named by where they came from.
+type testFile struct {
+	name string
+	data []byte
+}
+
+// testFiles are the samples, each also cut to each percentage of cuts
+// (records cut off, sections missing, no end), and the corpus's replays
+// when it is here.
+func testFiles(t *testing.T, cuts ...int) []testFile {
+	var files []testFile
 	for _, s := range samples(t) {
-		files = append(files, file{"samples/" + s.name, s.data})
+		files = append(files, testFile{"samples/" + s.name, s.data})
+		for _, k := range cuts {
+			files = append(files, testFile{"samples/" + s.name + " cut", s.data[:len(s.data)*k/100]})
+		}
 	}
 	if root, ok := corpus.Shared(t); ok {
 		for _, s := range replaysUnder(root) {
-			files = append(files, file{"corpus/" + s.name, s.data})
+			files = append(files, testFile{"corpus/" + s.name, s.data})
 		}
 	} else {
-		t.Logf("%s: header-only reads compared on the samples only", corpus.NotFound)
+		t.Logf("%s: compared on the samples only", corpus.NotFound)
 	}
+	return files
+}
+
+func TestHeaderOnlyAgreesWithFullDecode(t *testing.T) {
+	files := testFiles(t)
 	compared, counted := 0, 0
 	for _, f := range files {
 		full, err := Decode(f.data, f.name, model.DecodeOptions{})

@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"testing"
 
-	"rewind/decoders/internal/corpus"
 	"rewind/decoders/internal/decodetest"
 	"rewind/model"
 )
@@ -21,25 +20,7 @@ import (
 var keepsEvents = map[model.Format]bool{"teehistorian": true}
 
 func TestNoEventsChecksAsTheFullDecode(t *testing.T) {
-	type file struct {
-		name string
-		data []byte
-	}
-	var files []file
-	for _, s := range samples(t) {
-		files = append(files, file{"samples/" + s.name, s.data})
-		// and cut short: records cut off, sections missing, no end
-		for _, k := range []int{13, 37, 61, 89, 97} {
-			files = append(files, file{"samples/" + s.name + " cut", s.data[:len(s.data)*k/100]})
-		}
-	}
-	if root, ok := corpus.Shared(t); ok {
-		for _, s := range replaysUnder(root) {
-			files = append(files, file{"corpus/" + s.name, s.data})
-		}
-	} else {
-		t.Logf("%s: compared on the samples only", corpus.NotFound)
-	}
+	files := testFiles(t, 13, 37, 61, 89, 97)
 	withDiags, without := 0, 0
 	for _, f := range files {
 		full, ferr := Decode(f.data, f.name, model.DecodeOptions{})
