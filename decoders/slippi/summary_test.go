@@ -190,16 +190,30 @@ func TestHandBuiltOutcomes(t *testing.T) {
 	}
 }
 
-// TestWriteOutcomeCases writes the hand-built games for slippi-js
-// (REWIND_WRITE_OUTCOMES=dir); it checks nothing.
+// TestWriteOutcomeCases writes the hand-built games as files, into
+// REWIND_WRITE_OUTCOMES (for slippi-js) or a temporary folder, and reads
+// each file back: it decodes clean, as the game it was built as.
 func TestWriteOutcomeCases(t *testing.T) {
 	dir := os.Getenv("REWIND_WRITE_OUTCOMES")
 	if dir == "" {
-		t.Skip("set REWIND_WRITE_OUTCOMES to a folder to write the hand-built games")
+		dir = t.TempDir()
 	}
 	for i, c := range outcomeCases {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("outcome%d.slp", i)), outcomeBytes(c), 0o644); err != nil {
+		path := filepath.Join(dir, fmt.Sprintf("outcome%d.slp", i))
+		if err := os.WriteFile(path, outcomeBytes(c), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Decode(data, model.DecodeOptions{})
+		if err != nil || r.Problems() > 0 {
+			t.Errorf("%s (%s): %v %v", path, c.name, err, r.Diagnostics)
+			continue
+		}
+		if len(r.Players) == 0 || r.Timeline.Count == 0 {
+			t.Errorf("%s (%s): %d players, %d frames", path, c.name, len(r.Players), r.Timeline.Count)
 		}
 	}
 }
