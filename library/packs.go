@@ -74,7 +74,8 @@ func packedMember(p string) (Entry, bool) {
 
 // readPacked reads a member for a header or a full decode; the freshness
 // key stays the walk's.
-func readPacked(e Entry, h *Header, full bool) {
+func readPacked(e Entry, h *Header, how reading) {
+	full := how.full
 	f, err := decoders.ReadFile(e.Path)
 	if err != nil {
 		h.Err = err.Error()
@@ -86,7 +87,7 @@ func readPacked(e Entry, h *Header, full bool) {
 		}
 		return
 	}
-	decodeHeader(h, f.Data, full)
+	decodeHeader(h, f.Data, how)
 	h.Size, h.ModTime = e.Size, e.ModTime
 }
 

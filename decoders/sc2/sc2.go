@@ -491,24 +491,29 @@ func (d *decoder) readArchive() {
 		}
 	}}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		rest.run(nil, &rest.diags)
-	}()
-	for _, t := range tasks {
-		if !d.st.has(t.stream) {
-			continue
+	spawn := func(fn func()) {
+		if d.opt.OneThread {
+			fn()
+			return
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			fn()
+		}()
+	}
+	spawn(func() { rest.run(nil, &rest.diags) })
+	for _, t := range tasks {
+		if !d.st.has(t.stream) {
+			continue
+		}
+		spawn(func() {
 			b, ok := d.read(t.stream, &t.diags)
 			if ok {
 				t.data = b
 				t.run(b, &t.diags)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, t := range tasks {
