@@ -29,37 +29,80 @@ type kv struct {
 // radixSort sorts a stably by key, 11 bits a pass (the counts fit in the
 // first-level cache), skipping passes where every key has the same digit;
 // tmp is scratch of the same length. It returns whichever of the two holds
-// the result, and the other. A short run is sorted by comparing.
+// the result, and the other. A short run is sorted by comparing. A long
+// one is split over the cores: each counts and then moves its own stretch
+// of the array, into places the counts of the stretches before it leave
+// free, which keeps the sort stable.
 func radixSort(a, tmp []kv) (sorted, scratch []kv) {
 	if len(a) < 64 {
 		slices.SortStableFunc(a, func(x, y kv) int { return cmpU64(x.k, y.k) })
 		return a, tmp
 	}
 	const bits, passes = 11, 6
-	var count [passes][1 << bits]int
-	for _, e := range a {
-		k := e.k
-		for p := range passes {
-			count[p][(k>>(p*bits))&(1<<bits-1)]++
+	parts := 1
+	if len(a) >= 1<<16 {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	n := len(a)
+	part := func(p int) (lo, hi int) { return p * n / parts, (p + 1) * n / parts }
+	inParallel := func(fn func(p int)) {
+		if parts == 1 {
+			fn(0)
+			return
 		}
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fn(p)
+			}()
+		}
+		wg.Wait()
+	}
+	// which passes have more than one digit: from the counts of every key
+	var used [passes]bool
+	first := a[0].k
+	var differ uint64
+	for _, e := range a {
+		differ |= e.k ^ first
 	}
 	for p := range passes {
-		c := &count[p]
-		if c[(a[0].k>>(p*bits))&(1<<bits-1)] == len(a) {
+		used[p] = (differ>>(p*bits))&(1<<bits-1) != 0
+	}
+	count := make([][1 << bits]int, parts)
+	for pass := range passes {
+		if !used[pass] {
 			continue // every key has this digit
 		}
+		shift := uint(pass * bits)
+		inParallel(func(p int) {
+			c := &count[p]
+			*c = [1 << bits]int{}
+			lo, hi := part(p)
+			for _, e := range a[lo:hi] {
+				c[(e.k>>shift)&(1<<bits-1)]++
+			}
+		})
+		// each stretch's first place for each digit: after every smaller
+		// digit, and after the same digit in the stretches before it
 		sum := 0
-		for d := range c {
-			n := c[d]
-			c[d] = sum
-			sum += n
+		for d := range 1 << bits {
+			for p := range parts {
+				n := count[p][d]
+				count[p][d] = sum
+				sum += n
+			}
 		}
-		shift := uint(p * bits)
-		for _, e := range a {
-			d := (e.k >> shift) & (1<<bits - 1)
-			tmp[c[d]] = e
-			c[d]++
-		}
+		inParallel(func(p int) {
+			c := &count[p]
+			lo, hi := part(p)
+			for _, e := range a[lo:hi] {
+				d := (e.k >> shift) & (1<<bits - 1)
+				tmp[c[d]] = e
+				c[d]++
+			}
+		})
 		a, tmp = tmp, a
 	}
 	return a, tmp

@@ -1066,3 +1066,27 @@ func refCmp(o order, a, b *library.Header) int {
 	}
 	return max(-1, min(1, c))
 }
+
+// TestRadixSortStable: the radix sort, on one core and split over several
+// (a long list), orders as a stable sort by key does: keys of every width,
+// many equal, a few missing (all bits set).
+func TestRadixSortStable(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	for _, n := range []int{10, 5_000, 1 << 17} {
+		for _, width := range []uint{3, 20, 64} {
+			a := make([]kv, n)
+			for i := range a {
+				a[i] = kv{rng.Uint64() >> (64 - width), uint32(i)}
+				if rng.Intn(50) == 0 {
+					a[i].k = missing
+				}
+			}
+			want := slices.Clone(a)
+			slices.SortStableFunc(want, func(x, y kv) int { return cmpU64(x.k, y.k) })
+			got, _ := radixSort(a, make([]kv, n))
+			if !slices.Equal(got, want) {
+				t.Errorf("%d keys of %d bits: not the stable order", n, width)
+			}
+		}
+	}
+}
