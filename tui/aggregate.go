@@ -66,7 +66,8 @@ type aggBackMsg struct{}
 // playerCount is one player of the picker: a code (or a name) and how many
 // games it played.
 type playerCount struct {
-	who   string
+	who   string // a code, or a name when the player has none
+	name  string // the name a code played under most
 	games int
 }
 
@@ -96,11 +97,17 @@ type aggView struct {
 func newAggView(th *theme.Theme, games []aggregate.Game, what string) *aggView {
 	v := &aggView{th: th, keys: newAggKeys(), games: games, what: what, chart: true}
 	counts := map[string]int{}
+	names := map[string]map[string]int{} // a code's names, by games
 	for _, g := range games {
 		for _, p := range g.Players {
 			who := p.Code
 			if who == "" {
 				who = p.Name
+			} else if p.Name != "" {
+				if names[who] == nil {
+					names[who] = map[string]int{}
+				}
+				names[who][p.Name]++
 			}
 			if who != "" {
 				counts[who]++
@@ -108,7 +115,7 @@ func newAggView(th *theme.Theme, games []aggregate.Game, what string) *aggView {
 		}
 	}
 	for who, n := range counts {
-		v.who = append(v.who, playerCount{who, n})
+		v.who = append(v.who, playerCount{who: who, name: mostUsed(names[who]), games: n})
 	}
 	sort.Slice(v.who, func(i, j int) bool {
 		if v.who[i].games != v.who[j].games {
@@ -395,7 +402,8 @@ func (v *aggView) pickerLines(rows int) []string {
 	for i := top; i <= len(v.who) && i < top+rows; i++ {
 		line := "  everyone (each player of each game counts once)"
 		if i > 0 {
-			line = fmt.Sprintf("  %-24s %d games", theme.Safe(v.who[i-1].who), v.who[i-1].games)
+			w := v.who[i-1]
+			line = fmt.Sprintf("  %s %s %d games", pad(theme.Safe(w.who), 24, false), pad(theme.Safe(w.name), 20, false), w.games)
 		}
 		if i == v.pick {
 			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))
@@ -488,4 +496,16 @@ func (v *aggView) chartLines(h int) []string {
 		out = append(out, " "+fit(l, barW)+strings.Repeat(" ", max(barW-ansi.StringWidth(fit(l, barW)), 0))+"  "+r)
 	}
 	return out
+}
+
+// mostUsed is the name a code played under most (the first by name of
+// equals); "" for none.
+func mostUsed(names map[string]int) string {
+	best, n := "", 0
+	for name, k := range names {
+		if k > n || k == n && name < best {
+			best, n = name, k
+		}
+	}
+	return best
 }
