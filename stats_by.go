@@ -53,7 +53,9 @@ kill moves). With --json one object per group (NDJSON):
 
 and a last object {"skipped": [{"path", "reason"}], "games": N}: replays that
 could not be read or stopped early are counted there, never averaged in. A
-player without a code is grouped by name and marked "byName": true.
+player without a code is grouped by name and marked "byName": true. A player
+or opponent key that is a code has the name it played under most beside it:
+"names": {"player": "ShadesofGray"} (in the table: 1-S2-1-2358439 "ShadesofGray").
 `
 
 // runBy is stats --by.
@@ -165,7 +167,7 @@ func writeGroups(w *output, res *aggregate.Result) {
 			widths[i] = max(widths[i], ansi.StringWidth(col.Cell(g)))
 		}
 		if i < len(res.By) {
-			widths[i] = min(widths[i], 28)
+			widths[i] = min(widths[i], 40) // a code and its name: 1-S2-1-2358439 "ShadesofGray"
 		}
 	}
 	// stats columns that do not fit are left out, right to left

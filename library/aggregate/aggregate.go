@@ -12,6 +12,7 @@ package aggregate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -151,6 +152,12 @@ type Group struct {
 	// Members are the games the group's player-games are of, as indices
 	// into the games Run was given, each once, in the given order.
 	Members []int32
+	// Names says, per key of Result.By, the name a player key's code
+	// played under most (an opponent key's: each opponent's, joined as the
+	// codes are); "" for other keys and for a value that is a name.
+	Names []string
+
+	names []map[string]int // per key: the names seen, by player-games
 }
 
 // StatSum is one stat over the group's games.
@@ -239,6 +246,14 @@ func Run(games []Game, opt Options) *Result {
 			res.Groups = append(res.Groups, grp)
 		}
 		grp.add(s, opt)
+		grp.countNames(s, opt.By)
+	}
+	for _, grp := range res.Groups {
+		grp.Names = make([]string, len(opt.By))
+		for i, seen := range grp.names {
+			grp.Names[i] = mostUsed(seen)
+		}
+		grp.names = nil
 	}
 	sort.SliceStable(res.Groups, func(i, j int) bool {
 		a, b := res.Groups[i], res.Groups[j]
@@ -312,6 +327,70 @@ func (grp *Group) add(s *side, opt Options) {
 		sum.Min = min(sum.Min, st.Value)
 		sum.Max = max(sum.Max, st.Value)
 	}
+}
+
+// countNames notes the names behind the codes of a side's player and
+// opponent keys.
+func (grp *Group) countNames(s *side, by []Key) {
+	g := s.game
+	for i, k := range by {
+		var name string
+		switch k {
+		case KeyPlayer:
+			if !s.byName {
+				name = g.Players[s.player].Name
+			}
+		case KeyOpponent:
+			// in the order of the codes the value joins (others sorts them)
+			type coded struct{ code, name string }
+			var os []coded
+			for i, o := range g.Players {
+				me := g.Players[s.player]
+				if i == s.player || (me.Team != "" && o.Team == me.Team) || o.Code == "" && o.Name == "" {
+					continue
+				}
+				if o.Code == "" {
+					os = append(os, coded{o.Name, ""})
+				} else {
+					os = append(os, coded{o.Code, o.Name})
+				}
+			}
+			sort.SliceStable(os, func(a, b int) bool { return os[a].code < os[b].code })
+			var names []string
+			for _, o := range os {
+				if o.name != "" {
+					names = append(names, o.name)
+				} else {
+					names = append(names, "–") // a name already, or none
+				}
+			}
+			if slices.ContainsFunc(os, func(o coded) bool { return o.name != "" }) {
+				name = strings.Join(names, " + ")
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if grp.names == nil {
+			grp.names = make([]map[string]int, len(by))
+		}
+		if grp.names[i] == nil {
+			grp.names[i] = map[string]int{}
+		}
+		grp.names[i][name]++
+	}
+}
+
+// mostUsed is the name seen most (the first by name of equals); "" for
+// none.
+func mostUsed(names map[string]int) string {
+	best, n := "", 0
+	for name, k := range names {
+		if k > n || k == n && name < best {
+			best, n = name, k
+		}
+	}
+	return best
 }
 
 // keyValues are the side's values for the keys; ok is false when a key

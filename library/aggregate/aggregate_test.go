@@ -174,3 +174,36 @@ func TestParseKeys(t *testing.T) {
 		t.Error("colour is no key")
 	}
 }
+
+// TestNamesBesideCodes: a player key that is a code carries the name it
+// played under most, an opponent key the opponents' names in the order of
+// their codes; a key that is a name carries none.
+func TestNamesBesideCodes(t *testing.T) {
+	games := []Game{
+		game("a", at(1, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0),
+		game("b", at(2, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0),
+		game("c", at(3, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeLoss, 0, 0, 0),
+		game("d", at(4, 18, 0), "Fox", "", "Marth", model.OutcomeLoss, 0, 0, 0),
+	}
+	games[2].Players[0].Name = "Me again" // once under another name
+	res := Run(games, Options{By: []Key{KeyPlayer, KeyOpponent}, Players: []string{"ME#1"}})
+	names := map[string][]string{}
+	for _, g := range res.Groups {
+		names[g.Values[1]] = g.Names
+	}
+	if got := names["AA#1"]; len(got) != 2 || got[0] != "Me" || got[1] != "Them" {
+		t.Errorf("against AA#1: names %q, want Me (two games of three) and Them", got)
+	}
+	if got := names["Them"]; len(got) != 2 || got[0] != "Me" || got[1] != "" {
+		t.Errorf("against a player without a code: names %q, want Me and none", got)
+	}
+	line, err := res.GroupJSON(res.Groups[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j struct{ Names map[string]string }
+	json.Unmarshal(line, &j)
+	if j.Names["player"] != "Me" || j.Names["opponent"] != "Them" {
+		t.Errorf("JSON names %v in %s", j.Names, line)
+	}
+}

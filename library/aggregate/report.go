@@ -160,6 +160,7 @@ func Played(d time.Duration) string {
 // jsonGroup is one line of `stats --by --json`.
 type jsonGroup struct {
 	Group             map[string]string             `json:"group"`
+	Names             map[string]string             `json:"names,omitempty"`
 	ByName            bool                          `json:"byName,omitempty"`
 	Games             int                           `json:"games"`
 	Wins              int                           `json:"wins"`
@@ -184,6 +185,12 @@ func (r *Result) GroupJSON(g *Group) ([]byte, error) {
 		Totals: map[string]float64{}, Means: map[string]float64{}}
 	for i, k := range r.By {
 		j.Group[string(k)] = g.Values[i]
+		if i < len(g.Names) && g.Names[i] != "" {
+			if j.Names == nil {
+				j.Names = map[string]string{}
+			}
+			j.Names[string(k)] = g.Names[i]
+		}
 	}
 	if rate, ok := g.WinRate(); ok {
 		j.WinRate = &rate
@@ -267,6 +274,9 @@ func (r *Result) Columns(maxStats int) []Column {
 			}
 			if g.ByName && r.By[i] == KeyPlayer {
 				v += " (name)"
+			}
+			if i < len(g.Names) && g.Names[i] != "" {
+				v += ` "` + g.Names[i] + `"`
 			}
 			return v
 		}})
