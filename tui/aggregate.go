@@ -63,14 +63,6 @@ type aggOpenMsg struct {
 // aggBackMsg returns to the browser.
 type aggBackMsg struct{}
 
-// playerCount is one player of the picker: a code (or a name) and how many
-// games it played.
-type playerCount struct {
-	who   string // a code, or a name when the player has none
-	name  string // the name a code played under most
-	games int
-}
-
 type aggView struct {
 	th    *theme.Theme
 	keys  aggKeyMap
@@ -87,7 +79,7 @@ type aggView struct {
 	cur, top int
 
 	picking bool
-	who     []playerCount // most games first
+	who     []aggregate.PlayerGames // most games first
 	pick    int
 
 	chart bool
@@ -96,33 +88,7 @@ type aggView struct {
 
 func newAggView(th *theme.Theme, games []aggregate.Game, what string) *aggView {
 	v := &aggView{th: th, keys: newAggKeys(), games: games, what: what, chart: true}
-	counts := map[string]int{}
-	names := map[string]map[string]int{} // a code's names, by games
-	for _, g := range games {
-		for _, p := range g.Players {
-			who := p.Code
-			if who == "" {
-				who = p.Name
-			} else if p.Name != "" {
-				if names[who] == nil {
-					names[who] = map[string]int{}
-				}
-				names[who][p.Name]++
-			}
-			if who != "" {
-				counts[who]++
-			}
-		}
-	}
-	for who, n := range counts {
-		v.who = append(v.who, playerCount{who: who, name: mostUsed(names[who]), games: n})
-	}
-	sort.Slice(v.who, func(i, j int) bool {
-		if v.who[i].games != v.who[j].games {
-			return v.who[i].games > v.who[j].games
-		}
-		return v.who[i].who < v.who[j].who
-	})
+	v.who = aggregate.Frequent(games)
 	v.run()
 	return v
 }
@@ -229,7 +195,7 @@ func (v *aggView) updatePicker(k tea.KeyMsg) tea.Cmd {
 		v.picking = false
 		v.player = ""
 		if v.pick > 0 {
-			v.player = v.who[v.pick-1].who
+			v.player = v.who[v.pick-1].Who
 		}
 		v.cur, v.top = 0, 0
 		v.run()
@@ -403,7 +369,7 @@ func (v *aggView) pickerLines(rows int) []string {
 		line := "  everyone (each player of each game counts once)"
 		if i > 0 {
 			w := v.who[i-1]
-			line = fmt.Sprintf("  %s %s %d games", pad(theme.Safe(w.who), 24, false), pad(theme.Safe(w.name), 20, false), w.games)
+			line = fmt.Sprintf("  %s %s %d games", pad(theme.Safe(w.Who), 24, false), pad(theme.Safe(w.Name), 20, false), w.Games)
 		}
 		if i == v.pick {
 			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))
@@ -496,16 +462,4 @@ func (v *aggView) chartLines(h int) []string {
 		out = append(out, " "+fit(l, barW)+strings.Repeat(" ", max(barW-ansi.StringWidth(fit(l, barW)), 0))+"  "+r)
 	}
 	return out
-}
-
-// mostUsed is the name a code played under most (the first by name of
-// equals); "" for none.
-func mostUsed(names map[string]int) string {
-	best, n := "", 0
-	for name, k := range names {
-		if k > n || k == n && name < best {
-			best, n = name, k
-		}
-	}
-	return best
 }

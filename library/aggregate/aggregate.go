@@ -539,3 +539,45 @@ func sessions(sides []side) {
 func tight(s string) string {
 	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "")
 }
+
+// PlayerGames is a player of an archive: a code (a name for a player
+// without one), the name the code played under most, and the player-games.
+type PlayerGames struct {
+	Who   string
+	Name  string // "" when Who is a name
+	Games int
+}
+
+// Frequent lists the players of the games, most games first (then by
+// code): the choice of whose games count (Options.Players).
+func Frequent(games []Game) []PlayerGames {
+	counts := map[string]int{}
+	names := map[string]map[string]int{} // a code's names, by games
+	for _, g := range games {
+		for _, p := range g.Players {
+			who := p.Code
+			if who == "" {
+				who = p.Name
+			} else if p.Name != "" {
+				if names[who] == nil {
+					names[who] = map[string]int{}
+				}
+				names[who][p.Name]++
+			}
+			if who != "" {
+				counts[who]++
+			}
+		}
+	}
+	out := make([]PlayerGames, 0, len(counts))
+	for who, n := range counts {
+		out = append(out, PlayerGames{Who: who, Name: mostUsed(names[who]), Games: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Games != out[j].Games {
+			return out[i].Games > out[j].Games
+		}
+		return out[i].Who < out[j].Who
+	})
+	return out
+}
