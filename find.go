@@ -14,15 +14,16 @@ import (
 // cmdFind lists the replays under the paths that match a query: one path a
 // line, or NDJSON with --json. Exit 0 when something matched, 1 when
 // nothing did, 2 on a mistake or an unreadable path (grep's convention).
-var findAbout = `Print the replays under the paths that match a query, one path per line (or, with
---json, one JSON object per match). Headers come from the index in the user's
-cache directory when they are fresh; the query language is the browser's filter:
+var findAbout = `Print the replays under the paths that match a query, one path per line
+(or, with --json, one JSON object per match). Headers come from the index in
+the user's cache directory when they are fresh; the query language is the
+browser's filter:
 
 ` + library.QueryHelp + `
 `
 
-const findNotes = `Exit status: 0 some replay matched, 1 none matched, 2 a path could not be read or
-the command line is wrong.
+const findNotes = `Exit status: 0 some replay matched, 1 none matched, 2 a path could not be
+read or the command line is wrong.
 `
 
 // findOptions are find's flags.

@@ -22,12 +22,12 @@ with --json one JSON object per file (NDJSON):
 
 "stats" is the format's typed object: durations in seconds, players P1..Pn,
 an outcome word (win, loss, draw, no-contest, quit, disconnect) beside the
-prose result. For Slippi it is slippi-js 9.1.2's getStats() (stocks, conversions, combos,
-actionCounts, overall, lastFrame, playableFrameCount, gameComplete), value
-for value, so scripts written against slippi-js read it; keys slippi-js
-leaves undefined are absent; for StarCraft II each player's apm (as sc2reader
-counts it), gameApm and buildOrder; for BSOR BeatLeader's score statistic.
-"tables" are the tables the text shows: each
+prose result. For Slippi it is slippi-js 9.1.2's getStats() (stocks,
+conversions, combos, actionCounts, overall, lastFrame, playableFrameCount,
+gameComplete), value for value, so scripts written against slippi-js read
+it; keys slippi-js leaves undefined are absent; for StarCraft II each
+player's apm (as sc2reader counts it), gameApm and buildOrder; for BSOR
+BeatLeader's score statistic. "tables" are the tables the text shows: each
 {"key", "title", "player" (-1: players side by side), "columns", "rows"},
 a row {"key", "label", "frame" (when it points at one), "values", "text"}.
 A file that cannot be read has "error" instead.

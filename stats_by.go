@@ -55,7 +55,8 @@ and a last object {"skipped": [{"path", "reason"}], "games": N}: replays that
 could not be read or stopped early are counted there, never averaged in. A
 player without a code is grouped by name and marked "byName": true. A player
 or opponent key that is a code has the name it played under most beside it:
-"names": {"player": "ShadesofGray"} (in the table: 1-S2-1-2358439 "ShadesofGray").
+"names": {"player": "ShadesofGray"}; in the table 1-S2-1-2358439
+"ShadesofGray".
 `
 
 // runBy is stats --by.
