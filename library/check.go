@@ -201,7 +201,7 @@ func (c *Checker) run() {
 			continue
 		}
 		start := time.Now()
-		h := readEntry(e, reading{full: true, oneThread: true})
+		h := ReadFull(e)
 		if c.fsys == nil {
 			// the row keeps the path as walked; the check, its key
 			h.Path = c.store.Path(id)

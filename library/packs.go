@@ -74,8 +74,7 @@ func packedMember(p string) (Entry, bool) {
 
 // readPacked reads a member for a header or a full decode; the freshness
 // key stays the walk's.
-func readPacked(e Entry, h *Header, how reading) {
-	full := how.full
+func readPacked(e Entry, h *Header, full bool) {
 	f, err := decoders.ReadFile(e.Path)
 	if err != nil {
 		h.Err = err.Error()
@@ -87,7 +86,7 @@ func readPacked(e Entry, h *Header, how reading) {
 		}
 		return
 	}
-	decodeHeader(h, f.Data, how)
+	decodeHeader(h, f.Data, full)
 	h.Size, h.ModTime = e.Size, e.ModTime
 }
 

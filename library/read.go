@@ -23,21 +23,11 @@ import (
 // path defines the byte ranges, and a sixth format gets ranged reads for
 // free. Where mapping is unavailable (another OS, a file that shrinks while
 // it is read) the file is read whole instead.
-func ReadHeader(e Entry) Header { return readEntry(e, reading{}) }
+func ReadHeader(e Entry) Header { return readEntry(e, false) }
 
-// reading says how a file is decoded.
-type reading struct {
-	// full decodes the whole file (the check and the summary too), not
-	// just its header
-	full bool
-	// oneThread keeps the decode on the calling goroutine: the background
-	// checker's, whose thread runs at the lowest priority
-	oneThread bool
-}
-
-// readEntry reads a walked file as how says.
-func readEntry(e Entry, how reading) Header {
-	full := how.full
+// readEntry reads a walked file header-only, or with full in full (the
+// check and the summary too).
+func readEntry(e Entry, full bool) Header {
 	h := entryHeader(e)
 	if e.Kind != File {
 		return h
@@ -50,7 +40,7 @@ func readEntry(e Entry, how reading) Header {
 		return h
 	}
 	if e.Packed {
-		readPacked(e, &h, how)
+		readPacked(e, &h, full)
 		return h
 	}
 	if e.FS != nil {
@@ -59,20 +49,20 @@ func readEntry(e Entry, how reading) Header {
 			return failed(pathError(e.Path, err).Error())
 		}
 		h.Size = int64(len(data))
-		decodeHeader(&h, data, how)
+		decodeHeader(&h, data, full)
 		return h
 	}
 	var got Header
 	size, mtime, err := mapped.With(e.Path, full, func(data []byte) {
 		got = h
 		got.Size = int64(len(data))
-		decodeHeader(&got, data, how)
+		decodeHeader(&got, data, full)
 	})
 	if err != nil {
 		if _, _, packed := pack.Split(e.Path); packed {
 			// a member of a pack the entry did not say was one (a row of
 			// the index handed to the checker)
-			readPacked(e, &h, how)
+			readPacked(e, &h, full)
 			return h
 		}
 		h.Kind = Unreadable
@@ -101,8 +91,7 @@ func entryHeader(e Entry) Header {
 // from a whole decode, which also gives the check. It copies what it keeps,
 // so data may be unmapped afterwards. A decoder that panics costs this one
 // file, not the scan.
-func decodeHeader(h *Header, data []byte, how reading) {
-	full := how.full
+func decodeHeader(h *Header, data []byte, full bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			if _, fault := p.(interface{ Addr() uintptr }); fault {
@@ -126,7 +115,7 @@ func decodeHeader(h *Header, data []byte, how reading) {
 	}
 	h.Format, h.FormatName = f.ID, f.Name
 	// a full decode here is a check: every byte read, no event list kept
-	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full, NoEvents: full, OneThread: how.oneThread})
+	r, err := decoders.Decode(data, h.Path, model.DecodeOptions{HeaderOnly: !full, NoEvents: full})
 	if full {
 		h.Check = checkOf(r, err)
 		h.Summary = summaryOf(r, err)
@@ -156,7 +145,7 @@ func notReplay(err error) string {
 // header read cannot know), the check and the summary, all from the one
 // decode. A large file is mapped rather than copied (a full decode still
 // touches every page).
-func ReadFull(e Entry) Header { return readEntry(e, reading{full: true}) }
+func ReadFull(e Entry) Header { return readEntry(e, true) }
 
 // CheckFile decodes a walked file in full and says what is wrong with it.
 func CheckFile(e Entry) *Check { return ReadFull(e).Check }

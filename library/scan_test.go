@@ -44,7 +44,7 @@ func TestReadHeaderSameAsDecode(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := Header{Path: e.Path, Kind: File, Size: int64(len(data)), ModTime: got.ModTime}
-		decodeHeader(&want, data, reading{})
+		decodeHeader(&want, data, false)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %+v\nwant %+v", e.Path, got, want)
 		}

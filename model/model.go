@@ -56,11 +56,6 @@ type DecodeOptions struct {
 	// reads. A format whose game code reads its events (teehistorian)
 	// keeps them; Follow ignores it.
 	NoEvents bool
-	// OneThread keeps the decode on the calling goroutine: no work goes to
-	// goroutines of its own (SC2 decodes its archive's members in
-	// parallel otherwise). The browser's background check asks for it, so
-	// that all of a check runs on its thread of the lowest priority.
-	OneThread bool
 	// Progress, when set, is called from time to time with the bytes
 	// decoded so far and the total. It must be cheap.
 	Progress func(done, total int64)

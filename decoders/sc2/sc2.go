@@ -473,9 +473,9 @@ func (d *decoder) readArchive() {
 		}},
 	}
 	// The members nothing decodes (the battle lobby, the sync and smartcam
-	// events, the game metadata) are read too, on a goroutine of their
-	// own: damage in them is damage in the file, and a check that skipped
-	// them would call a damaged replay clean.
+	// events, the game metadata) are read too, last: damage in them is
+	// damage in the file, and a check that skipped them would call a
+	// damaged replay clean.
 	decoded := map[string]bool{fDetails: true, fBackup: true, fAttributes: true, fListfile: true}
 	for _, t := range tasks {
 		decoded[t.stream] = true
@@ -490,32 +490,24 @@ func (d *decoder) readArchive() {
 			}
 		}
 	}}
-	var wg sync.WaitGroup
-	spawn := func(fn func()) {
-		if d.opt.OneThread {
-			fn()
-			return
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn()
-		}()
-	}
-	spawn(func() { rest.run(nil, &rest.diags) })
+	// One member after another, in this order, on the caller's goroutine:
+	// the members share the decode's one budget, and when a damaged or
+	// crafted member exhausts it, what the others could read must not
+	// depend on which goroutine got there first (a check and a full decode
+	// of one file said different things). Scans read many files at once,
+	// so cores are not idle, and the background check's low priority
+	// covers all of its work.
 	for _, t := range tasks {
 		if !d.st.has(t.stream) {
 			continue
 		}
-		spawn(func() {
-			b, ok := d.read(t.stream, &t.diags)
-			if ok {
-				t.data = b
-				t.run(b, &t.diags)
-			}
-		})
+		b, ok := d.read(t.stream, &t.diags)
+		if ok {
+			t.data = b
+			t.run(b, &t.diags)
+		}
 	}
-	wg.Wait()
+	rest.run(nil, &rest.diags)
 	for _, t := range tasks {
 		if t.data != nil {
 			d.keep(t.stream, t.data)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -782,37 +781,6 @@ func BenchmarkStatsRows(b *testing.B) {
 	for range b.N {
 		for _, r := range rs {
 			StatsRows(r, func([]StatsRow) error { return nil })
-		}
-	}
-}
-
-// TestOneThreadDecodesTheSame: a decode kept on one goroutine (the
-// background check's) makes the replay the parallel decode makes: the same
-// diagnostics in the same order, header, players, events and analysis.
-func TestOneThreadDecodesTheSame(t *testing.T) {
-	for _, path := range samples(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cut := range []int{len(data), len(data) * 2 / 3} { // whole, and cut short
-			par, perr := Decode(data[:cut], model.DecodeOptions{})
-			one, oerr := Decode(data[:cut], model.DecodeOptions{OneThread: true})
-			name := fmt.Sprintf("%s[:%d]", filepath.Base(path), cut)
-			if (perr == nil) != (oerr == nil) {
-				t.Errorf("%s: parallel %v, one thread %v", name, perr, oerr)
-				continue
-			}
-			if par == nil {
-				continue
-			}
-			if !reflect.DeepEqual(par.Diagnostics, one.Diagnostics) || !reflect.DeepEqual(par.Players, one.Players) ||
-				par.Title != one.Title || par.Duration != one.Duration || len(par.Events) != len(one.Events) {
-				t.Errorf("%s: the one-thread decode differs", name)
-			}
-			if !reflect.DeepEqual(Summarize(par), Summarize(one)) {
-				t.Errorf("%s: summaries differ", name)
-			}
 		}
 	}
 }
