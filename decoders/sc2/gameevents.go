@@ -26,7 +26,7 @@ type gameStream struct {
 }
 
 // decodeGame reads replay.game.events with the layout that reads it (see
-// pickEvents). It runs on its own goroutine: it writes only d.game and out.
+// pickEvents). It runs as a task of its own (readArchive): it writes only d.game and out.
 func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 	ps, err := pickEvents(b, d.baseBuild, fGame, d.b, gameTable, (*protocol.Protocol).GameLayout)
 	if err != nil {

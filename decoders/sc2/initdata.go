@@ -68,7 +68,7 @@ func (d *decoder) pickInit(b []byte) (*protocol.Protocol, error) {
 	return nil, firstErr
 }
 
-// decodeInit runs on its own goroutine: it reads d.players and writes only
+// decodeInit runs as a task of its own (readArchive): it reads d.players and writes only
 // d.init and out.
 func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 	p, err := d.pickInit(b)

@@ -29,7 +29,7 @@ type msgEvent struct {
 // msgEventSize is what one message costs the budget.
 const msgEventSize = 96
 
-// decodeMessages runs on its own goroutine: it writes only d.msgs and out.
+// decodeMessages runs as a task of its own (readArchive): it writes only d.msgs and out.
 func (d *decoder) decodeMessages(b []byte, out *[]model.Diagnostic) {
 	ps, err := pickEvents(b, d.baseBuild, fMessages, d.b, messageTable, (*protocol.Protocol).MessageLayout)
 	if err == nil {

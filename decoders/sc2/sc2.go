@@ -179,7 +179,7 @@ func diagnostic(sev model.Severity, sp model.Span, subject, msg, expected, found
 }
 
 // diag records a diagnostic; only the decoding goroutine calls it (stream
-// decoders running in parallel collect theirs and merge them in order).
+// tasks collect theirs and readArchive merges them in order).
 func (d *decoder) diag(sev model.Severity, sp model.Span, subject, msg, expected, found string, skipped bool) {
 	// An offset always lies inside the bytes it refers to.
 	if sp.Stream == "" && sp.Off > int64(len(d.data)) {
@@ -455,8 +455,8 @@ func (d *decoder) readArchive() {
 	d.names = names.Pick(d.expansionOrGuess(), d.baseBuild)
 
 	// The bit-packed and tracker streams are independent: each is
-	// decompressed and decoded on its own goroutine, into its own result
-	// and diagnostics, merged afterwards in a fixed order.
+	// decompressed and decoded into its own result and diagnostics,
+	// merged afterwards in a fixed order.
 	type task struct {
 		stream string
 		run    func(b []byte, out *[]model.Diagnostic)

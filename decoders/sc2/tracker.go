@@ -196,7 +196,7 @@ const (
 )
 
 // decodeTracker decodes replay.tracker.events and builds the per-loop
-// state. It runs on its own goroutine: it reads d.players (through
+// state. It runs as a task of its own (readArchive): it reads d.players (through
 // playerIndex) and writes only d.tr and out.
 func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players),
