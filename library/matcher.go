@@ -214,6 +214,10 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 	// per row: 0 not kept, else tier+1
 	rank := make([]uint8, n)
 	nChunks := (n + filterChunk - 1) / filterChunk
+	var files []atomic.Pointer[chunkFiles]
+	if m.need.file {
+		files = m.s.fileChunks(nChunks)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(nChunks, 1)) {
@@ -229,7 +233,7 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 				lo, hi := c*filterChunk, min((c+1)*filterChunk, n)
 				m.s.mu.RLock()
 				if m.need.file {
-					w.files, w.lo = m.s.chunkFiles(c, lo, hi, w.buf), lo
+					w.files, w.lo = m.s.chunkFiles(&files[c], lo, hi, w.buf), lo
 				}
 				for id := lo; id < hi; id++ {
 					if want[id/64]&(1<<(id%64)) == 0 {
@@ -280,16 +284,26 @@ func (f *chunkFiles) start(k int) uint32 {
 	return f.ends[k-1]
 }
 
-// chunkFiles returns chunk c's file texts (rows lo to hi), making them if
-// the chunk has none or fewer rows than it has now. The caller holds the
-// read lock; buf is scratch.
-func (s *Store) chunkFiles(c, lo, hi int, buf []byte) *chunkFiles {
+// fileChunks returns the slots of the store's prepared file texts, at
+// least n (grown under the lock by copying each slot atomically, before a
+// filter's goroutines start, so none of them grows it).
+func (s *Store) fileChunks(n int) []atomic.Pointer[chunkFiles] {
 	s.prepMu.Lock()
-	if len(s.files) <= c {
-		s.files = append(s.files, make([]atomic.Pointer[chunkFiles], c+1-len(s.files))...)
+	defer s.prepMu.Unlock()
+	if len(s.files) < n {
+		grown := make([]atomic.Pointer[chunkFiles], n)
+		for i := range s.files {
+			grown[i].Store(s.files[i].Load())
+		}
+		s.files = grown
 	}
-	slot := &s.files[c]
-	s.prepMu.Unlock()
+	return s.files
+}
+
+// chunkFiles returns the file texts of rows lo to hi from slot, making
+// them if the slot has none or fewer rows than the chunk has now. The
+// caller holds the store's read lock; buf is scratch.
+func (s *Store) chunkFiles(slot *atomic.Pointer[chunkFiles], lo, hi int, buf []byte) *chunkFiles {
 	if f := slot.Load(); f != nil && len(f.ends) >= hi-lo {
 		return f
 	}
