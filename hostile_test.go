@@ -7,13 +7,13 @@ package main
 // stdout or stderr raw, in text or in JSON.
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"rewind/decoders/bsor/bsortest"
 	"rewind/theme"
 )
 
@@ -26,30 +26,14 @@ const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202
 const hostileName = "e\x1b]0;pwned\x07.bsor"
 
 // craftBSOR is a real BSOR replay (testdata's easy-full-play.bsor) with
-// its player name, song name and mapper replaced by text. The info
-// section is a run of length-prefixed strings after the magic, the version
-// and the section id (BSOR's spec, specs/bsor): version, game version,
-// timestamp, player id, player name (5th), platform, tracking system,
-// headset, controller, hash, song name (11th), mapper (12th), ...
+// its player name, song name and mapper replaced by text.
 func craftBSOR(t *testing.T, text string) []byte {
 	t.Helper()
 	data, err := os.ReadFile("testdata/samples/bsor/easy-full-play.bsor")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := append([]byte(nil), data[:6]...)
-	p := 6
-	for i := 1; i <= 13; i++ {
-		n := int(binary.LittleEndian.Uint32(data[p:]))
-		s := data[p+4 : p+4+n]
-		p += 4 + n
-		if i == 5 || i == 11 || i == 12 {
-			s = []byte(text)
-		}
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(s)))
-		out = append(out, s...)
-	}
-	return append(out, data[p:]...)
+	return bsortest.WithText(data, text)
 }
 
 // noRawControls fails when out holds a byte sequence a terminal acts on:

@@ -92,11 +92,12 @@ func (d *dec) fail() {
 // blockEnc gathers records for one block of the index file: each string
 // once, in a table at the block's front, and records that refer to it.
 type blockEnc struct {
-	local map[uint32]uint64 // store string id -> number in the block (1-based)
-	strs  []uint32          // store string ids in block order
-	recs  enc
-	n     int
-	sums  []sumAt // summaries in recs, to point their rows at the file once written
+	// strs numbers the store's string ids in the block (1-based), its
+	// list in block order
+	strs numbering[uint32]
+	recs enc
+	n    int
+	sums []sumAt // summaries in recs, to point their rows at the file once written
 }
 
 // sumAt is a summary blob written in a block: its row, the ref the row
@@ -107,23 +108,9 @@ type sumAt struct {
 	off int
 }
 
-func (b *blockEnc) ref(id uint32) uint64 {
-	if id == 0 {
-		return 0
-	}
-	if v, ok := b.local[id]; ok {
-		return v
-	}
-	if b.local == nil {
-		b.local = map[uint32]uint64{}
-	}
-	b.strs = append(b.strs, id)
-	v := uint64(len(b.strs))
-	b.local[id] = v
-	return v
-}
+func (b *blockEnc) ref(id uint32) uint64 { return b.strs.ref(id) }
 
-func (b *blockEnc) size() int { return len(b.recs.b) + 16*len(b.strs) }
+func (b *blockEnc) size() int { return len(b.recs.b) + 16*len(b.strs.list) }
 
 // record flags
 const (
@@ -204,9 +191,9 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 // recsAt is where the records start in it.
 func (s *Store) finishBlock(b *blockEnc) (payload []byte, recsAt int) {
 	var e enc
-	e.b = make([]byte, 0, len(b.recs.b)+32*len(b.strs)+16)
-	e.uint(uint64(len(b.strs)))
-	for _, id := range b.strs {
+	e.b = make([]byte, 0, len(b.recs.b)+32*len(b.strs.list)+16)
+	e.uint(uint64(len(b.strs.list)))
+	for _, id := range b.strs.list {
 		e.str(s.strs[id])
 	}
 	recsAt = len(e.b)

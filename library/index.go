@@ -510,6 +510,18 @@ func (x *Index) compact(prune bool) error {
 			b      blockEnc
 			recsAt int64
 		}
+		// finish closes the block being filled: framed for the file, and
+		// marked where its records will be
+		finish := func() {
+			p, recsAt := s.finishBlock(&b)
+			blocks = append(blocks, block(p))
+			marks = append(marks, struct {
+				b      blockEnc
+				recsAt int64
+			}{b, at + 8 + int64(recsAt)})
+			at += 8 + int64(len(p))
+			b = blockEnc{}
+		}
 		s.mu.Lock()
 		for id := lo; id < hi; id++ {
 			r := s.rec(RowID(id))
@@ -518,25 +530,12 @@ func (x *Index) compact(prune bool) error {
 			}
 			s.encodeRow(&b, RowID(id), r)
 			live++
-			if b.size() >= flushAt || id == hi-1 {
-				p, recsAt := s.finishBlock(&b)
-				blocks = append(blocks, block(p))
-				marks = append(marks, struct {
-					b      blockEnc
-					recsAt int64
-				}{b, at + 8 + int64(recsAt)})
-				at += 8 + int64(len(p))
-				b = blockEnc{}
+			if b.size() >= flushAt {
+				finish()
 			}
 		}
 		if b.n > 0 {
-			p, recsAt := s.finishBlock(&b)
-			blocks = append(blocks, block(p))
-			marks = append(marks, struct {
-				b      blockEnc
-				recsAt int64
-			}{b, at + 8 + int64(recsAt)})
-			at += 8 + int64(len(p))
+			finish()
 		}
 		s.mu.Unlock()
 		for _, p := range blocks {

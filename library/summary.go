@@ -140,30 +140,34 @@ const (
 	factRange // End and EndTime differ from Frame and Time
 )
 
-type strTable struct {
-	ids  map[string]uint64
-	list []string
+// numbering numbers distinct values 1, 2, ... in the order they are first
+// seen, each once; the zero value is 0 and never listed. A summary's
+// string table and an index block's string table are both one.
+type numbering[K comparable] struct {
+	ids  map[K]uint64
+	list []K
 }
 
-func (t *strTable) ref(s string) uint64 {
-	if s == "" {
+func (t *numbering[K]) ref(k K) uint64 {
+	var zero K
+	if k == zero {
 		return 0
 	}
-	if id, ok := t.ids[s]; ok {
+	if id, ok := t.ids[k]; ok {
 		return id
 	}
 	if t.ids == nil {
-		t.ids = map[string]uint64{}
+		t.ids = map[K]uint64{}
 	}
-	t.list = append(t.list, s)
+	t.list = append(t.list, k)
 	id := uint64(len(t.list))
-	t.ids[s] = id
+	t.ids[k] = id
 	return id
 }
 
 // encodeSummary appends the blob of s.
 func encodeSummary(b []byte, s *Summary) []byte {
-	var t strTable
+	var t numbering[string]
 	// the body first, to learn the strings; then the table, then the body
 	var body enc
 	for _, p := range s.Players {

@@ -532,6 +532,17 @@ func (r *Replay) Problems() int {
 	return n
 }
 
+// FirstProblem words the first warning or error of diags, for a sentence
+// that says why something failed ("no diagnostic" when there is none).
+func FirstProblem(diags []Diagnostic) string {
+	for _, d := range diags {
+		if d.Severity >= Warning {
+			return d.String()
+		}
+	}
+	return "no diagnostic"
+}
+
 // Worst returns the highest severity among the diagnostics, and false when
 // there are none.
 func (r *Replay) Worst() (Severity, bool) {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"rewind/decoders"
+	"rewind/decoders/bsor/bsortest"
 	"rewind/library"
 	"rewind/model"
 	"rewind/theme"
@@ -22,27 +22,14 @@ import (
 const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202eevil\xff"
 
 // hostileBSOR is the sample easy-full-play.bsor with the player name, the
-// song name and the mapper (the 5th, 11th and 12th strings of the info
-// section, after the magic, version and section id) set to hostile.
+// song name and the mapper set to hostile.
 func hostileBSOR(t *testing.T) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "bsor", "easy-full-play.bsor"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := append([]byte(nil), data[:6]...)
-	p := 6
-	for i := 1; i <= 13; i++ {
-		n := int(binary.LittleEndian.Uint32(data[p:]))
-		s := data[p+4 : p+4+n]
-		p += 4 + n
-		if i == 5 || i == 11 || i == 12 {
-			s = []byte(hostile)
-		}
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(s)))
-		out = append(out, s...)
-	}
-	return append(out, data[p:]...)
+	return bsortest.WithText(data, hostile)
 }
 
 // noDataControls fails when a view holds an ESC, a BEL, a C1 control or

@@ -27,7 +27,7 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		return &model.Repaired{Whole: "every section is whole and its count matches its records; nothing to repair", Frames: n, FramesIn: n}, nil
 	}
 	if !d.info.complete {
-		return nil, &model.RepairError{Source: source, Msg: "the info section is not whole (" + firstProblem(d.diags) + "): without it there is no replay to keep"}
+		return nil, &model.RepairError{Source: source, Msg: "the info section is not whole (" + model.FirstProblem(d.diags) + "): without it there is no replay to keep"}
 	}
 	rep := &model.Repaired{Frames: len(d.frames), FramesIn: len(d.frames)}
 	out := d.rebuild(rep)
@@ -36,20 +36,10 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		return nil, &model.RepairError{Source: source, Msg: "the repaired file does not decode: " + err.Error()}
 	}
 	if r.Problems() > 0 {
-		return nil, &model.RepairError{Source: source, Msg: "the records are whole, but a value in them has a problem that cutting and counting cannot mend: " + firstProblem(r.Diagnostics)}
+		return nil, &model.RepairError{Source: source, Msg: "the records are whole, but a value in them has a problem that cutting and counting cannot mend: " + model.FirstProblem(r.Diagnostics)}
 	}
 	rep.Data = out
 	return rep, nil
-}
-
-// firstProblem words the first warning or error.
-func firstProblem(diags []model.Diagnostic) string {
-	for _, d := range diags {
-		if d.Severity >= model.Warning {
-			return d.String()
-		}
-	}
-	return "no diagnostic"
 }
 
 // rebuild writes the file from the decoded records and fills in the report.

@@ -1,6 +1,9 @@
 package bsor
 
-import "rewind/model"
+import (
+	"rewind/decoders/frames"
+	"rewind/model"
+)
 
 // FrameRow is one frame (one headset sample) for `rewind export`: the
 // head and both hands as the file records them (positions in metres,
@@ -43,24 +46,16 @@ func (v *view) frameRows(r *model.Replay) func(yield func(any) error) error {
 }
 
 func (v *view) yieldRows(path string, yield func(any) error) error {
-	const batch = 4096
-	rows := make([]FrameRow, 0, batch)
 	n := min(len(v.d.frames), len(v.times))
+	rows := frames.NewBatch(n, func(b []FrameRow) error { return yield(b) })
 	for f := 0; f < n; f++ {
 		fr := &v.d.frames[f]
 		e := v.at(f)
-		rows = append(rows, FrameRow{Path: path, FrameIndex: int32(f), Time: v.times[f], RawTime: fr.Time, FPS: fr.FPS,
+		if err := rows.Add(FrameRow{Path: path, FrameIndex: int32(f), Time: v.times[f], RawTime: fr.Time, FPS: fr.FPS,
 			Head: poseRow(fr.Head), LeftHand: poseRow(fr.Left), RightHand: poseRow(fr.Right),
-			Score: int32(e.score), Combo: int32(e.combo), Multiplier: int32(e.mult), Accuracy: accuracy(e), Energy: float32(e.energy)})
-		if len(rows) == batch {
-			if err := yield(rows); err != nil {
-				return err
-			}
-			rows = rows[:0]
+			Score: int32(e.score), Combo: int32(e.combo), Multiplier: int32(e.mult), Accuracy: accuracy(e), Energy: float32(e.energy)}); err != nil {
+			return err
 		}
 	}
-	if len(rows) > 0 {
-		return yield(rows)
-	}
-	return nil
+	return rows.Flush()
 }

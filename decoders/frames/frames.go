@@ -114,3 +114,40 @@ func (w *writer[T]) Flush() error {
 }
 
 func (w *writer[T]) Close() error { return w.w.Close() }
+
+// BatchSize is how many rows a format hands over at a time.
+const BatchSize = 4096
+
+// Batch gathers a format's rows and hands them to yield BatchSize at a
+// time, reusing its slice: what every RowsFunc does.
+type Batch[T any] struct {
+	rows  []T
+	yield func([]T) error
+}
+
+// NewBatch gathers rows for yield; expect is how many there will be, at
+// most (the first slice is no larger than needed).
+func NewBatch[T any](expect int, yield func([]T) error) *Batch[T] {
+	return &Batch[T]{rows: make([]T, 0, max(0, min(BatchSize, expect))), yield: yield}
+}
+
+// Add adds a row, handing the batch over when it is full.
+func (b *Batch[T]) Add(row T) error {
+	b.rows = append(b.rows, row)
+	if len(b.rows) < BatchSize {
+		return nil
+	}
+	err := b.yield(b.rows)
+	b.rows = b.rows[:0]
+	return err
+}
+
+// Flush hands over the rows not yet handed over.
+func (b *Batch[T]) Flush() error {
+	if len(b.rows) == 0 {
+		return nil
+	}
+	err := b.yield(b.rows)
+	b.rows = b.rows[:0]
+	return err
+}

@@ -29,7 +29,7 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 	stored := binary.BigEndian.Uint16(data[checksumOff:])
 	computed := crc16(data[fileTypeOff:])
 	if stored == computed {
-		return nil, fail("the checksum matches; the problem is elsewhere, and rewind's F-Zero GX repair only recomputes the checksum: %s", firstProblem(r))
+		return nil, fail("the checksum matches; the problem is elsewhere, and rewind's F-Zero GX repair only recomputes the checksum: %s", model.FirstProblem(r.Diagnostics))
 	}
 	out := append([]byte(nil), data...)
 	binary.BigEndian.PutUint16(out[checksumOff:], computed)
@@ -38,7 +38,7 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		return nil, fail("the repaired file does not decode: %v", err)
 	}
 	if fixed.Problems() > 0 {
-		return nil, fail("recomputing the checksum leaves a problem, and rewind does not rewrite the replay data: %s", firstProblem(fixed))
+		return nil, fail("recomputing the checksum leaves a problem, and rewind does not rewrite the replay data: %s", model.FirstProblem(fixed.Diagnostics))
 	}
 	rep := &model.Repaired{Data: out, Frames: fixed.Timeline.Count, FramesIn: r.Timeline.Count}
 	what := "every byte but the checksum"
@@ -53,13 +53,4 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		model.Field{Key: "checksum", Value: uint64(computed)},
 		model.Field{Key: "frames", Value: int64(fixed.Timeline.Count)})
 	return rep, nil
-}
-
-func firstProblem(r *model.Replay) string {
-	for _, d := range r.Diagnostics {
-		if d.Severity >= model.Warning {
-			return d.String()
-		}
-	}
-	return "none"
 }

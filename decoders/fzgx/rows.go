@@ -1,6 +1,9 @@
 package fzgx
 
-import "rewind/model"
+import (
+	"rewind/decoders/frames"
+	"rewind/model"
+)
 
 // FrameRow is the human racer's input at one frame for `rewind export`:
 // the replay element in force (the file stores runs of 1 to 256 frames
@@ -27,9 +30,8 @@ func (b *build) frameRows(r *model.Replay) func(yield func(any) error) error {
 		if b.human < 0 {
 			return nil
 		}
-		const batch = 4096
-		rows := make([]FrameRow, 0, batch)
 		count := r.Timeline.Count
+		rows := frames.NewBatch(count, func(b []FrameRow) error { return yield(b) })
 		for f := 0; f < len(b.frameInput) && f < count; f++ {
 			i := b.inputAt(f)
 			in := b.s.inputs[i]
@@ -40,19 +42,12 @@ func (b *build) frameRows(r *model.Replay) func(yield func(any) error) error {
 			case f >= raceStartFrame:
 				phase = "racing"
 			}
-			rows = append(rows, FrameRow{Path: r.Path, FrameIndex: int32(f), Player: int32(b.human), Phase: phase,
+			if err := rows.Add(FrameRow{Path: r.Path, FrameIndex: int32(f), Player: int32(b.human), Phase: phase,
 				Buttons: in.buttons, Strafe: in.strafe, Accel: in.accel, Brake: in.brake, SteerX: in.steerX, SteerY: in.steerY,
-				InputElement: int32(i), RunFrame: int32(f - int(b.runStart[i])), CheckpointsPassed: int32(b.passed(f))})
-			if len(rows) == batch {
-				if err := yield(rows); err != nil {
-					return err
-				}
-				rows = rows[:0]
+				InputElement: int32(i), RunFrame: int32(f - int(b.runStart[i])), CheckpointsPassed: int32(b.passed(f))}); err != nil {
+				return err
 			}
 		}
-		if len(rows) > 0 {
-			return yield(rows)
-		}
-		return nil
+		return rows.Flush()
 	}
 }

@@ -36,10 +36,10 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 	d := &decoder{data: data, b: budget.New(int64(len(data)), model.Limits{})}
 	d.parse(model.DecodeOptions{})
 	if d.reached < stTime {
-		return nil, &model.RepairError{Source: source, Msg: "the header is not whole (" + firstProblem(d.diags) + "): without it there is no replay to keep"}
+		return nil, &model.RepairError{Source: source, Msg: "the header is not whole (" + model.FirstProblem(d.diags) + "): without it there is no replay to keep"}
 	}
 	if d.reached < stFrames || d.frames.null {
-		return nil, &model.RepairError{Source: source, Msg: "the file has no frames to keep (" + firstProblem(d.diags) + ")"}
+		return nil, &model.RepairError{Source: source, Msg: "the file has no frames to keep (" + model.FirstProblem(d.diags) + ")"}
 	}
 	rep := &model.Repaired{}
 	out, err := d.rebuild(rep)
@@ -51,22 +51,12 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 		return nil, &model.RepairError{Source: source, Msg: "the repaired file does not decode: " + err.Error()}
 	}
 	if check.Problems() > 0 {
-		return nil, &model.RepairError{Source: source, Msg: "the frames are whole again, but a value has a problem that cutting and compressing cannot mend: " + firstProblem(check.Diagnostics)}
+		return nil, &model.RepairError{Source: source, Msg: "the frames are whole again, but a value has a problem that cutting and compressing cannot mend: " + model.FirstProblem(check.Diagnostics)}
 	}
 	rep.Data = out
 	rep.Frames = check.Timeline.Count
 	rep.FramesIn = len(d.recs.frames)
 	return rep, nil
-}
-
-// firstProblem words the first warning or error.
-func firstProblem(diags []model.Diagnostic) string {
-	for _, d := range diags {
-		if d.Severity >= model.Warning {
-			return d.String()
-		}
-	}
-	return "no diagnostic"
 }
 
 // rebuild writes the repaired file and its report.
@@ -93,7 +83,7 @@ func (d *decoder) rebuild(rep *model.Repaired) ([]byte, error) {
 		}
 	}
 	if len(rs.frames) == 0 {
-		return nil, &model.RepairError{Source: source, Msg: "no whole input frame to keep (" + firstProblem(d.diags) + ")"}
+		return nil, &model.RepairError{Source: source, Msg: "no whole input frame to keep (" + model.FirstProblem(d.diags) + ")"}
 	}
 	var text bytes.Buffer
 	for _, p := range pieces {

@@ -1,6 +1,9 @@
 package osr
 
-import "rewind/model"
+import (
+	"rewind/decoders/frames"
+	"rewind/model"
+)
 
 // FrameRow is one input frame for `rewind export`: the record's values as
 // the file has them, its song time, and the keys it holds by the mode's
@@ -22,8 +25,7 @@ type FrameRow struct {
 // frameRows makes Replay.FrameRows: every input frame.
 func (v *view) frameRows(r *model.Replay) func(yield func(any) error) error {
 	return func(yield func(any) error) error {
-		const batch = 4096
-		rows := make([]FrameRow, 0, min(batch, len(v.fr)))
+		rows := frames.NewBatch(len(v.fr), func(b []FrameRow) error { return yield(b) })
 		mode := v.d.h.mode
 		for i := range v.fr {
 			f := &v.fr[i]
@@ -32,17 +34,10 @@ func (v *view) frameRows(r *model.Replay) func(yield func(any) error) error {
 			if l, ok := v.d.lifeAt(v.mono[i]); ok {
 				row.Life, row.HasLife = l, true
 			}
-			rows = append(rows, row)
-			if len(rows) == batch {
-				if err := yield(rows); err != nil {
-					return err
-				}
-				rows = rows[:0]
+			if err := rows.Add(row); err != nil {
+				return err
 			}
 		}
-		if len(rows) > 0 {
-			return yield(rows)
-		}
-		return nil
+		return rows.Flush()
 	}
 }

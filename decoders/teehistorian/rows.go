@@ -1,5 +1,7 @@
 package teehistorian
 
+import "rewind/decoders/frames"
+
 // FrameRow is one client at one tick for `rewind export`, for every tick
 // the client is connected: the tee's position when it is in the world and
 // the last input the client sent, with `rewind dump`'s names.
@@ -33,9 +35,8 @@ type Input struct {
 // once, in tick order, so the cost is ticks × clients plus the versions.
 func (d *decoder) frameRows(cids []int32) func(yield func(any) error) error {
 	return func(yield func(any) error) error {
-		const batch = 4096
-		rows := make([]FrameRow, 0, batch)
 		count := d.r.Timeline.Count
+		rows := frames.NewBatch(count*len(cids), func(b []FrameRow) error { return yield(b) })
 		info := make([]int, len(cids)) // next version index per client
 		pos := make([]int, len(cids))
 		for t := 0; t < count; t++ {
@@ -66,18 +67,11 @@ func (d *decoder) frameRows(cids []int32) func(yield func(any) error) error {
 					v := &in.input
 					row.Input = Input{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]}
 				}
-				rows = append(rows, row)
-				if len(rows) == batch {
-					if err := yield(rows); err != nil {
-						return err
-					}
-					rows = rows[:0]
+				if err := rows.Add(row); err != nil {
+					return err
 				}
 			}
 		}
-		if len(rows) > 0 {
-			return yield(rows)
-		}
-		return nil
+		return rows.Flush()
 	}
 }
