@@ -9,6 +9,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -19,11 +20,11 @@ import (
 
 // hostile is what an attacker puts in a name: set the window title, clear
 // the screen, write the clipboard (OSC 52), a CSI as a C1 control, a
-// right-to-left override, a byte that is no UTF-8.
-const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202eevil\xff"
+// right-to-left override, a DEL, a byte that is no UTF-8.
+const hostile = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u009b31m\u202eevil\x7f\xff"
 
-// hostileName is a file name with ESC and BEL in it.
-const hostileName = "e\x1b]0;pwned\x07.bsor"
+// hostileName is a file name with ESC, BEL and DEL in it.
+const hostileName = "e\x1b]0;pwned\x07\x7f.bsor"
 
 // craftBSOR is a real BSOR replay (testdata's easy-full-play.bsor) with
 // its player name, song name and mapper replaced by text.
@@ -116,6 +117,9 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 		if r.code == 0 && r.stdout == "" && r.stderr == "" {
 			t.Errorf("%s said nothing", what)
 		}
+		if slices.Contains(args, "--json") {
+			ndjson(t, r.stdout) // escaped, and still JSON a script reads
+		}
 	}
 }
 
@@ -124,15 +128,15 @@ func TestHostileTextNeverReachesTheTerminal(t *testing.T) {
 func TestHostileJSONKeepsTheValue(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "x.bsor")
-	os.WriteFile(file, craftBSOR(t, "ok\u009b2J\u202e\u2028"), 0o644)
+	os.WriteFile(file, craftBSOR(t, "ok\u009b2J\u202e\u2028\x7f"), 0o644)
 	r := rewind(t, "info", "--json", file)
 	r.want(t, "info --json", 0, "")
 	objs := ndjson(t, r.stdout)
 	players := objs[0]["players"].([]any)
-	if name := players[0].(map[string]any)["name"]; name != "ok\u009b2J\u202e\u2028" {
+	if name := players[0].(map[string]any)["name"]; name != "ok\u009b2J\u202e\u2028\x7f" {
 		t.Errorf("name read back as %q", name)
 	}
-	for _, esc := range []string{`\u009b`, `\u202e`, `\u2028`} {
+	for _, esc := range []string{`\u009b`, `\u202e`, `\u2028`, `\u007f`} {
 		if !strings.Contains(r.stdout, esc) {
 			t.Errorf("JSON does not escape %s: %s", esc, r.stdout)
 		}

@@ -3,7 +3,6 @@ package theme
 import (
 	"math/rand/v2"
 	"testing"
-	"unicode/utf8"
 )
 
 // TestPrefixesAgree holds the eight-at-a-time scans to the byte-by-byte rules.
@@ -19,12 +18,12 @@ func TestPrefixesAgree(t *testing.T) {
 				b[i] = byte(0x20 + rng.IntN(0x5f))
 			}
 		}
-		ascii := 0
-		for ascii < len(b) && b[ascii] < utf8.RuneSelf {
+		ascii := 0 // ASCII but DEL
+		for ascii < len(b) && b[ascii] < 0x7f {
 			ascii++
 		}
-		if got := asciiPrefix(b); got != ascii {
-			t.Fatalf("case %d %q: asciiPrefix %d, want %d", n, b, got, ascii)
+		if got := jsonPlainPrefix(b); got != ascii {
+			t.Fatalf("case %d %q: jsonPlainPrefix %d, want %d", n, b, got, ascii)
 		}
 		plain := 0
 		for plain < len(b) && b[plain] >= 0x20 && b[plain] < 0x7f {

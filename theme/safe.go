@@ -219,14 +219,17 @@ func cEscape(c byte) string {
 }
 
 // EscapeJSON rewrites encoded JSON so that no unsafe character is in it
-// raw: encoding/json escapes C0 controls and U+2028/U+2029 but writes C1
-// controls and bidirectional overrides as they are, and a person reads
+// raw: encoding/json escapes C0 controls and U+2028/U+2029 but writes DEL,
+// C1 controls and bidirectional overrides as they are, and a person reads
 // NDJSON on a terminal too. Outside strings JSON is ASCII, so every such
 // rune is inside a string and \uXXXX there is the same value. b is
 // returned as it is when there is nothing to rewrite.
 func EscapeJSON(b []byte) []byte {
-	i := asciiPrefix(b)
+	i := jsonPlainPrefix(b)
 	for ; i < len(b); i++ {
+		if b[i] == 0x7f {
+			break
+		}
 		if b[i] >= 0x80 {
 			r, _ := utf8.DecodeRune(b[i:])
 			if Unsafe(r) {
@@ -240,6 +243,11 @@ func EscapeJSON(b []byte) []byte {
 	out := make([]byte, 0, len(b)+16)
 	out = append(out, b[:i]...)
 	for i < len(b) {
+		if b[i] == 0x7f {
+			out = append(out, `\u007f`...)
+			i++
+			continue
+		}
 		if b[i] < 0x80 {
 			out = append(out, b[i])
 			i++
@@ -278,16 +286,17 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// asciiPrefix is how many bytes at the front of b are ASCII, found eight at
-// a time: a million lines of NDJSON are almost nothing else.
-func asciiPrefix(b []byte) int {
+// jsonPlainPrefix is how many bytes at the front of b are ASCII other
+// than DEL, found eight at a time. encoding/json escapes the C0 controls
+// itself but writes DEL as it is.
+func jsonPlainPrefix(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:])&highBits != 0 {
+		if x := binary.LittleEndian.Uint64(b[i:]); x&highBits != 0 || hasByte(x, 0x7f) {
 			break
 		}
 	}
-	for i < len(b) && b[i] < utf8.RuneSelf {
+	for i < len(b) && b[i] < 0x7f {
 		i++
 	}
 	return i
