@@ -91,6 +91,14 @@ func (c *call) output() *output {
 	return &output{bufio.NewWriterSize(s, 64<<10), s, isTerminal(c.stdout)}
 }
 
+// jsonOutput is output for a command whose every byte is JSON escaped by
+// theme.EscapeJSON, which leaves nothing a terminal acts on: it skips the
+// guard, whose second look at hundreds of megabytes of NDJSON would find
+// nothing.
+func (c *call) jsonOutput() *output {
+	return &output{bufio.NewWriterSize(c.stdout, 64<<10), nil, isTerminal(c.stdout)}
+}
+
 // item ends one file's text.
 func (o *output) item() {
 	if o.live {
@@ -101,6 +109,9 @@ func (o *output) item() {
 // Flush writes what is buffered, through the guard.
 func (o *output) Flush() error {
 	err := o.Writer.Flush()
+	if o.safe == nil {
+		return err
+	}
 	if err2 := o.safe.Flush(); err == nil {
 		err = err2
 	}

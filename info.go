@@ -118,13 +118,28 @@ func (o *infoOptions) run(c *call, paths []string) int {
 		opt.Index = idx
 	}
 	exit, files, first := 0, 0, true
-	var buf []byte
 	out := c.output()
+	if o.json {
+		out = c.jsonOutput()
+	}
 	defer out.Flush()
 	named := namedPaths(paths)
-	library.Scan(context.Background(), walk, opt, func(h library.Header) bool {
+	// the JSON lines are made on the scan's workers: writeJSON's bytes,
+	// written by hand, escaped for terminals (a million lines notice)
+	line := func(b []byte, h *library.Header) []byte {
 		h.Path = prefix + h.Path
-		if stray(&h, named) {
+		if !o.json || stray(h, named) {
+			return b
+		}
+		start := len(b)
+		b = appendInfoJSON(b, summarize(h))
+		if esc := theme.EscapeJSON(b[start:]); len(esc) != len(b)-start {
+			b = append(b[:start], esc...)
+		}
+		return b
+	}
+	library.ScanLines(context.Background(), walk, opt, line, func(h *library.Header, text []byte) bool {
+		if stray(h, named) {
 			// a file in a folder that is no replay: named on stderr, not a failure
 			out.Flush()
 			c.notef("skipped %s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err)))
@@ -137,14 +152,12 @@ func (o *infoOptions) run(c *call, paths []string) int {
 			exit = 2 // info reports problems; only a file it cannot read makes it fail
 		}
 		if o.json {
-			// writeJSON's bytes, written by hand (a million lines notice)
-			buf = appendInfoJSON(buf[:0], summarize(&h))
-			out.Write(theme.EscapeJSON(buf))
+			out.Write(text)
 		} else {
 			if !first {
 				out.WriteByte('\n')
 			}
-			writeInfo(out, &h)
+			writeInfo(out, h)
 		}
 		first = false
 		out.item()

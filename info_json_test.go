@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,4 +86,27 @@ func TestInfoJSONSameAsWriteJSON(t *testing.T) {
 	check(&infoJSON{Path: "x", DurationSeconds: nan})
 	check(&infoJSON{Path: "x", Start: &y})
 	check(&infoJSON{Path: "x", Format: model.Format("slippi"), Players: []infoPlayer{}})
+}
+
+// TestJSONStringSameAsMarshal: strings of every length, plain or with a
+// character to escape anywhere in them (so the eight-at-a-time scan meets
+// it at each place in a word), come out as encoding/json writes them.
+func TestJSONStringSameAsMarshal(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	special := []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\x7f", "\n", "é", "\xff", "\u2028", "\u009b", "~", " "}
+	for n := range 20000 {
+		var sb strings.Builder
+		for range rng.Intn(40) {
+			if rng.Intn(10) == 0 {
+				sb.WriteString(special[rng.Intn(len(special))])
+			} else {
+				sb.WriteByte(byte(0x20 + rng.Intn(0x5f)))
+			}
+		}
+		s := sb.String()
+		want, _ := json.Marshal(s)
+		if got := jsonString(nil, s); string(got) != string(want) {
+			t.Fatalf("case %d %q: %s, want %s", n, s, got, want)
+		}
+	}
 }

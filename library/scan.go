@@ -84,6 +84,50 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 	})
 }
 
+// ScanLines is Scan for a command that writes a line or so of text per
+// header (info --json): line runs on the scan's workers and appends what a
+// header becomes to its batch's buffer, so a million lines are made on
+// every core and the caller's goroutine only copies them out. fn gets
+// each header with its text, in walk order when opt.Ordered. line is
+// called from several goroutines at once; a change it makes to the header
+// is what fn sees.
+func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line func(b []byte, h *Header) []byte, fn func(h *Header, text []byte) bool) {
+	var store *Store
+	if opt.Index != nil {
+		store = opt.Index.s
+	}
+	type lined struct {
+		Header
+		text []byte
+	}
+	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []lined) {
+		if opt.Index != nil {
+			opt.Index.wait()
+		}
+		// one buffer for the batch's text, cut into lines once it has
+		// stopped growing
+		var buf []byte
+		ends := make([]int, len(batch))
+		for i, e := range batch {
+			out[i].Header = w.header(e, store)
+			buf = line(buf, &out[i].Header)
+			ends[i] = len(buf)
+		}
+		start := 0
+		for i, end := range ends {
+			out[i].text = buf[start:end:end]
+			start = end
+		}
+	}, func(ls []lined) bool {
+		for i := range ls {
+			if !fn(&ls[i].Header, ls[i].text) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // Scanned is one entry of a ScanRows: its row, and whether the file was
 // read now (new, changed, or not known) rather than found fresh.
 type Scanned struct {

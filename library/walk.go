@@ -326,9 +326,20 @@ func (n *dirNode) list() {
 		return
 	}
 	defer f.Close()
-	ents, err := f.ReadDir(-1)
+	des, err := f.ReadDir(-1)
 	n.err = err
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	// sorted as plain name and type pairs: a sort through the interface's
+	// methods was a tenth of a warm walk of a million files
+	type dirent struct {
+		name string
+		typ  fs.FileMode
+	}
+	ents := make([]dirent, len(des))
+	for i, d := range des {
+		ents[i] = dirent{d.Name(), d.Type()}
+	}
+	des = nil
+	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
 	// the children's paths as filepath.Join makes them, with one
 	// allocation each
 	prefix := filepath.Join(n.path, "x")
@@ -337,14 +348,14 @@ func (n *dirNode) list() {
 	st := newStatter(f, prefix)
 	n.items = make([]dirItem, 0, len(ents))
 	for _, d := range ents {
-		name := d.Name()
+		name := d.name
 		if strings.HasPrefix(name, ".") {
 			continue // hidden files and folders: editor and VCS litter
 		}
 		child := prefix + name
 		fi, err := st.stat(name) // follows symlinks
 		if err != nil {
-			if d.Type()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
+			if d.typ&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
 				n.items = append(n.items, dirItem{e: Entry{Path: child, Kind: Unreadable, Err: fmt.Errorf("%s: broken symlink", child)}})
 				continue
 			}
@@ -358,7 +369,7 @@ func (n *dirNode) list() {
 		}
 		if fi.dir {
 			var c *dirNode
-			if real := n.real + string(filepath.Separator) + name; d.Type()&fs.ModeSymlink == 0 && !slices.Contains(stack, real) {
+			if real := n.real + string(filepath.Separator) + name; d.typ&fs.ModeSymlink == 0 && !slices.Contains(stack, real) {
 				// a plain folder resolves below its parent
 				c = &dirNode{path: child, real: real, stack: stack, done: make(chan struct{})}
 			} else {
