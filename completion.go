@@ -3,16 +3,19 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"rewind/decoders"
+	"rewind/decoders/pack"
 )
 
 const completionAbout = `Write a script that makes the shell complete rewind's commands, flags and
-paths: folders, and files with a replay's extension (.slp, .bsor, .SC2Replay,
-... in any case).
+paths: folders, files with a replay's extension (.slp, .bsor, .SC2Replay,
+... in any case), packs (.zip, .tar, .tar.gz, .slp.gz, ...) and, after
+pack.zip/, the replays inside a pack.
 
   bash        source <(rewind completion bash)
               (or save it in /etc/bash_completion.d/rewind; bash-completion
@@ -80,7 +83,8 @@ func completePaths(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Com
 	}
 	ents, err := os.ReadDir(list)
 	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+		// "games.zip/" or "games.zip/2024/Ga": the word goes into a pack
+		return completeMembers(list, dir, base)
 	}
 	var out []cobra.Completion
 	folders := 0
@@ -99,13 +103,60 @@ func completePaths(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Com
 		case isDir:
 			out = append(out, dir+name+"/")
 			folders++
-		case decoders.HasReplayExt(name):
+		case decoders.HasReplayExt(name), pack.HasPackExt(name, decoders.HasReplayExt):
 			out = append(out, dir+name)
 		}
 	}
 	directive := cobra.ShellCompDirectiveNoFileComp
 	if len(out) == 1 && folders == 1 {
 		directive |= cobra.ShellCompDirectiveNoSpace // into the folder, not past it
+	}
+	return out, directive
+}
+
+// completeMembers completes a word that goes into a pack: list is the
+// part of it up to the last slash as a path to open ("games.zip/2024/"),
+// dir the same as typed, and base what follows. The pack's folders come
+// with a slash, as a folder on disk does, and its members with a replay's
+// extension as they are. A list that leads to no pack completes nothing.
+func completeMembers(list, dir, base string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	none := cobra.ShellCompDirectiveNoFileComp
+	packPath, inner := strings.TrimSuffix(list, "/"), ""
+	if st, err := os.Stat(packPath); err != nil || !st.Mode().IsRegular() {
+		var ok bool
+		if packPath, inner, ok = pack.Split(packPath); !ok {
+			return nil, none
+		}
+		inner += "/"
+	}
+	pk, err := pack.Open(packPath)
+	if err != nil {
+		return nil, none
+	}
+	defer pk.Close()
+	prefix := inner + base
+	var out []cobra.Completion
+	folders := map[string]bool{}
+	for _, m := range pk.Members() {
+		rest, ok := strings.CutPrefix(m.Name, prefix)
+		if !ok || !decoders.HasReplayExt(m.Name) {
+			continue
+		}
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			// a folder inside the pack that holds a replay, once however
+			// many it holds
+			if sub := base + rest[:i+1]; !folders[sub] {
+				folders[sub] = true
+				out = append(out, dir+sub)
+			}
+			continue
+		}
+		out = append(out, dir+base+rest)
+	}
+	slices.Sort(out)
+	directive := none
+	if len(out) == 1 && len(folders) == 1 {
+		directive |= cobra.ShellCompDirectiveNoSpace
 	}
 	return out, directive
 }

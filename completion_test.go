@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,6 +109,55 @@ func TestCompletionScripts(t *testing.T) {
 		r.want(t, "completion "+shell, 0, "")
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("completion %s: no %q in %.200s", shell, want, r.stdout)
+		}
+	}
+}
+
+// TestCompletePackMembers: a pack completes like a file, and after its
+// name and a slash, like a folder: its folders with a slash, its replays
+// by name, nothing else it holds.
+func TestCompletePackMembers(t *testing.T) {
+	dir := t.TempDir()
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for _, name := range []string{"2024/game1.slp", "2024/game2.slp", "2025/x.SC2Replay", "top.bsor", "notes.txt", "tools/run.sh"} {
+		w, _ := zw.Create(name)
+		w.Write([]byte("not really a replay"))
+	}
+	zw.Close()
+	zpath := filepath.Join(dir, "games.zip")
+	os.WriteFile(zpath, zb.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "games.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "single.slp.gz"), nil, 0o644)
+	for _, tt := range []struct {
+		word   string
+		want   []string
+		intoIt bool // one folder: no space after it
+	}{
+		{dir + "/ga", []string{zpath}, false},
+		{dir + "/si", []string{dir + "/single.slp.gz"}, false},
+		{zpath + "/", []string{zpath + "/2024/", zpath + "/2025/", zpath + "/top.bsor"}, false},
+		{zpath + "/20", []string{zpath + "/2024/", zpath + "/2025/"}, false},
+		{zpath + "/2024", []string{zpath + "/2024/"}, true},
+		{zpath + "/2024/", []string{zpath + "/2024/game1.slp", zpath + "/2024/game2.slp"}, false},
+		{zpath + "/2024/game2", []string{zpath + "/2024/game2.slp"}, false},
+		{zpath + "/no", nil, false},
+		{zpath + "/nowhere/x", nil, false},
+		{dir + "/games.txt/", nil, false},
+	} {
+		r := rewind(t, "__complete", "info", tt.word)
+		r.want(t, "complete "+tt.word, 0, "*")
+		lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+		var got []string
+		for _, line := range lines[:len(lines)-1] {
+			got = append(got, strings.SplitN(line, "\t", 2)[0])
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%s: %q, want %q", tt.word, got, tt.want)
+		}
+		// the directive: 4 no file completion, 2 no space
+		if directive := lines[len(lines)-1]; (directive == ":6") != tt.intoIt {
+			t.Errorf("%s: directive %s", tt.word, directive)
 		}
 	}
 }
