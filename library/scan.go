@@ -88,7 +88,8 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 // header (info --json): line runs on the scan's workers and appends what a
 // header becomes to its batch's buffer, so a million lines are made on
 // every core and the caller's goroutine only copies them out. fn gets
-// each header with its text, in walk order when opt.Ordered. line is
+// each header with its text, in walk order when opt.Ordered, and must not
+// keep the text past its return. line is
 // called from several goroutines at once; a change it makes to the header
 // is what fn sees.
 func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line func(b []byte, h *Header) []byte, fn func(h *Header, text []byte) bool) {
@@ -99,7 +100,11 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 	type lined struct {
 		Header
 		text []byte
+		buf  []byte // the batch's buffer, on its first line
 	}
+	// the batches' buffers go round: made once for the batches in flight,
+	// not once a batch (a million lines are 650 MB of text)
+	free := make(chan []byte, window+2*runtime.GOMAXPROCS(0))
 	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []lined) {
 		if opt.Index != nil {
 			opt.Index.wait()
@@ -107,6 +112,10 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 		// one buffer for the batch's text, cut into lines once it has
 		// stopped growing
 		var buf []byte
+		select {
+		case buf = <-free:
+		default:
+		}
 		ends := make([]int, len(batch))
 		for i, e := range batch {
 			out[i].Header = w.header(e, store)
@@ -118,10 +127,19 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 			out[i].text = buf[start:end:end]
 			start = end
 		}
+		if len(out) > 0 {
+			out[0].buf = buf[:0]
+		}
 	}, func(ls []lined) bool {
 		for i := range ls {
 			if !fn(&ls[i].Header, ls[i].text) {
 				return false
+			}
+		}
+		if len(ls) > 0 && cap(ls[0].buf) > 0 {
+			select {
+			case free <- ls[0].buf: // fn is done with the lines
+			default:
 			}
 		}
 		return true
