@@ -132,6 +132,53 @@ func TestScanOrdered(t *testing.T) {
 	}
 }
 
+// TestScanLines: each header comes with the text line made of it on a
+// worker, in walk order, over many batches (the samples walked again and
+// again), with a change line made to the header seen by fn; a stop
+// stops it.
+func TestScanLines(t *testing.T) {
+	var walked []string
+	var paths []string
+	for range 40 { // past a batch and its window of buffers
+		paths = append(paths, samplesDir)
+	}
+	walkAll := func(yield func(Entry) bool) {
+		for i := range paths {
+			stop := false
+			Walk(paths[i:i+1], func(e Entry) bool {
+				if !yield(e) {
+					stop = true
+				}
+				return !stop
+			})
+			if stop {
+				return
+			}
+		}
+	}
+	walkAll(func(e Entry) bool { walked = append(walked, e.Path); return true })
+	line := func(b []byte, h *Header) []byte {
+		h.Title = "seen " + h.Title
+		return append(append(b, h.Path...), '\n')
+	}
+	n := 0
+	ScanLines(context.Background(), walkAll, ScanOptions{Ordered: true, Workers: 3}, line, func(h *Header, text []byte) bool {
+		if string(text) != walked[n]+"\n" || h.Path != walked[n] || !strings.HasPrefix(h.Title, "seen ") {
+			t.Fatalf("line %d: %q for %s (title %q), walk gave %s", n, text, h.Path, h.Title, walked[n])
+		}
+		n++
+		return true
+	})
+	if n != len(walked) {
+		t.Errorf("%d lines for %d files", n, len(walked))
+	}
+	n = 0
+	ScanLines(context.Background(), walkAll, ScanOptions{Ordered: true}, line, func(*Header, []byte) bool { n++; return n < 5 })
+	if n != 5 {
+		t.Errorf("a stop after 5 gave %d", n)
+	}
+}
+
 // TestScanStop: returning false stops the scan early and leaks nothing
 // that blocks.
 func TestScanStop(t *testing.T) {
