@@ -107,6 +107,9 @@ func (r Row) HeaderProblems() int { return int(r.r.problems) }
 // HasCheck reports whether a full decode ran.
 func (r Row) HasCheck() bool { return r.r.flags&fCheck != 0 }
 
+// HasSummary says whether the store keeps the row's archive summary.
+func (r Row) HasSummary() bool { return r.r.flags&fSum != 0 }
+
 // TextKey appends the numbers of the strings a list shows for the row (its
 // error, title, and each player's name and character): two rows with the
 // same key read the same, so a list can describe each distinct key once.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,8 +68,10 @@ type aggView struct {
 	th    *theme.Theme
 	keys  aggKeyMap
 	games []aggregate.Game
-	what  string // what the rows are: the browser's filter, for the title
-	w, h  int
+	// skipped are the rows the browser left out before making games
+	skipped []skipCount
+	what    string // what the rows are: the browser's filter, for the title
+	w, h    int
 
 	key      int // index into aggKeys
 	order    int // the groups' order: most games, worst win rate, best win rate
@@ -86,8 +89,8 @@ type aggView struct {
 	stat  int // the stat the chart shows, an index into the charted format's stats
 }
 
-func newAggView(th *theme.Theme, games []aggregate.Game, what string) *aggView {
-	v := &aggView{th: th, keys: newAggKeys(), games: games, what: what, chart: true}
+func newAggView(th *theme.Theme, games []aggregate.Game, skipped []skipCount, what string) *aggView {
+	v := &aggView{th: th, keys: newAggKeys(), games: games, skipped: skipped, what: what, chart: true}
 	v.who = aggregate.Frequent(games)
 	v.run()
 	return v
@@ -220,8 +223,8 @@ func (v *aggView) View() string {
 		title += th.Dim.Render(" · LRAS counts as a loss")
 	}
 	lines := []string{fit(title, v.w)}
-	if n := len(v.res.Skipped); n > 0 {
-		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+theme.Safe(skipReasons(v.res))+")"), v.w))
+	if n, reasons := v.skips(); n > 0 {
+		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+theme.Safe(reasons)+")"), v.w))
 	}
 	footer := v.footer()
 	chartH := 0
@@ -250,20 +253,25 @@ func (v *aggView) View() string {
 	return strings.Join(lines, "\n")
 }
 
-func skipReasons(r *aggregate.Result) string {
-	count := map[string]int{}
-	var order []string
-	for _, s := range r.Skipped {
-		if count[s.Reason] == 0 {
-			order = append(order, s.Reason)
+// skips counts the rows left out, those the browser passed over and those
+// Run did, and says why: "975772 no summary (…); 3 partial replay (…)".
+func (v *aggView) skips() (int, string) {
+	counts := append([]skipCount(nil), v.skipped...)
+	for _, s := range v.res.Skipped {
+		i := slices.IndexFunc(counts, func(c skipCount) bool { return c.reason == s.Reason })
+		if i < 0 {
+			i = len(counts)
+			counts = append(counts, skipCount{reason: s.Reason})
 		}
-		count[s.Reason]++
+		counts[i].n++
 	}
+	total := 0
 	var parts []string
-	for _, reason := range order {
-		parts = append(parts, fmt.Sprintf("%d %s", count[reason], reason))
+	for _, c := range counts {
+		total += c.n
+		parts = append(parts, fmt.Sprintf("%d %s", c.n, c.reason))
 	}
-	return strings.Join(parts, "; ")
+	return total, strings.Join(parts, "; ")
 }
 
 func (v *aggView) footer() string {

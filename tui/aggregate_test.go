@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rewind/decoders"
+	"rewind/library"
 	"rewind/library/aggregate"
 	"rewind/model"
 	"rewind/theme"
@@ -45,7 +47,7 @@ func TestAggregateView(t *testing.T) {
 	old := f.Stats
 	f.Stats = []model.StatDef{{Key: "killCount", Label: "Kills", Agg: model.AggSum}}
 	t.Cleanup(func() { f.Stats = old })
-	v := newAggView(theme.New(false), aggGames(), "all replays")
+	v := newAggView(theme.New(false), aggGames(), nil, "all replays")
 	for _, size := range [][2]int{{160, 48}, {80, 24}} {
 		v.setSize(size[0], size[1])
 		out := ansi.Strip(v.View())
@@ -149,5 +151,55 @@ func TestMomentsView(t *testing.T) {
 	v.Update(keyMsg("d"))
 	if !strings.Contains(v.status, "wrote 5 clips") || !strings.Contains(v.status, "rewind-dolphin-queue.json") {
 		t.Errorf("d: %q", v.status)
+	}
+}
+
+// TestArchiveMakesGamesOfCountedRows: the browser's a makes a game only of
+// a row whose summary counts; the rest (no summary yet, unreadable, a
+// partial decode) are counted by reason, which the view's skipped line
+// gives, every reason with its count.
+func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
+	b := newBrowser(theme.New(false), "archive")
+	b.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	players := []library.Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: "Fox"}, {Slot: "P2", Name: "Them", Code: "OP#1", Character: "Marth"}}
+	sum := func(partial bool) *library.Summary {
+		return &library.Summary{Partial: partial, Summary: model.Summary{Players: []model.PlayerSummary{{Outcome: model.OutcomeWin}, {Outcome: model.OutcomeLoss}}}}
+	}
+	var hs []library.Header
+	for i := range 12 {
+		h := library.Header{Path: fmt.Sprintf("g/%02d.slp", i), Kind: library.File, Format: "slippi", Title: "Battlefield",
+			Start: time.Date(2024, 1, 1+i, 12, 0, 0, 0, time.UTC), Players: players}
+		switch {
+		case i < 3: // counted
+			h.Check, h.Summary = &library.Check{}, sum(false)
+		case i == 3:
+			h.Check, h.Summary = &library.Check{Partial: true}, sum(true)
+		case i == 4:
+			h.Err, h.Players = "g/04.slp: cut short at 0x10", nil
+		default: // not checked yet
+		}
+		hs = append(hs, h)
+	}
+	feed(b, true, hs...)
+	msg, ok := b.archive(archiveStats)().(archiveMsg)
+	if !ok {
+		t.Fatal("a gave no archive")
+	}
+	if len(msg.games) != 3 || len(msg.ids) != 3 {
+		t.Fatalf("%d games, %d ids, want the 3 that count", len(msg.games), len(msg.ids))
+	}
+	want := []skipCount{{"g/04.slp: cut short at 0x10", 1}, {aggregate.NoSummary, 7}, {"partial replay (the decode stopped early)", 1}} // by reason
+	got := append([]skipCount(nil), msg.skipped...)
+	slices.SortFunc(got, func(a, b skipCount) int { return strings.Compare(a.reason, b.reason) })
+	if !slices.Equal(got, want) {
+		t.Errorf("skipped %v, want %v", got, want)
+	}
+	v := newAggView(theme.New(false), msg.games, msg.skipped, msg.what)
+	v.setSize(160, 48)
+	out := ansi.Strip(v.View())
+	for _, want := range []string{"3 games", "9 skipped", "7 " + aggregate.NoSummary, "1 partial replay", "1 g/04.slp: cut short"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q not shown:\n%s", want, out)
+		}
 	}
 }

@@ -323,7 +323,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case archiveMsg:
 		a.br.archIDs = msg.ids
 		if msg.kind == archiveStats {
-			a.agg = newAggView(a.th, msg.games, msg.what)
+			a.agg = newAggView(a.th, msg.games, msg.skipped, msg.what)
 			a.agg.setSize(a.w, a.h)
 			a.mode = modeAggregate
 		} else {

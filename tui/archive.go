@@ -24,9 +24,20 @@ const (
 // the view.
 type archiveMsg struct {
 	kind  archiveKind
-	games []aggregate.Game
-	ids   []library.RowID // the rows, parallel to games
-	what  string          // what the rows are, for the view's title
+	games []aggregate.Game // the games that count, each with its summary
+	ids   []library.RowID  // the rows, parallel to games
+	// skipped counts the rows left out, by reason, in the order the
+	// reasons first came: a game is made only of a row that counts, since
+	// a million rows the background check has not reached would be a
+	// million games that say only "no summary"
+	skipped []skipCount
+	what    string // what the rows are, for the view's title
+}
+
+// skipCount is how many rows were left out for one reason.
+type skipCount struct {
+	reason string
+	n      int
 }
 
 // archive makes the games of the rows shown, off the UI goroutine.
@@ -41,22 +52,47 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 		what = "rows matching " + b.filter.Value()
 	}
 	return func() tea.Msg {
-		games := make([]aggregate.Game, 0, len(ids))
-		kept := make([]library.RowID, 0, len(ids))
-		for _, id := range ids {
+		var skipped []skipCount
+		skip := func(reason string) {
+			for i := range skipped {
+				if skipped[i].reason == reason {
+					skipped[i].n++
+					return
+				}
+			}
+			skipped = append(skipped, skipCount{reason, 1})
+		}
+		// the rows without a summary are told from the store's row alone
+		var full []library.RowID
+		store.Read(ids, func(_ int, r library.Row) {
+			switch {
+			case r.Kind() != library.File:
+			case r.Err() == "" && !r.HasSummary():
+				skip(aggregate.NoSummary)
+			default:
+				full = append(full, r.ID())
+			}
+		})
+		var games []aggregate.Game
+		var kept []library.RowID
+		for _, id := range full {
 			h := store.Header(id)
-			if h.Kind != library.File || h.NotReplay {
+			if h.NotReplay {
 				continue
 			}
 			h.Summary = store.Summary(id)
 			g := aggregate.FromHeader(&h)
-			if kind == archiveStats && g.Summary != nil {
+			if why := g.SkipReason(); why != "" {
+				skip(why)
+				continue
+			}
+			if kind == archiveStats {
 				g.Summary.Moments = nil // the aggregate view adds up, it does not list
 			}
 			games = append(games, g)
 			kept = append(kept, id)
 		}
-		return archiveMsg{kind: kind, games: games, ids: kept, what: what}
+		return archiveMsg{kind: kind, games: games, ids: kept, skipped: skipped, what: what}
 	}
 }
 

@@ -127,6 +127,20 @@ type Result struct {
 	Games int
 }
 
+// SkipReason says why Run leaves the game out ("" when it counts): it
+// gives no replay, its decode stopped early, or it has no players.
+func (g *Game) SkipReason() string {
+	switch {
+	case g.Err != "":
+		return g.Err
+	case g.Partial:
+		return "partial replay (the decode stopped early)"
+	case len(g.Players) == 0:
+		return "no players"
+	}
+	return ""
+}
+
 // Skip is a replay left out, and why.
 type Skip struct {
 	Path, Reason string
@@ -197,15 +211,8 @@ func Run(games []Game, opt Options) *Result {
 	var sides []side
 	for gi := range games {
 		g := &games[gi]
-		switch {
-		case g.Err != "":
-			res.Skipped = append(res.Skipped, Skip{g.Path, g.Err})
-			continue
-		case g.Partial:
-			res.Skipped = append(res.Skipped, Skip{g.Path, "partial replay (the decode stopped early)"})
-			continue
-		case len(g.Players) == 0:
-			res.Skipped = append(res.Skipped, Skip{g.Path, "no players"})
+		if why := g.SkipReason(); why != "" {
+			res.Skipped = append(res.Skipped, Skip{g.Path, why})
 			continue
 		}
 		added := false

@@ -6,6 +6,9 @@ import (
 	"rewind/library"
 )
 
+// NoSummary is why a replay the index has no summary of is skipped.
+const NoSummary = "no summary (the replay was not decoded in full)"
+
 // FromHeader is a scanned replay as a Game: its header's facts and the
 // summary the index keeps (a Summary that says why it has none makes the
 // game a skipped one, with that reason).
@@ -20,7 +23,7 @@ func FromHeader(h *library.Header) Game {
 	switch s := h.Summary; {
 	case s == nil:
 		if g.Err == "" {
-			g.Err = "no summary (the replay was not decoded in full)"
+			g.Err = NoSummary
 		}
 	case s.Err != "":
 		g.Err = s.Err
