@@ -289,7 +289,11 @@ func (v *aggView) footer() string {
 // tableLines draws the groups, as many stats as the width takes.
 func (v *aggView) tableLines(rows int) []string {
 	if len(v.res.Groups) == 0 {
-		return []string{"", v.th.Dim.Render("  no games to count: none of the rows shown has a summary for this key yet")}
+		why := "  no games to count: none of the rows shown has a summary yet (the background check makes them; `rewind stats --by` decodes what it needs)"
+		if v.res.Games > 0 {
+			why = fmt.Sprintf("  none of the %d games counted has a %s: b picks another key", v.res.Games, aggKeys[v.key])
+		}
+		return []string{"", v.th.Dim.Render(why)}
 	}
 	cols, widths := v.fitColumns()
 	sep := "  "

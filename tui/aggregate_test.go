@@ -202,4 +202,20 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 			t.Errorf("%q not shown:\n%s", want, out)
 		}
 	}
+	// games without characters, by character: the view says what to do
+	for i := range msg.games {
+		for p := range msg.games[i].Players {
+			msg.games[i].Players[p].Character = ""
+		}
+	}
+	v = newAggView(theme.New(false), msg.games, nil, msg.what)
+	v.setSize(160, 48)
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "none of the 3 games counted has a character: b picks another key") {
+		t.Errorf("no characters:\n%s", out)
+	}
+	v = newAggView(theme.New(false), nil, msg.skipped, msg.what)
+	v.setSize(160, 48)
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "none of the rows shown has a summary yet") {
+		t.Errorf("no summaries:\n%s", out)
+	}
 }
