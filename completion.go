@@ -103,13 +103,18 @@ func completePaths(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Com
 		case isDir:
 			out = append(out, dir+name+"/")
 			folders++
-		case decoders.HasReplayExt(name), pack.HasPackExt(name, decoders.HasReplayExt):
+		case decoders.HasReplayExt(name):
 			out = append(out, dir+name)
+		case pack.HasPackExt(name, decoders.HasReplayExt):
+			// a pack is read whole as it is, or gone into with a slash:
+			// the word stops at its name so either can follow
+			out = append(out, dir+name)
+			folders++
 		}
 	}
 	directive := cobra.ShellCompDirectiveNoFileComp
 	if len(out) == 1 && folders == 1 {
-		directive |= cobra.ShellCompDirectiveNoSpace // into the folder, not past it
+		directive |= cobra.ShellCompDirectiveNoSpace // into the folder or pack, not past it
 	}
 	return out, directive
 }

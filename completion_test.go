@@ -134,8 +134,8 @@ func TestCompletePackMembers(t *testing.T) {
 		want   []string
 		intoIt bool // one folder: no space after it
 	}{
-		{dir + "/ga", []string{zpath}, false},
-		{dir + "/si", []string{dir + "/single.slp.gz"}, false},
+		{dir + "/ga", []string{zpath}, true},
+		{dir + "/si", []string{dir + "/single.slp.gz"}, true},
 		{zpath + "/", []string{zpath + "/2024/", zpath + "/2025/", zpath + "/top.bsor"}, false},
 		{zpath + "/20", []string{zpath + "/2024/", zpath + "/2025/"}, false},
 		{zpath + "/2024", []string{zpath + "/2024/"}, true},
