@@ -78,6 +78,11 @@ func describe(h *library.Header) string {
 		if who == "" {
 			who = p.Character
 		}
+		if f := decoders.ByID(h.Format); f != nil && f.TitleIsID {
+			// the title is a hash: who played, and how, say more
+			parts := slices.DeleteFunc([]string{who, h.Mode, h.Title}, func(s string) bool { return s == "" })
+			return theme.Safe(strings.Join(parts, " · "))
+		}
 		return theme.Safe(strings.TrimSuffix(h.Title+" · "+who, " · "))
 	}
 	// the sides: one a team when the file gives teams (Fox & Falco vs

@@ -846,7 +846,8 @@ func BenchmarkBrowserScan(b *testing.B) {
 
 // TestDescribeNamesPlayersFirst: a row names players as people do, the
 // name with the character, race or machine after it; the character alone
-// when the file has no name; one player's song or course first.
+// when the file has no name; one player's song or course first, but a
+// beatmap's hash after the player.
 func TestDescribeNamesPlayersFirst(t *testing.T) {
 	tests := []struct {
 		h    library.Header
@@ -863,6 +864,11 @@ func TestDescribeNamesPlayersFirst(t *testing.T) {
 		{library.Header{Players: []library.Player{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}, {Name: "e"}, {Name: "f"}}},
 			"a vs b vs c vs d vs +2"},
 		{library.Header{Err: "not a replay: an empty file"}, "not a replay: an empty file"},
+		// osu! names its beatmap by a hash: the player and the mode lead
+		{library.Header{Format: "osu", Title: "2d0dfe625839ac940b346daa224706b5", Mode: "osu!catch +HD", Players: []library.Player{{Name: "Lexii"}}},
+			"Lexii · osu!catch +HD · 2d0dfe625839ac940b346daa224706b5"},
+		{library.Header{Format: "osu", Title: "6dd2938dfb35fc68465974a431096d89", Mode: "osu!mania", Players: []library.Player{{Slot: "P1"}}},
+			"osu!mania · 6dd2938dfb35fc68465974a431096d89"},
 	}
 	for _, tt := range tests {
 		if got := describe(&tt.h); got != tt.want {

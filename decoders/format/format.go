@@ -30,6 +30,9 @@ type Format struct {
 	// Title is what the replay's title names, as a word for people and for
 	// the info and stats labels: "stage", "song", "course", "map".
 	Title string
+	// TitleIsID says the title identifies what was played without naming
+	// it (osu!'s beatmap MD5): a list leads with the player, not with it.
+	TitleIsID bool
 	// Character is what a player's Character names: "character", "race",
 	// "machine"; empty when the format has no such thing (then stats --by
 	// character leaves the format's players out).

@@ -18,7 +18,7 @@ const ID model.Format = "osu"
 var Format = format.Format{
 	ID: ID, Name: "osu! replay", Exts: []string{".osr"}, Aliases: []string{"osr", "osu!"},
 	// osu! has no characters: its players are only names
-	Title:    "beatmap",
+	Title: "beatmap", TitleIsID: true, // a replay names its beatmap by the MD5 of its file
 	Match:    match,
 	NearMiss: nearMiss,
 	Decode:   Decode, Repair: Repair,
