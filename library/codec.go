@@ -3,6 +3,7 @@ package library
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"unsafe"
 )
@@ -97,11 +98,14 @@ type blockEnc struct {
 	strs numbering[uint32]
 	recs enc
 	n    int
-	sums []sumAt // summaries in recs, to point their rows at the file once written
+	// blobs are the records' summaries, each after its CRC, for the
+	// summary block written before the records' block
+	blobs []byte
+	sums  []sumAt // the summaries in blobs, to point their rows at the file once written
 }
 
 // sumAt is a summary blob written in a block: its row, the ref the row
-// had when it was encoded, and where the blob is in the records.
+// had when it was encoded, and where its CRC and blob are in blobs.
 type sumAt struct {
 	id  RowID
 	ref uint64
@@ -110,7 +114,15 @@ type sumAt struct {
 
 func (b *blockEnc) ref(id uint32) uint64 { return b.strs.ref(id) }
 
-func (b *blockEnc) size() int { return len(b.recs.b) + 16*len(b.strs.list) }
+func (b *blockEnc) size() int { return len(b.recs.b) + 16*len(b.strs.list) + len(b.blobs) }
+
+// Summaries are kept out of the records: a block of them (its length's
+// top bit set) comes before the block of the records that refer to them,
+// so opening the index reads the rows and steps over the summaries, which
+// are read one at a time when asked for. Summaries of a million replays
+// are gigabytes; their rows are a hundred megabytes. Each blob has its own
+// CRC, checked when it is read, since the block's is never read whole.
+const sumBlock = 1 << 31
 
 // record flags
 const (
@@ -181,31 +193,46 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 	}
 	if hasSum {
 		e.uint(uint64(len(blob)))
-		b.sums = append(b.sums, sumAt{id, x.sumRef, len(e.b)})
-		e.b = append(e.b, blob...)
+		e.uint(uint64(len(b.blobs)))
+		b.sums = append(b.sums, sumAt{id, x.sumRef, len(b.blobs)})
+		b.blobs = binary.LittleEndian.AppendUint32(b.blobs, crc32.Checksum(blob, castagnoli))
+		b.blobs = append(b.blobs, blob...)
 	}
 	b.n++
 }
 
-// finish makes the block's payload: the string table, then the records.
-// recsAt is where the records start in it.
-func (s *Store) finishBlock(b *blockEnc) (payload []byte, recsAt int) {
+// frameBlock makes what the block adds to the file: the summary block,
+// when there are summaries, then the records' block (its string table,
+// then the records), each framed. blobsAt is where the summaries' block
+// payload starts in it.
+func (s *Store) frameBlock(b *blockEnc) (framed []byte, blobsAt int) {
 	var e enc
 	e.b = make([]byte, 0, len(b.recs.b)+32*len(b.strs.list)+16)
 	e.uint(uint64(len(b.strs.list)))
 	for _, id := range b.strs.list {
 		e.str(s.strs[id])
 	}
-	recsAt = len(e.b)
 	e.b = append(e.b, b.recs.b...)
-	return e.b, recsAt
+	if len(b.blobs) > 0 {
+		framed = frame(framed, b.blobs, sumBlock)
+		blobsAt = 8
+	}
+	return frame(framed, e.b, 0), blobsAt
 }
 
-// loadBlock reads one block's payload into the store. payloadAt is the
-// payload's offset in the file, gen the file's number, for the summaries
-// left in it. It returns the records read; an error means damage (the
-// records before it are kept).
-func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
+// frame appends a framed payload to out: length (with flag), CRC, payload.
+func frame(out, payload []byte, flag uint32) []byte {
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(payload))|flag)
+	out = binary.LittleEndian.AppendUint32(out, crc32.Checksum(payload, castagnoli))
+	return append(out, payload...)
+}
+
+// loadBlock reads one block's payload into the store. gen is the file's
+// number, and sumsAt and sumsLen the payload of the summary block before
+// this one (0 for none), for the summaries left in the file. It returns
+// the records read; an error means damage (the records before it are
+// kept).
+func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, error) {
 	d := dec{b: p}
 	n := d.small()
 	if n > len(d.b) {
@@ -287,11 +314,12 @@ func (s *Store) loadBlock(p []byte, payloadAt int64, gen uint64) (int, error) {
 		}
 		var sumOff int64
 		if flags&rSum != 0 {
-			x.sumLen = uint32(d.small())
-			sumOff = payloadAt + int64(len(p)-len(d.b))
-			if d.err == nil {
-				d.b = d.b[x.sumLen:]
+			n, off := d.uint(), d.uint()
+			// the CRC and the blob lie inside the summary block
+			if off > uint64(sumsLen) || n > uint64(sumsLen)-off || uint64(sumsLen)-off-n < 4 {
+				return recs, errCorrupt
 			}
+			x.sumLen, sumOff = uint32(n), sumsAt+int64(off)
 		}
 		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
 			return recs, errCorrupt

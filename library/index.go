@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -65,7 +66,7 @@ type Index struct {
 	ioMu sync.Mutex // one flush at a time
 }
 
-const indexMagic = "rewind index 3 "
+const indexMagic = "rewind index 4 "
 
 // flushAt is how many bytes of records a Put lets wait before it writes;
 // a rewrite writes blocks of this size.
@@ -124,11 +125,6 @@ func OpenIndex(path string) (*Index, error) {
 			x.s.mu.Unlock()
 			return
 		}
-		if st, err := f.Stat(); err == nil {
-			x.s.mu.Lock()
-			x.s.reserve(int(st.Size() / 150)) // records are some 120 bytes: do not size for more
-			x.s.mu.Unlock()
-		}
 		x.s.mu.Lock()
 		x.use(f)
 		x.s.mu.Unlock()
@@ -163,12 +159,20 @@ func (x *Index) readSum(ref uint64, n uint32) ([]byte, bool) {
 	if gen >= uint64(len(x.files)) || x.files[gen] == nil {
 		return nil, false
 	}
-	b := make([]byte, n)
+	sumReads.Add(1)
+	b := make([]byte, 4+int(n))
 	if _, err := x.files[gen].ReadAt(b, off); err != nil {
 		return nil, false
 	}
-	return b, true
+	if binary.LittleEndian.Uint32(b) != crc32.Checksum(b[4:], castagnoli) {
+		return nil, false // damaged: made again, as a blob that does not decode
+	}
+	return b[4:], true
 }
+
+// sumReads counts the summaries read from index files (tests: a scan that
+// wants no summary reads none).
+var sumReads atomic.Int64
 
 // buildID names this build of rewind: its VCS revision, or its module
 // version, or "dev" when neither is known (tests, go run).
@@ -230,17 +234,26 @@ func (x *Index) load(f *os.File, off int64) {
 		pos = int64(len(line))
 	}
 	var buf []byte
+	var sumsAt, sumsLen int64 // the summary block before the next records
 	for !damaged && pos < end {
 		var hd [8]byte
 		if _, err := io.ReadFull(r, hd[:]); err != nil {
 			damaged = true // a block cut short
 			break
 		}
-		n := int64(binary.LittleEndian.Uint32(hd[:]))
+		n := int64(binary.LittleEndian.Uint32(hd[:]) &^ sumBlock)
+		sums := binary.LittleEndian.Uint32(hd[:])&sumBlock != 0
 		sum := binary.LittleEndian.Uint32(hd[4:])
 		if n > end-pos-8 {
 			damaged = true
 			break
+		}
+		if sums {
+			// stepped over, not read: its blobs are read when asked for
+			sumsAt, sumsLen = pos+8, n
+			pos += 8 + n
+			r.Reset(io.NewSectionReader(f, pos, end-pos))
+			continue
 		}
 		if int64(cap(buf)) < n {
 			buf = make([]byte, n)
@@ -250,7 +263,16 @@ func (x *Index) load(f *os.File, off int64) {
 			damaged = true
 			break
 		}
-		k, err := x.s.loadBlock(p, pos+8, gen)
+		k, err := x.s.loadBlock(p, gen, sumsAt, sumsLen)
+		sumsAt, sumsLen = 0, 0
+		if records == 0 && k > 0 {
+			// size the rows' table once, for as many rows as the rest of
+			// the file holds if it is like its first block (a guess from
+			// the file's size alone is wrong by the summaries in it)
+			x.s.mu.Lock()
+			x.s.reserve(x.s.n + int(float64(k)*float64(end-pos)/float64(pos+8+n-off)))
+			x.s.mu.Unlock()
+		}
 		records += k
 		if err != nil {
 			damaged = true
@@ -338,10 +360,10 @@ func (x *Index) Flush() error {
 	b := x.pending
 	x.pending = blockEnc{}
 	rewrite := x.rewrite
-	var payload []byte
-	recsAt := 0
+	var framed []byte
+	blobsAt := 0
 	if b.n > 0 {
-		payload, recsAt = s.finishBlock(&b)
+		framed, blobsAt = s.frameBlock(&b)
 	}
 	s.mu.Unlock()
 	if b.n == 0 && !rewrite {
@@ -349,7 +371,7 @@ func (x *Index) Flush() error {
 	}
 	return x.locked(func() error {
 		if !rewrite {
-			err := x.append(payload, recsAt, &b)
+			err := x.append(framed, blobsAt, &b)
 			if !errors.Is(err, errRewrite) {
 				return err
 			}
@@ -376,14 +398,6 @@ func (x *Index) locked(fn func() error) error {
 		return err
 	}
 	return fn()
-}
-
-// block frames a payload: length, CRC, payload.
-func block(payload []byte) []byte {
-	out := make([]byte, 8, 8+len(payload))
-	binary.LittleEndian.PutUint32(out, uint32(len(payload)))
-	binary.LittleEndian.PutUint32(out[4:], crc32.Checksum(payload, castagnoli))
-	return append(out, payload...)
 }
 
 // catchUp reads what other processes wrote since this one last looked:
@@ -433,9 +447,9 @@ func (x *Index) catchUp() error {
 	return nil
 }
 
-// append adds a block at the end of the file, after reading what other
-// processes appended. The caller holds the lock.
-func (x *Index) append(payload []byte, recsAt int, b *blockEnc) error {
+// append adds a framed block (frameBlock) at the end of the file, after
+// reading what other processes appended. The caller holds the lock.
+func (x *Index) append(framed []byte, blobsAt int, b *blockEnc) error {
 	if err := x.catchUp(); err != nil {
 		return err
 	}
@@ -448,28 +462,28 @@ func (x *Index) append(payload []byte, recsAt int, b *blockEnc) error {
 	if st, err := f.Stat(); err != nil || st.Size() != at {
 		return errRewrite
 	}
-	if _, err := f.WriteAt(block(payload), at); err != nil {
+	if _, err := f.WriteAt(framed, at); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	x.records += b.n
-	x.loadedTo += 8 + int64(len(payload))
-	x.pointAtFile(b, at+8+int64(recsAt))
+	x.loadedTo += int64(len(framed))
+	x.pointAtFile(b, at+int64(blobsAt))
 	s.mu.Unlock()
 	return nil
 }
 
 // pointAtFile moves the summaries of a written block from the arena to
-// the file, where recsAt is the records' offset in it. A row put again
+// the file, where blobsAt is the summary block's payload. A row put again
 // since keeps its newer summary. The caller holds s.mu.
-func (x *Index) pointAtFile(b *blockEnc, recsAt int64) {
+func (x *Index) pointAtFile(b *blockEnc, blobsAt int64) {
 	s := x.s
 	for _, sa := range b.sums {
 		r := s.rec(sa.id)
 		if ref, ok := s.sumRef(r); !ok || ref != sa.ref {
 			continue
 		}
-		s.setSumRef(r, x.gen()<<40|uint64(recsAt+int64(sa.off)))
+		s.setSumRef(r, x.gen()<<40|uint64(blobsAt+int64(sa.off)))
 	}
 }
 
@@ -507,19 +521,19 @@ func (x *Index) compact(prune bool) error {
 		var b blockEnc
 		var blocks [][]byte
 		var marks []struct {
-			b      blockEnc
-			recsAt int64
+			b       blockEnc
+			blobsAt int64
 		}
 		// finish closes the block being filled: framed for the file, and
-		// marked where its records will be
+		// marked where its summaries will be
 		finish := func() {
-			p, recsAt := s.finishBlock(&b)
-			blocks = append(blocks, block(p))
+			framed, blobsAt := s.frameBlock(&b)
+			blocks = append(blocks, framed)
 			marks = append(marks, struct {
-				b      blockEnc
-				recsAt int64
-			}{b, at + 8 + int64(recsAt)})
-			at += 8 + int64(len(p))
+				b       blockEnc
+				blobsAt int64
+			}{b, at + int64(blobsAt)})
+			at += int64(len(framed))
 			b = blockEnc{}
 		}
 		s.mu.Lock()
@@ -553,7 +567,7 @@ func (x *Index) compact(prune bool) error {
 			for _, sa := range m.b.sums {
 				r := s.rec(sa.id)
 				if ref, ok := s.sumRef(r); ok && ref == sa.ref {
-					s.setSumRef(r, gen<<40|uint64(m.recsAt+int64(sa.off)))
+					s.setSumRef(r, gen<<40|uint64(m.blobsAt+int64(sa.off)))
 				}
 			}
 		}

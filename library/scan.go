@@ -359,11 +359,14 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 		if ok {
 			s.header(r, &h, e.Path)
 			h.ModTime = e.ModTime
-			if blob, has := s.summaryBlob(r); w.opt.Summaries && has {
-				var err error
-				// a blob that does not decode is made again
-				h.Summary, err = decodeSummary(blob)
-				ok = err == nil
+			// a summary is a read of the index file: only when asked for
+			if blob, has := []byte(nil), false; w.opt.Summaries {
+				if blob, has = s.summaryBlob(r); has {
+					var err error
+					// a blob that does not decode is made again
+					h.Summary, err = decodeSummary(blob)
+					ok = err == nil
+				}
 			}
 		}
 		s.mu.RUnlock()

@@ -2,10 +2,12 @@ package library
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,6 +171,12 @@ func TestIndexSummaries(t *testing.T) {
 	if s := y.Store().Summary(id); !reflect.DeepEqual(s, first["slp__unranked_game1.slp"]) {
 		t.Errorf("Store.Summary: %+v", s)
 	}
+	// a scan that wants headers reads no summary from the file
+	reads := sumReads.Load()
+	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: y, Ordered: true}, func(h Header) bool { return true })
+	if n := sumReads.Load() - reads; n != 0 {
+		t.Errorf("a header scan read %d summaries", n)
+	}
 	// a changed file is decoded again; the others are not
 	changed := filepath.Join(dir, "slp__unranked_game1.slp")
 	os.Chtimes(changed, time.Now(), time.Now().Add(time.Hour))
@@ -240,4 +248,69 @@ func itoa(i int) string {
 		b = append([]byte{byte('0' + i%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestIndexSummariesApart: summaries are written in blocks of their own
+// that opening the index steps over; a blob whose bytes are damaged costs
+// that row its summary (it is made again), not the rows or the other
+// summaries, and a summary block cut short makes the index rewrite itself.
+func TestIndexSummariesApart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	want := sampleSummary()
+	x, _ := OpenIndex(path)
+	for i := range 40 {
+		h := sampleHeader(filepath.Join("/r", itoa(i)+".slp"), i)
+		h.Summary = want
+		x.Put(h)
+	}
+	x.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := encodeSummary(nil, want)
+	// the file: header line, a summary block, then the records' block
+	at := len(indexMagic) + strings.IndexByte(string(data[len(indexMagic):]), '\n') + 1
+	head := binary.LittleEndian.Uint32(data[at:])
+	if head&sumBlock == 0 || int(head&^sumBlock) != 40*(4+len(blob)) {
+		t.Fatalf("first block %#x, want a summary block of %d bytes", head, 40*(4+len(blob)))
+	}
+	// open reads no summary: every one is read from the file when asked
+	y, _ := OpenIndex(path)
+	if y.Len() != 40 {
+		t.Fatalf("%d rows", y.Len())
+	}
+	for i := range 40 {
+		id, _ := y.Store().Lookup(filepath.Join("/r", itoa(i)+".slp"))
+		if ref, ok := y.s.sumRef(y.s.rec(id)); !ok || ref&sumInArena != 0 {
+			t.Fatalf("row %d: summary ref %#x %v", i, ref, ok)
+		}
+	}
+	y.Close()
+	// damage the third summary's bytes
+	bad := append([]byte(nil), data...)
+	bad[at+8+2*(4+len(blob))+4+len(blob)/2] ^= 0x55
+	os.WriteFile(path, bad, 0o600)
+	z, _ := OpenIndex(path)
+	if z.Len() != 40 {
+		t.Fatalf("damaged blob: %d rows", z.Len())
+	}
+	for i := range 40 {
+		id, _ := z.Store().Lookup(filepath.Join("/r", itoa(i)+".slp"))
+		got := z.Store().Summary(id)
+		if i == 2 && got != nil {
+			t.Errorf("the damaged summary read back: %+v", got)
+		}
+		if i != 2 && !reflect.DeepEqual(got, want) {
+			t.Errorf("summary %d: %+v", i, got)
+		}
+	}
+	z.Close()
+	// a file that ends inside a summary block
+	os.WriteFile(path, data[:at+100], 0o600)
+	c, _ := OpenIndex(path)
+	if c.Len() != 0 || !c.rewrite {
+		t.Errorf("cut summary block: %d rows, rewrite %v", c.Len(), c.rewrite)
+	}
+	c.Close()
 }
