@@ -69,8 +69,11 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 	if q == nil {
 		return code
 	}
-	games, unreadable := scanGames(c, paths, q, o.noCache, false)
-	res := aggregate.Run(games, aggregate.Options{By: keys, Players: o.players, LRASLoss: o.lrasLoss})
+	// games are counted as they come, not kept: a million replays'
+	// summaries would be gigabytes, their groups are not
+	agg := aggregate.NewAggregator(aggregate.Options{By: keys, Players: o.players, LRASLoss: o.lrasLoss})
+	unreadable := eachGame(c, paths, q, o.noCache, false, agg.Add)
+	res := agg.Result()
 	out := c.output()
 	defer out.Flush()
 	if o.json {
@@ -124,7 +127,13 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // only when asked (an aggregation does not need them). unreadable says
 // some path could not be read (each is named on stderr).
 func scanGames(c *call, paths []string, q *library.Query, noCache, moments bool) (games []aggregate.Game, unreadable bool) {
-	opt := library.ScanOptions{Ordered: true, Summaries: true, Check: q.NeedsCheck()}
+	unreadable = eachGame(c, paths, q, noCache, moments, func(g *aggregate.Game) { games = append(games, *g) })
+	return games, unreadable
+}
+
+// eachGame is scanGames handing each game to fn as it comes, in walk order.
+func eachGame(c *call, paths []string, q *library.Query, noCache, moments bool, fn func(*aggregate.Game)) (unreadable bool) {
+	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
 	if !noCache {
 		idx, done := c.openIndex()
 		defer done()
@@ -148,14 +157,11 @@ func scanGames(c *call, paths []string, q *library.Query, noCache, moments bool)
 			return true
 		}
 		g := aggregate.FromHeader(&h)
-		if !moments && g.Summary != nil {
-			g.Summary.Moments = nil
-		}
-		games = append(games, g)
+		fn(&g)
 		return true
 	})
 	prog.finish()
-	return games, unreadable
+	return unreadable
 }
 
 // writeGroups prints the groups as a table that fits statsWidth columns.

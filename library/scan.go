@@ -43,6 +43,10 @@ type ScanOptions struct {
 	// check with it) goes into the index; a file that cannot be decoded
 	// gets a Summary that says why.
 	Summaries bool
+	// NoMoments delivers the summaries without their moments: an
+	// aggregation adds up and lists none, and a million summaries' moments
+	// are gigabytes. The index keeps them all the same.
+	NoMoments bool
 }
 
 // batchSize is how many entries travel together between the walk, the
@@ -364,7 +368,7 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 				if blob, has = s.summaryBlob(r); has {
 					var err error
 					// a blob that does not decode is made again
-					h.Summary, err = decodeSummary(blob)
+					h.Summary, err = decodeSummary(blob, !w.opt.NoMoments)
 					ok = err == nil
 				}
 			}
@@ -383,6 +387,9 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 	}
 	if w.opt.Summaries && h.Summary == nil && h.Err != "" {
 		h.Summary = &Summary{Err: h.Err}
+	}
+	if w.opt.NoMoments && h.Summary != nil {
+		h.Summary.Moments = nil // in the index, not wanted here
 	}
 	return h
 }

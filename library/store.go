@@ -555,14 +555,19 @@ func (s *Store) Path(id RowID) string {
 
 // Summary decodes a row's summary; nil when it has none (never made, or
 // its blob cannot be read).
-func (s *Store) Summary(id RowID) *Summary {
+func (s *Store) Summary(id RowID) *Summary { return s.summary(id, true) }
+
+// SummaryStats is Summary without the moments, for an aggregation.
+func (s *Store) SummaryStats(id RowID) *Summary { return s.summary(id, false) }
+
+func (s *Store) summary(id RowID, moments bool) *Summary {
 	s.mu.RLock()
 	blob, ok := s.summaryBlob(s.rec(id))
 	s.mu.RUnlock()
 	if !ok {
 		return nil
 	}
-	sum, err := decodeSummary(blob)
+	sum, err := decodeSummary(blob, moments)
 	if err != nil {
 		return nil
 	}

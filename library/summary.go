@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"rewind/decoders"
 	"rewind/model"
@@ -254,9 +255,12 @@ func encodeSummary(b []byte, s *Summary) []byte {
 	return e.b
 }
 
-// decodeSummary reads a blob; a damaged one is an error, never a panic or
-// an allocation larger than the blob.
-func decodeSummary(b []byte) (*Summary, error) {
+// decodeSummary reads a blob, with its moments when moments is set (else
+// they are stepped over); a damaged one is an error, never a panic or an
+// allocation larger than the blob. Its table's strings (outcomes, stat keys
+// and names, kinds, moves) are interned: every replay of an archive repeats
+// them, and an aggregation of a million would hold a million copies.
+func decodeSummary(b []byte, moments bool) (*Summary, error) {
 	d := dec{b: b}
 	if v := d.uint(); v != summaryVersion {
 		return nil, errCorrupt
@@ -270,7 +274,11 @@ func decodeSummary(b []byte) (*Summary, error) {
 	n := d.small()
 	strs := make([]string, n+1)
 	for i := 1; i <= n && d.err == nil; i++ {
-		strs[i] = d.str()
+		l := d.small()
+		if d.err == nil {
+			strs[i] = summaryStrings.intern(d.b[:l])
+			d.b = d.b[l:]
+		}
 	}
 	str := func() string {
 		i := d.uint()
@@ -307,6 +315,14 @@ func decodeSummary(b []byte) (*Summary, error) {
 		for j := range p.Stats {
 			p.Stats[j] = model.Stat{Key: str(), Name: str(), Value: d.float()}
 		}
+	}
+	if !moments {
+		// the moments are the rest of the blob: checked when read, which
+		// this is not
+		if d.err != nil {
+			return nil, d.err
+		}
+		return s, nil
 	}
 	if nm > 0 {
 		s.Moments = make([]model.MomentRecord, nm)
@@ -374,4 +390,30 @@ func (d *dec) float() float64 {
 	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 	d.b = d.b[8:]
 	return v
+}
+
+// summaryStrings interns the strings of summary blobs (decodeSummary).
+var summaryStrings = internTable{m: map[string]string{}}
+
+// internTable hands out one copy of each string it is given, up to a
+// bound: past it (a corpus of unusually varied names) strings are copied
+// as they come.
+type internTable struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+const maxInterned = 1 << 16
+
+func (t *internTable) intern(b []byte) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s, ok := t.m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(t.m) < maxInterned {
+		t.m[s] = s
+	}
+	return s
 }

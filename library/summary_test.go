@@ -41,17 +41,24 @@ func sampleSummary() *Summary {
 func TestSummaryBlob(t *testing.T) {
 	for _, s := range []*Summary{sampleSummary(), {}, {Err: "not a replay: an empty file"}, {Generic: true, Summary: model.Summary{Players: []model.PlayerSummary{{Outcome: model.OutcomeDraw}}}}} {
 		blob := encodeSummary(nil, s)
-		got, err := decodeSummary(blob)
+		got, err := decodeSummary(blob, true)
 		if err != nil {
 			t.Fatalf("%+v: %v", s, err)
 		}
 		if !reflect.DeepEqual(got, s) {
 			t.Errorf("got  %+v\nwant %+v", got, s)
 		}
+		// without the moments: the rest the same
+		lean, err := decodeSummary(blob, false)
+		want := *s
+		want.Moments = nil
+		if err != nil || !reflect.DeepEqual(lean, &want) {
+			t.Errorf("without moments: %+v %v\nwant %+v", lean, err, &want)
+		}
 	}
 	// -0 and NaN keep their bits
 	s := &Summary{Summary: model.Summary{Players: []model.PlayerSummary{{Stats: []model.Stat{{Key: "z", Value: math.Copysign(0, -1)}, {Key: "n", Value: math.NaN()}}}}}}
-	got, err := decodeSummary(encodeSummary(nil, s))
+	got, err := decodeSummary(encodeSummary(nil, s), true)
 	if err != nil || !math.Signbit(got.Players[0].Stats[0].Value) || !math.IsNaN(got.Players[0].Stats[1].Value) {
 		t.Errorf("-0 and NaN: %+v %v", got, err)
 	}
@@ -62,7 +69,7 @@ func TestSummaryBlob(t *testing.T) {
 func TestSummaryBlobDamaged(t *testing.T) {
 	blob := encodeSummary(nil, sampleSummary())
 	for n := range len(blob) {
-		if _, err := decodeSummary(blob[:n]); err == nil {
+		if _, err := decodeSummary(blob[:n], true); err == nil {
 			t.Errorf("cut at %d of %d: no error", n, len(blob))
 		}
 	}
@@ -70,12 +77,13 @@ func TestSummaryBlobDamaged(t *testing.T) {
 		for _, bit := range []byte{0x01, 0x40, 0x80} {
 			b := append([]byte(nil), blob...)
 			b[i] ^= bit
-			decodeSummary(b)
+			decodeSummary(b, true)
+			decodeSummary(b, false)
 		}
 	}
 	// a count far beyond the bytes is refused before anything is made
 	huge := []byte{summaryVersion, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0}
-	if _, err := decodeSummary(huge); err == nil {
+	if _, err := decodeSummary(huge, false); err == nil {
 		t.Error("a billion players in ten bytes: no error")
 	}
 }

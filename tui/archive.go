@@ -80,14 +80,15 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 			if h.NotReplay {
 				continue
 			}
-			h.Summary = store.Summary(id)
+			if kind == archiveStats {
+				h.Summary = store.SummaryStats(id) // the aggregate view adds up, it does not list
+			} else {
+				h.Summary = store.Summary(id)
+			}
 			g := aggregate.FromHeader(&h)
 			if why := g.SkipReason(); why != "" {
 				skip(why)
 				continue
-			}
-			if kind == archiveStats {
-				g.Summary.Moments = nil // the aggregate view adds up, it does not list
 			}
 			games = append(games, g)
 			kept = append(kept, id)

@@ -192,7 +192,7 @@ func (g *Group) WinRate() (rate float64, ok bool) {
 
 // side is one player-game before grouping.
 type side struct {
-	index   int32 // the game's index in Run's games
+	index   int32 // the game's index in Run's games (the Aggregator's count)
 	game    *Game
 	player  int
 	key     string // the player key
@@ -203,60 +203,104 @@ type side struct {
 
 // Run groups the games' player-games.
 func Run(games []Game, opt Options) *Result {
-	res := &Result{By: opt.By}
-	want := map[string]bool{}
+	a := NewAggregator(opt)
+	for i := range games {
+		a.Add(&games[i])
+	}
+	return a.Result()
+}
+
+// Aggregator groups player-games as games come (Run over a stream): it
+// keeps the groups, not the games, so a million replays aggregate in the
+// memory of their groups. Only a session key, which needs each player's
+// games in time order, keeps the games until Result.
+type Aggregator struct {
+	opt      Options
+	want     map[string]bool
+	session  bool
+	res      *Result
+	byValues map[string]*Group
+	n        int32  // games added: the next game's index, for Members
+	sides    []side // with a session key, the sides waiting for Result
+}
+
+// NewAggregator starts an aggregation.
+func NewAggregator(opt Options) *Aggregator {
+	a := &Aggregator{opt: opt, want: map[string]bool{}, session: needs(opt.By, KeySession),
+		res: &Result{By: opt.By}, byValues: map[string]*Group{}}
 	for _, w := range opt.Players {
-		want[tight(w)] = true
+		a.want[tight(w)] = true
 	}
-	var sides []side
-	for gi := range games {
-		g := &games[gi]
-		if why := g.SkipReason(); why != "" {
-			res.Skipped = append(res.Skipped, Skip{g.Path, why})
+	return a
+}
+
+// Add counts a game, the next of the games Members index. g is not kept
+// past the call but with a session key.
+func (a *Aggregator) Add(g *Game) {
+	gi := a.n
+	a.n++
+	if why := g.SkipReason(); why != "" {
+		a.res.Skipped = append(a.res.Skipped, Skip{g.Path, why})
+		return
+	}
+	if a.session {
+		kept := *g
+		g = &kept
+	}
+	added := false
+	for pi, p := range g.Players {
+		if len(a.want) > 0 && !a.want[tight(p.Code)] && !a.want[tight(p.Name)] {
 			continue
 		}
-		added := false
-		for pi, p := range g.Players {
-			if len(want) > 0 && !want[tight(p.Code)] && !want[tight(p.Name)] {
-				continue
-			}
-			s := side{index: int32(gi), game: g, player: pi, key: p.Code}
-			if s.key == "" {
-				s.key, s.byName = p.Name, true
-			}
-			if g.Summary != nil && pi < len(g.Summary.Players) {
-				s.outcome = g.Summary.Players[pi].Outcome
-			}
-			sides = append(sides, s)
-			added = true
+		s := side{index: gi, game: g, player: pi, key: p.Code}
+		if s.key == "" {
+			s.key, s.byName = p.Name, true
 		}
-		if added {
-			res.Games++
+		if g.Summary != nil && pi < len(g.Summary.Players) {
+			s.outcome = g.Summary.Players[pi].Outcome
 		}
+		if a.session {
+			a.sides = append(a.sides, s)
+		} else {
+			a.group(&s)
+		}
+		added = true
 	}
-	if needs(opt.By, KeySession) {
-		sessions(sides)
+	if added {
+		a.res.Games++
 	}
-	byValues := map[string]*Group{}
-	for i := range sides {
-		s := &sides[i]
-		values, ok := keyValues(s, opt.By)
-		if !ok {
-			continue
+}
+
+// group adds a side to the group of its key values.
+func (a *Aggregator) group(s *side) {
+	values, ok := keyValues(s, a.opt.By)
+	if !ok {
+		return
+	}
+	id := strings.Join(values, "\x00")
+	grp := a.byValues[id]
+	if grp == nil {
+		grp = &Group{Values: values, Outcomes: map[model.Outcome]int{}, Formats: map[model.Format]int{},
+			Stats: map[string]*StatSum{}, Tallies: map[string]map[string]float64{}}
+		a.byValues[id] = grp
+		a.res.Groups = append(a.res.Groups, grp)
+	}
+	grp.add(s, a.opt)
+	grp.countNames(s, a.opt.By)
+}
+
+// Result finishes the aggregation: the groups, largest first.
+func (a *Aggregator) Result() *Result {
+	res := a.res
+	if a.session {
+		sessions(a.sides)
+		for i := range a.sides {
+			a.group(&a.sides[i])
 		}
-		id := strings.Join(values, "\x00")
-		grp := byValues[id]
-		if grp == nil {
-			grp = &Group{Values: values, Outcomes: map[model.Outcome]int{}, Formats: map[model.Format]int{},
-				Stats: map[string]*StatSum{}, Tallies: map[string]map[string]float64{}}
-			byValues[id] = grp
-			res.Groups = append(res.Groups, grp)
-		}
-		grp.add(s, opt)
-		grp.countNames(s, opt.By)
+		a.sides = nil
 	}
 	for _, grp := range res.Groups {
-		grp.Names = make([]string, len(opt.By))
+		grp.Names = make([]string, len(a.opt.By))
 		for i, seen := range grp.names {
 			grp.Names[i] = mostUsed(seen)
 		}
