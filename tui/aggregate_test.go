@@ -181,7 +181,16 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 		hs = append(hs, h)
 	}
 	feed(b, true, hs...)
-	msg, ok := b.archive(archiveStats)().(archiveMsg)
+	// a says what it is doing while the games are read, and a second a
+	// waits for the first
+	cmd, _ := b.Update(keyMsg("a"))
+	if cmd == nil || !strings.Contains(ansi.Strip(b.View()), "reading 12 rows for the stats…") {
+		t.Fatalf("a: %v\n%s", cmd, ansi.Strip(b.View()))
+	}
+	if again, _ := b.Update(keyMsg("m")); again != nil {
+		t.Error("m while a's games are read started another")
+	}
+	msg, ok := cmd().(archiveMsg)
 	if !ok {
 		t.Fatal("a gave no archive")
 	}

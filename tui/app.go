@@ -321,7 +321,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.seekOpenAt()
 		return a, fullDecode(a.load, source{path: a.load.name}, msg.file)
 	case archiveMsg:
-		a.br.archIDs = msg.ids
+		a.br.archIDs, a.br.archiving = msg.ids, ""
 		if msg.kind == archiveStats {
 			a.agg = newAggView(a.th, msg.games, msg.skipped, msg.what)
 			a.agg.setSize(a.w, a.h)

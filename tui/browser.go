@@ -297,6 +297,9 @@ type browser struct {
 	// archIDs are the rows the archive view was opened on, in the order of
 	// its games, so a group's games map back to rows
 	archIDs []library.RowID
+	// archiving says what the archive view being made will show, while
+	// its games are read (a or m)
+	archiving string
 
 	cur, top int
 	helpTop  int  // the help page's first line
@@ -1006,10 +1009,17 @@ func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
 			b.only, b.onlyWhat = nil, ""
 			return b.refilter(), nil
 		}
-	case key.Matches(msg, k.Stats):
-		return b.archive(archiveStats), nil
-	case key.Matches(msg, k.Moments):
-		return b.archive(archiveMoments), nil
+	case key.Matches(msg, k.Stats), key.Matches(msg, k.Moments):
+		if b.archiving != "" {
+			return nil, nil // one at a time: the first is on its way
+		}
+		kind, view := archiveStats, "the stats"
+		if key.Matches(msg, k.Moments) {
+			kind, view = archiveMoments, "the moments"
+		}
+		// a million rows take seconds: the title line says so meanwhile
+		b.archiving = fmt.Sprintf("reading %s rows for %s…", thousands(int64(len(b.shown))), view)
+		return b.archive(kind), nil
 	case key.Matches(msg, k.Sort):
 		next := (b.order.col + 1) % nColumns
 		b.order = order{col: next, desc: defaultDesc(next)}
@@ -1103,6 +1113,9 @@ func (b *browser) status() string {
 	}
 	if b.indexErr != "" {
 		s += " · no index: " + b.indexErr
+	}
+	if b.archiving != "" {
+		s += " · " + b.archiving
 	}
 	return s
 }
