@@ -3,11 +3,150 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math/rand"
+	"path"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"rewind/library"
+	"rewind/model"
 )
+
+// sortRef is the order sortRows means, from the rows' headers: the column
+// (refCmp), then newest first, then row number. Descriptions are made
+// once a row.
+func sortRef(hs []library.Header, ids []library.RowID, o order) []library.RowID {
+	descs := make([]string, len(hs))
+	if o.col == colWhat {
+		for i := range hs {
+			descs[i] = strings.ToLower(describe(&hs[i]))
+		}
+	}
+	want := slices.Clone(ids)
+	slices.SortStableFunc(want, func(x, y library.RowID) int {
+		a, b := &hs[x], &hs[y]
+		var c int
+		if o.col == colWhat {
+			ha, hb := a.Title != "" || len(a.Players) > 0, b.Title != "" || len(b.Players) > 0
+			switch {
+			case ha != hb && ha:
+				return -1
+			case ha != hb:
+				return 1
+			case ha:
+				c = strings.Compare(descs[x], descs[y])
+				if o.desc {
+					c = -c
+				}
+			}
+		} else {
+			c = refCmp(o, a, b)
+		}
+		if c == 0 && o.col != colDate {
+			c = refCmp(order{colDate, true}, a, b)
+		}
+		if c == 0 {
+			return cmpU64(uint64(x), uint64(y))
+		}
+		return c
+	})
+	return want
+}
+
+// manyRows is a store of rows enough for the sort's paths on all cores:
+// names equal in many folders, names that start others, UTF-8 names,
+// formats and players from small pools (teams on some), dates missing or
+// equal on many, checks on some.
+func manyRows(t *testing.T, rng *rand.Rand, n int) (*library.Store, []library.Header, []library.RowID) {
+	t.Helper()
+	s := library.NewStore()
+	stems := []string{"Game_2019", "game_2019", "replay", "Replay", "Ärger", "a", "Game_20190101T000000"}
+	people := make([]string, 300)
+	for i := range people {
+		people[i] = fmt.Sprintf("player%d", i)
+	}
+	chars := []string{"Fox", "Falco", "Marth", ""}
+	var hs []library.Header
+	ids := make([]library.RowID, 0, n)
+	for len(ids) < n {
+		var name string
+		switch rng.Intn(3) {
+		case 0:
+			name = stems[rng.Intn(len(stems))] + ".slp" // in many folders
+		case 1:
+			name = fmt.Sprintf("%s%d.slp", stems[rng.Intn(len(stems))], rng.Intn(50))
+		default:
+			name = fmt.Sprintf("%s_%06d.slp", stems[rng.Intn(len(stems))], rng.Intn(1_000_000))
+		}
+		h := library.Header{Path: fmt.Sprintf("d%d/%s", rng.Intn(5000), name), Kind: library.File,
+			Format: model.Format([]string{"slippi", "sc2", "bsor", "teehistorian", ""}[rng.Intn(5)]), Size: int64(rng.Intn(5000)),
+			Duration: time.Duration(rng.Intn(50)-1) * time.Second, Title: []string{"", "Battlefield", "believer", "Battlefield"}[rng.Intn(4)], Problems: rng.Intn(3)}
+		if rng.Intn(5) > 0 {
+			h.Start = time.Date(2020, 1, 1+rng.Intn(20), rng.Intn(3), 0, 0, 0, time.UTC)
+		}
+		if rng.Intn(3) == 0 {
+			h.Check = &library.Check{Problems: rng.Intn(3)}
+		}
+		for range rng.Intn(5) {
+			p := library.Player{Name: people[rng.Intn(len(people))], Character: chars[rng.Intn(len(chars))]}
+			if rng.Intn(2) == 0 {
+				p.Name = ""
+			}
+			h.Players = append(h.Players, p)
+		}
+		if len(h.Players) == 4 && rng.Intn(2) == 0 {
+			for i := range h.Players {
+				h.Players[i].Team = []string{"red", "blue"}[i%2]
+			}
+		}
+		if _, ok := s.Lookup(h.Path); ok {
+			continue // one row a path
+		}
+		ids = append(ids, s.Put(&h))
+	}
+	hs = make([]library.Header, s.Len())
+	for _, id := range ids {
+		hs[id] = s.Header(id)
+	}
+	return s, hs, ids
+}
+
+// TestSortRowsMany: over a list long enough to be read and sorted on all
+// cores, the sort orders rows as the reference does, every column and
+// direction, with one description cache kept across the sorts as the
+// browser keeps it.
+func TestSortRowsMany(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	s, hs, ids := manyRows(t, rng, 70_000)
+	rng.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	whats := newWhatCache()
+	for col := range nColumns {
+		for _, desc := range []bool{false, true} {
+			o := order{col, desc}
+			got, _ := sortRows(context.Background(), s, ids, o, whats)
+			checkOrder(t, fmt.Sprintf("by %s desc %v", columnNames[col], desc), hs, got, sortRef(hs, ids, o))
+		}
+	}
+}
+
+// checkOrder reports the first row where got and want differ.
+func checkOrder(t *testing.T, what string, hs []library.Header, got, want []library.RowID) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, want %d", what, len(got), len(want))
+		return
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			a, b := hs[got[i]], hs[want[i]]
+			t.Errorf("%s: at %d got %d %q %q %v, want %d %q %q %v", what, i, got[i], describe(&a), path.Base(a.Path), a.Start,
+				want[i], describe(&b), path.Base(b.Path), b.Start)
+			return
+		}
+	}
+}
 
 // TestSortByPlayersTeams: rows of the same players read differently with
 // teams ("Fox & Falco vs Marth & Sheik") and without ("Fox vs Falco vs
