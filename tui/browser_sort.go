@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"rewind/library"
 )
@@ -19,7 +18,8 @@ import (
 // rows by number, then stably by the column, then each run of rows of
 // one value by the date (newest first: the tie-break; most runs are short
 // and sorted in the processor's cache). A file-name sort sorts the names
-// eight bytes at a time, only where the bytes so far are equal.
+// eight bytes at a time, only where the bytes so far are equal
+// (browser_names.go).
 
 const missing = ^uint64(0)
 
@@ -180,30 +180,6 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 	return w, formats
 }
 
-func sortStrings(a []string) {
-	kvs := make([]kv, len(a))
-	for i := range a {
-		kvs[i].i = uint32(i)
-	}
-	out := sortByNames(kvs, a)
-	sorted := make([]string, len(a))
-	for j, e := range out {
-		sorted[j] = a[e.i]
-	}
-	copy(a, sorted)
-}
-
-// lowerName is a file name as the sort compares it: lower case. An ASCII
-// name is kept as it is (chunk lowers its letters as it reads them).
-func lowerName(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(s)
-		}
-	}
-	return s
-}
-
 // sortRows returns ids in the order o: by the column, then newest first,
 // then by row number (the order files were first found).
 // When ctx ends first it returns nil (a key press wants another order).
@@ -263,15 +239,27 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 }
 
 // sortFiles sorts the rows by file name, then newest first, then by row
-// number: by date first, then stably by name.
+// number: the rows come in row order, so a name sort keeps rows of one
+// name in it, and then sorts them by date. Descending, the name order
+// turns and the tie-break order does not: each run of one name is
+// reversed before the whole is.
 func sortFiles(a, tmp []kv, k sortKeys, desc bool) []kv {
-	for j := range a {
-		a[j] = kv{k.date[j], uint32(j)}
-	}
-	a, _ = radixSort(a, tmp)
-	a = sortByNames(a, k.names)
+	inStretches(len(a), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			a[j] = kv{0, uint32(j)}
+		}
+	})
+	a = sortByNames(a, k.names, func(run, tmp []kv, buf []int) {
+		for j := range run {
+			run[j].k = k.date[run[j].i]
+		}
+		sortInPlace(run, tmp, buf)
+		if desc {
+			reverse(run)
+		}
+	})
 	if desc {
-		reverseRuns(a, k.names)
+		reverse(a)
 	}
 	return a
 }
@@ -366,98 +354,6 @@ func inStretchesMin(n, least int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
-// sortByNames sorts a stably by names[e.i], eight bytes at a time: a radix
-// sort on the first eight, then the same on the next eight inside each run
-// of equal keys, and so on.
-func sortByNames(a []kv, names []string) []kv {
-	tmp := make([]kv, len(a))
-	var rec func(a, tmp []kv, at int) []kv
-	rec = func(a, tmp []kv, at int) []kv {
-		if len(a) < 2 {
-			return a
-		}
-		// skip the bytes every name of the run shares ("game_20…")
-		first := names[a[0].i]
-		common := len(first)
-		for _, e := range a[1:] {
-			x := names[e.i]
-			c := at
-			for c < common && c < len(x) && lower(x[c]) == lower(first[c]) {
-				c++
-			}
-			common = c
-			if common == at {
-				break
-			}
-		}
-		if common > at {
-			at = min(common, len(first)) // a name that ends there still sorts first
-		}
-		for j := range a {
-			a[j].k = chunk(names[a[j].i], at)
-		}
-		if out, _ := radixSort(a, tmp); &out[0] != &a[0] {
-			copy(a, out)
-		}
-		// runs of equal keys whose names go on
-		for lo := 0; lo < len(a); {
-			hi := lo + 1
-			for hi < len(a) && a[hi].k == a[lo].k {
-				hi++
-			}
-			if hi-lo > 1 && slices.ContainsFunc(a[lo:hi], func(e kv) bool { return len(names[e.i]) > at+8 }) {
-				rec(a[lo:hi], tmp[lo:hi], at+8)
-			}
-			lo = hi
-		}
-		return a
-	}
-	return rec(a, tmp, 0)
-}
-
-// chunk is bytes at..at+8 of s as a big-endian key; a name that ends
-// sorts before any that goes on (names hold no NUL).
-func chunk(s string, at int) uint64 {
-	var k uint64
-	for j := range 8 {
-		k <<= 8
-		if at+j < len(s) {
-			c := s[at+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			k |= uint64(c)
-		}
-	}
-	return k
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
-
-// reverseRuns turns an ascending name sort into a descending one while
-// rows of one name keep their tie-break order (newest first).
-func reverseRuns(a []kv, names []string) {
-	// reverse everything, then put each run of equal names back in order
-	for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
-		a[i], a[j] = a[j], a[i]
-	}
-	for lo := 0; lo < len(a); {
-		hi := lo + 1
-		for hi < len(a) && strings.EqualFold(names[a[hi].i], names[a[lo].i]) {
-			hi++
-		}
-		for i, j := lo, hi-1; i < j; i, j = i+1, j-1 {
-			a[i], a[j] = a[j], a[i]
-		}
-		lo = hi
-	}
-}
-
 // whatCache describes each distinct set of a row's texts once (rows with
 // the same players and stage read the same) and ranks the descriptions.
 type whatCache struct {
@@ -495,7 +391,7 @@ func (w *whatCache) finish(keys []uint64, desc bool) {
 	for i := range order {
 		order[i].i = uint32(i)
 	}
-	order = sortByNames(order, idx)
+	order = sortByNames(order, idx, nil)
 	// descriptions that read the same (in lower case) rank the same, so
 	// the tie-break decides between their rows
 	rank := make([]uint64, len(w.list))
