@@ -2,9 +2,9 @@ package tui
 
 import (
 	"context"
+	"maps"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,12 +14,12 @@ import (
 // The browser sorts a million rows on a key press. Comparing rows through
 // the store would be a hundred million reads; instead each row's sort
 // values become 64-bit keys whose order is the sort's (missing values
-// last in either direction), read once, and the keys are radix-sorted:
-// rows by number, then stably by the column, then each run of rows of
-// one value by the date (newest first: the tie-break; most runs are short
-// and sorted in the processor's cache). A file-name sort sorts the names
-// eight bytes at a time, only where the bytes so far are equal
-// (browser_names.go).
+// last in either direction), read once on all cores, and the keys are
+// radix-sorted: rows by number, then stably by the column, then each run
+// of rows of one value by the date (newest first: the tie-break; most
+// runs are short and sorted in the processor's cache). A file-name sort
+// sorts the names eight bytes at a time, only where the bytes so far are
+// equal (browser_names.go).
 
 const missing = ^uint64(0)
 
@@ -37,6 +37,7 @@ func signedKey(v int64, desc bool) uint64 {
 type sortKeys struct {
 	primary, date []uint64
 	names         []string // file names, lower case (the file column)
+	shared        int      // the bytes every name shares at the start
 	widths        widths
 }
 
@@ -50,36 +51,81 @@ type widths struct {
 }
 
 // readKeys reads the sort values of rows (in row-number order, for the
-// cache) for the order o, on all cores (one, for a sort by description,
-// whose cache is not shared).
+// cache) for the order o, on all cores.
 func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) sortKeys {
 	n := len(ids)
-	k := sortKeys{primary: make([]uint64, n), widths: widths{seen: map[string]bool{}}}
+	k := sortKeys{widths: widths{seen: map[string]bool{}}}
+	if o.col != colFile {
+		k.primary = make([]uint64, n)
+	}
 	if o.col != colDate {
 		k.date = make([]uint64, n)
 	}
 	if o.col == colFile {
 		k.names = make([]string, n)
 	}
-	parts := runtime.GOMAXPROCS(0)
-	if o.col == colWhat || n < 1<<14 {
-		parts = 1
-	}
-	ws := make([]widths, parts)
-	fs := make([]map[string]uint64, parts)
+	parts := stretches(n, 1<<14)
+	rs := make([]rangeRead, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		lo, hi := p*n/parts, (p+1)*n/parts
+		rs[p] = rangeRead{w: widths{seen: map[string]bool{}}, formats: map[string]uint64{}}
+		if o.col == colWhat {
+			rs[p].whats = newWhatPart()
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[p], fs[p] = readRange(s, ids, lo, hi, o, whats, &k)
+			rs[p].read(s, ids, lo, hi, o, &k)
 		}()
 	}
 	wg.Wait()
-	formats := map[string]uint64{}
+	// a format's rank, and a description's, in each stretch's numbers
+	ranks := make([][]uint64, parts)
+	switch o.col {
+	case colFormat:
+		byName := map[string]uint64{}
+		for p := range parts {
+			for f := range rs[p].formats {
+				byName[f] = 0
+			}
+		}
+		names := slices.Sorted(maps.Keys(byName))
+		for i, f := range names {
+			byName[f] = uint64(i)
+			if o.desc {
+				byName[f] = uint64(len(names) - 1 - i)
+			}
+		}
+		for p := range parts {
+			ranks[p] = make([]uint64, len(rs[p].formats))
+			for f, d := range rs[p].formats {
+				ranks[p][d] = byName[f]
+			}
+		}
+	case colWhat:
+		tables := make([]*whatPart, parts)
+		for p := range parts {
+			tables[p] = rs[p].whats
+		}
+		descs := whats.merge(s, tables)
+		rank := whats.ranks(o.desc)
+		for p := range parts {
+			ranks[p] = make([]uint64, len(descs[p]))
+			for d, c := range descs[p] {
+				ranks[p][d] = rank[c]
+			}
+		}
+	}
+	if o.col == colFormat || o.col == colWhat {
+		inParts(n, parts, func(p, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				k.primary[i] = ranks[p][k.primary[i]]
+			}
+		})
+	}
 	for p := range parts {
-		w := ws[p]
+		w := rs[p].w
 		for f := range w.seen {
 			k.widths.seen[f] = true
 		}
@@ -88,37 +134,35 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		k.widths.maxProbs = max(k.widths.maxProbs, w.maxProbs)
 		k.widths.maxHead = max(k.widths.maxHead, w.maxHead)
 		k.widths.checked += w.checked
-		for f := range fs[p] {
-			formats[f] = 0
-		}
 	}
-	switch o.col {
-	case colFormat:
-		// formats by name: rank each once, then key the rows by rank
-		var names []string
-		for f := range formats {
-			names = append(names, f)
+	if o.col == colFile && n > 0 {
+		first := rs[0].first
+		k.shared = len(first)
+		for p := range parts {
+			k.shared = min(k.shared, rs[p].shared, sharedBytes(first, rs[p].first, k.shared))
 		}
-		slices.Sort(names)
-		for i, f := range names {
-			formats[f] = uint64(i)
-			if o.desc {
-				formats[f] = uint64(len(names) - 1 - i)
-			}
-		}
-		s.Read(ids, func(i int, r library.Row) { k.primary[i] = formats[string(r.Format())] })
-	case colWhat:
-		whats.finish(k.primary, o.desc)
 	}
 	return k
 }
 
-// readRange reads rows lo to hi of ids into k's arrays.
-func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats *whatCache, k *sortKeys) (widths, map[string]uint64) {
-	w := widths{seen: map[string]bool{}}
-	formats := map[string]uint64{}
+// rangeRead is what one goroutine of readKeys learns besides the keys:
+// the widths, the formats and the descriptions' keys it met, by their
+// numbers in its stretch (a row's primary key, by format or description,
+// is that number until readKeys turns it into a rank).
+type rangeRead struct {
+	w       widths
+	formats map[string]uint64
+	whats   *whatPart
+	// the stretch's first file name, and the bytes all of its names share
+	first  string
+	shared int
+}
+
+// read reads rows lo to hi of ids into k's arrays.
+func (rr *rangeRead) read(s *library.Store, ids []library.RowID, lo, hi int, o order, k *sortKeys) {
+	w := &rr.w
 	var key []uint32
-	lastFormat := "\x00"
+	lastFormat, fmtNum := "\x00", uint64(0)
 	s.Read(ids[lo:hi], func(j int, r library.Row) {
 		i := lo + j
 		start, dated := r.StartNano()
@@ -129,12 +173,15 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 		if k.date != nil {
 			k.date[i] = dateKey
 		}
-		f := string(r.Format())
-		if f != lastFormat { // rows of one format come in runs
+		if f := string(r.Format()); f != lastFormat { // rows of one format come in runs
 			w.seen[f] = true
 			w.fmtW = max(w.fmtW, len(f))
-			formats[f] = 0
-			lastFormat = f
+			d, ok := rr.formats[f]
+			if !ok {
+				d = uint64(len(rr.formats))
+				rr.formats[f] = d
+			}
+			lastFormat, fmtNum = f, d
 		}
 		w.maxDur = max(w.maxDur, r.Duration())
 		switch {
@@ -153,9 +200,11 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 			if dated && !o.desc {
 				p = signedKey(start, false)
 			}
+		case colFormat:
+			p = fmtNum
 		case colWhat:
 			key = r.TextKey(key[:0])
-			p = uint64(whats.rank(key, r))
+			p = uint64(rr.whats.number(key, r.ID()))
 		case colLength:
 			p = missing
 			if d := r.Duration(); d > 0 {
@@ -173,11 +222,17 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 				p = missing - 1 - c
 			}
 		case colFile:
-			k.names[i] = lowerName(r.Name())
+			name := lowerName(r.Name())
+			k.names[i] = name
+			if j == 0 {
+				rr.first, rr.shared = name, len(name)
+			} else {
+				rr.shared = sharedBytes(rr.first, name, rr.shared)
+			}
+			return
 		}
 		k.primary[i] = p
 	})
-	return w, formats
 }
 
 // sortRows returns ids in the order o: by the column, then newest first,
@@ -249,7 +304,7 @@ func sortFiles(a, tmp []kv, k sortKeys, desc bool) []kv {
 			a[j] = kv{0, uint32(j)}
 		}
 	})
-	a = sortByNames(a, k.names, func(run, tmp []kv, buf []int) {
+	a = sortNamesFrom(a, tmp, k.names, k.shared, func(run, tmp []kv, buf []int) {
 		for j := range run {
 			run[j].k = k.date[run[j].i]
 		}
@@ -352,64 +407,4 @@ func inStretchesMin(n, least int, fn func(lo, hi int)) {
 	}
 	fn(0, n/parts)
 	wg.Wait()
-}
-
-// whatCache describes each distinct set of a row's texts once (rows with
-// the same players and stage read the same) and ranks the descriptions.
-type whatCache struct {
-	byKey map[string]int // the texts' numbers -> description
-	list  []string       // descriptions, lower case; "" for a row with nothing to say
-	has   []bool
-	buf   []byte
-}
-
-func newWhatCache() *whatCache { return &whatCache{byKey: map[string]int{}} }
-
-func (w *whatCache) rank(key []uint32, r library.Row) int {
-	b := w.buf[:0]
-	for _, v := range key {
-		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-	}
-	w.buf = b
-	if d, ok := w.byKey[string(b)]; ok {
-		return d
-	}
-	h := r.Header()
-	d := len(w.list)
-	w.list = append(w.list, strings.ToLower(describe(&h)))
-	w.has = append(w.has, h.Title != "" || len(h.Players) > 0)
-	w.byKey[string(b)] = d
-	return d
-}
-
-// finish turns the rows' description numbers into ranks: by description,
-// rows with nothing to say last.
-func (w *whatCache) finish(keys []uint64, desc bool) {
-	idx := make([]string, len(w.list))
-	copy(idx, w.list)
-	order := make([]kv, len(w.list))
-	for i := range order {
-		order[i].i = uint32(i)
-	}
-	order = sortByNames(order, idx, nil)
-	// descriptions that read the same (in lower case) rank the same, so
-	// the tie-break decides between their rows
-	rank := make([]uint64, len(w.list))
-	r := 0
-	for j, e := range order {
-		if j > 0 && w.list[e.i] != w.list[order[j-1].i] {
-			r = j
-		}
-		rank[e.i] = uint64(r)
-		if desc {
-			rank[e.i] = uint64(len(order) - 1 - r)
-		}
-	}
-	for i, d := range keys {
-		if !w.has[d] {
-			keys[i] = missing
-			continue
-		}
-		keys[i] = rank[d]
-	}
 }

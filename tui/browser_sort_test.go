@@ -148,6 +148,56 @@ func checkOrder(t *testing.T, what string, hs []library.Header, got, want []libr
 	}
 }
 
+// TestSortRowsAfterChange: a sort after the store changed (rows added, a
+// row's players, teams or title changed, a check landing) orders rows as
+// the reference does with the description cache kept from the sorts
+// before, as the browser keeps it.
+func TestSortRowsAfterChange(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	s, _, ids := manyRows(t, rng, 40_000)
+	whats := newWhatCache()
+	for col := range nColumns {
+		sortRows(context.Background(), s, ids, order{col, defaultDesc(col)}, whats)
+	}
+	// change a few hundred rows in place, each in one way
+	for _, id := range ids[:600] {
+		h := s.Header(id)
+		switch id % 4 {
+		case 0:
+			h.Title = "Final Destination"
+		case 1:
+			if len(h.Players) > 0 {
+				h.Players[0].Name = "newcomer"
+			}
+		case 2:
+			h.Players = []library.Player{{Name: "a", Character: "Fox", Team: "red"}, {Name: "b", Character: "Fox", Team: "red"},
+				{Name: "c", Character: "Falco", Team: "blue"}}
+		case 3:
+			h.Check = &library.Check{Problems: 7}
+		}
+		s.Put(&h)
+	}
+	// and add rows: new names, new players
+	more, _, _ := manyRows(t, rand.New(rand.NewSource(10)), 5_000)
+	for id := range library.RowID(more.Len()) {
+		h := more.Header(id)
+		h.Path = "more/" + h.Path
+		h.Players = append(h.Players, library.Player{Name: fmt.Sprint("late", id%7), Character: "Peach"})
+		ids = append(ids, s.Put(&h))
+	}
+	hs := make([]library.Header, s.Len())
+	for _, id := range ids {
+		hs[id] = s.Header(id)
+	}
+	for col := range nColumns {
+		for _, desc := range []bool{false, true} {
+			o := order{col, desc}
+			got, _ := sortRows(context.Background(), s, ids, o, whats)
+			checkOrder(t, fmt.Sprintf("by %s desc %v", columnNames[col], desc), hs, got, sortRef(hs, ids, o))
+		}
+	}
+}
+
 // TestSortByPlayersTeams: rows of the same players read differently with
 // teams ("Fox & Falco vs Marth & Sheik") and without ("Fox vs Falco vs
 // Marth vs Sheik"), and sort by what they read.
