@@ -72,7 +72,8 @@ func sortNamesFrom(a, tmp []kv, names []string, at int, tie func(run, tmp []kv, 
 	}
 	parts := stretches(n, 1<<14)
 	// the first two numbers of each name after the shared bytes
-	second := make([]uint64, len(names))
+	second := keys(len(names))
+	defer keepKeys(second)
 	inParts(n, parts, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			s := names[a[j].i]

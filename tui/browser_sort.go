@@ -56,10 +56,10 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 	n := len(ids)
 	k := sortKeys{widths: widths{seen: map[string]bool{}}}
 	if o.col != colFile {
-		k.primary = make([]uint64, n)
+		k.primary = keys(n)
 	}
 	if o.col != colDate {
-		k.date = make([]uint64, n)
+		k.date = keys(n)
 	}
 	if o.col == colFile {
 		k.names = make([]string, n)
@@ -245,7 +245,10 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 	}
 	// by row number first: the last tie-break, and the order the store
 	// keeps rows in
-	a, tmp := make([]kv, n), make([]kv, n)
+	one, other := kvs(n), kvs(n)
+	defer keepKVs(one)
+	defer keepKVs(other)
+	a, tmp := one, other
 	byID := ids
 	if !slices.IsSorted(ids) {
 		for i, id := range ids {
@@ -258,6 +261,8 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 		}
 	}
 	k := readKeys(s, byID, o, whats)
+	defer keepKeys(k.primary)
+	defer keepKeys(k.date)
 	if ctx.Err() != nil {
 		return nil, widths{}
 	}
