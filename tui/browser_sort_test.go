@@ -234,3 +234,34 @@ func TestSortByPlayersTeams(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserSortByPlayersKeepsItsCache: the browser keeps one description
+// cache across sorts of its store, and a sort after a row's players
+// changed and a row was added orders by what the rows read now.
+func TestBrowserSortByPlayersKeepsItsCache(t *testing.T) {
+	b := newTestBrowser(160, 48)
+	for b.order.col != colWhat {
+		b.press("s")
+	}
+	whats := b.whats
+	if whats == nil {
+		t.Fatal("no description cache after a sort by players")
+	}
+	hs := testHeaders()
+	changed := hs[2] // slippi/Game_20230101.slp: Fox vs Marth
+	changed.Players = []library.Player{{Slot: "P1", Character: "Zelda"}, {Slot: "P2", Character: "Marth"}}
+	added := hs[4]
+	added.Path, added.Players = "slippi/added.slp", []library.Player{{Slot: "P1", Character: "Bowser"}}
+	feed(b, true, changed, added)
+	b.press("S") // and back: a new sort of the changed list
+	b.press("S")
+	if b.whats != whats {
+		t.Error("the sort made a new description cache for the same store")
+	}
+	ids := b.store.RowsUnder([]string{"bsor", "sc2", "slippi", "teehistorian"})
+	hdrs := make([]library.Header, b.store.Len())
+	for _, id := range ids {
+		hdrs[id] = b.store.Header(id)
+	}
+	checkOrder(t, "by players", hdrs, b.shown, sortRef(hdrs, ids, b.order))
+}
