@@ -265,3 +265,32 @@ func TestBrowserSortByPlayersKeepsItsCache(t *testing.T) {
 	}
 	checkOrder(t, "by players", hdrs, b.shown, sortRef(hdrs, ids, b.order))
 }
+
+// TestWhatCacheRowChangedWhileSorting: a row that changes between the
+// read of its text key and its description (a scan writes while a sort
+// reads) leaves no description under its old key, so a later sort
+// describes that key again.
+func TestWhatCacheRowChangedWhileSorting(t *testing.T) {
+	s := library.NewStore()
+	h := library.Header{Path: "a.slp", Kind: library.File, Title: "Battlefield", Players: []library.Player{{Character: "Fox"}}}
+	id := s.Put(&h)
+	part := newWhatPart()
+	var key []uint32
+	s.Read([]library.RowID{id}, func(_ int, r library.Row) { key = r.TextKey(nil) })
+	part.number(key, id)
+	h.Players[0].Character = "Marth"
+	s.Put(&h)
+	w := newWhatCache()
+	w.merge(s, []*whatPart{part})
+	if len(w.byKey) != 0 {
+		t.Errorf("the old key is described as %q", w.list[w.byKey[string(keyBytes(nil, key))]])
+	}
+	// the key read now is described as the row reads now
+	s.Read([]library.RowID{id}, func(_ int, r library.Row) { key = r.TextKey(nil) })
+	part = newWhatPart()
+	part.number(key, id)
+	descs := w.merge(s, []*whatPart{part})
+	if got := w.list[descs[0][0]]; got != "battlefield · marth" { // one player: what was played first
+		t.Errorf("described as %q", got)
+	}
+}

@@ -121,10 +121,7 @@ func (w *whatCache) merge(s *library.Store, parts []*whatPart) [][]int {
 	for p, part := range parts {
 		out[p] = make([]int, len(part.ends))
 		for d := range part.ends {
-			buf = buf[:0]
-			for _, v := range part.key(d) {
-				buf = append(buf, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-			}
+			buf = keyBytes(buf[:0], part.key(d))
 			if c, ok := w.byKey[string(buf)]; ok {
 				out[p][d] = c
 				continue
@@ -141,16 +138,27 @@ func (w *whatCache) merge(s *library.Store, parts []*whatPart) [][]int {
 	}
 	if len(fresh) > 0 {
 		descs, has := make([]string, len(fresh)), make([]bool, len(fresh))
+		same := make([]bool, len(fresh))
 		inStretchesMin(len(fresh), 1<<10, func(lo, hi int) {
+			var key []uint32
+			var b []byte
 			s.Read(fresh[lo:hi], func(j int, r library.Row) {
 				h := r.Header()
 				descs[lo+j] = strings.ToLower(describe(&h))
 				has[lo+j] = h.Title != "" || len(h.Players) > 0
+				key = r.TextKey(key[:0])
+				b = keyBytes(b[:0], key)
+				same[lo+j] = string(b) == freshKeys[lo+j]
 			})
 		})
 		base := len(w.list)
 		for f, key := range freshKeys {
-			w.byKey[key] = base + f
+			// a row changed since its key was read (a scan writes while
+			// a sort reads) describes its new key: this sort ranks it so,
+			// the next sort (the change starts one) reads it again
+			if same[f] {
+				w.byKey[key] = base + f
+			}
 		}
 		w.list = append(w.list, descs...)
 		w.has = append(w.has, has...)
@@ -164,6 +172,14 @@ func (w *whatCache) merge(s *library.Store, parts []*whatPart) [][]int {
 		}
 	}
 	return out
+}
+
+// keyBytes appends a text key's numbers as bytes: a map key.
+func keyBytes(dst []byte, key []uint32) []byte {
+	for _, v := range key {
+		dst = append(dst, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+	}
+	return dst
 }
 
 // ranks returns each description's rank: by description, descriptions
