@@ -57,8 +57,8 @@ func sortRef(hs []library.Header, ids []library.RowID, o order) []library.RowID 
 
 // manyRows is a store of rows enough for the sort's paths on all cores:
 // names equal in many folders, names that start others, UTF-8 names,
-// formats and players from small pools (teams on some), dates missing or
-// equal on many, checks on some.
+// formats, modes and players from small pools (teams on some), dates
+// missing or equal on many, checks on some.
 func manyRows(t *testing.T, rng *rand.Rand, n int) (*library.Store, []library.Header, []library.RowID) {
 	t.Helper()
 	s := library.NewStore()
@@ -81,7 +81,8 @@ func manyRows(t *testing.T, rng *rand.Rand, n int) (*library.Store, []library.He
 			name = fmt.Sprintf("%s_%06d.slp", stems[rng.Intn(len(stems))], rng.Intn(1_000_000))
 		}
 		h := library.Header{Path: fmt.Sprintf("d%d/%s", rng.Intn(5000), name), Kind: library.File,
-			Format: model.Format([]string{"slippi", "sc2", "bsor", "teehistorian", ""}[rng.Intn(5)]), Size: int64(rng.Intn(5000)),
+			Format: model.Format([]string{"slippi", "sc2", "bsor", "teehistorian", "osu", ""}[rng.Intn(6)]), Mode: []string{"", "osu!catch"}[rng.Intn(2)],
+			Size:     int64(rng.Intn(5000)),
 			Duration: time.Duration(rng.Intn(50)-1) * time.Second, Title: []string{"", "Battlefield", "believer", "Battlefield"}[rng.Intn(4)], Problems: rng.Intn(3)}
 		if rng.Intn(5) > 0 {
 			h.Start = time.Date(2020, 1, 1+rng.Intn(20), rng.Intn(3), 0, 0, 0, time.UTC)
@@ -292,5 +293,37 @@ func TestWhatCacheRowChangedWhileSorting(t *testing.T) {
 	descs := w.merge(s, []*whatPart{part})
 	if got := w.list[descs[0][0]]; got != "battlefield · marth" { // one player: what was played first
 		t.Errorf("described as %q", got)
+	}
+}
+
+// TestSortByPlayersFormatAndMode: rows of one title and player read
+// differently when the format names its title by a hash (osu!: the player
+// and the mode lead) and when the mode differs, and sort by what they
+// read.
+func TestSortByPlayersFormatAndMode(t *testing.T) {
+	const beatmap = "2d0dfe625839ac940b346daa224706b5"
+	row := func(f model.Format, mode string) library.Header {
+		return library.Header{Kind: library.File, Format: f, Title: beatmap, Mode: mode, Players: []library.Player{{Name: "Lexii"}}}
+	}
+	tests := []struct {
+		what string
+		rows []library.Header
+		want []library.RowID // ascending
+	}{
+		// "lexii · osu!catch · 2d0d…" after "2d0d… · lexii"
+		{"osu! first", []library.Header{row("osu", "osu!catch"), row("slippi", "osu!catch")}, []library.RowID{1, 0}},
+		{"modes", []library.Header{row("osu", "osu!mania"), row("osu", "osu!catch")}, []library.RowID{1, 0}},
+	}
+	for _, tt := range tests {
+		s := library.NewStore()
+		var ids []library.RowID
+		for i, h := range tt.rows {
+			h.Path = fmt.Sprintf("r%d.osr", i)
+			ids = append(ids, s.Put(&h))
+		}
+		got, _ := sortRows(context.Background(), s, ids, order{colWhat, false}, newWhatCache())
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.what, got, tt.want)
+		}
 	}
 }
