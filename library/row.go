@@ -111,12 +111,14 @@ func (r Row) HasCheck() bool { return r.r.flags&fCheck != 0 }
 func (r Row) HasSummary() bool { return r.r.flags&fSum != 0 }
 
 // TextKey appends the numbers of the strings a list shows for the row (its
-// error, title, and each player's name and character): two rows with the
-// same key read the same, so a list can describe each distinct key once.
+// error, title, format and mode, which decide how a title reads, and each
+// player's name, character and team, which groups the players into
+// sides): two rows with the same key read the same, so a list can
+// describe each distinct key once.
 func (r Row) TextKey(dst []uint32) []uint32 {
-	dst = append(dst, r.r.err, r.r.title)
+	dst = append(dst, r.r.err, r.r.title, r.r.fmtID, r.r.mode)
 	for _, p := range r.s.playerList(r.r) {
-		dst = append(dst, p.name, p.char)
+		dst = append(dst, p.name, p.char, p.team)
 	}
 	return dst
 }

@@ -280,6 +280,11 @@ type browser struct {
 	later    bool // the list changed outside Update: look again on the next message
 	epoch    int
 	sortedAt int // the epoch of the list b.rows is
+	// whats describes the rows' text keys for a sort by description; a
+	// key reads the same however rows change, so it is kept across sorts,
+	// for the store it was made from (whatsOf)
+	whats   *whatCache
+	whatsOf *library.Store
 
 	gen      int
 	done     bool
@@ -556,14 +561,19 @@ type jobIn struct {
 	q          *library.Query
 	format     model.Format
 	only       map[library.RowID]bool
+	whats      *whatCache // nil: a new one
 }
 
 func (b *browser) jobInput() jobIn {
 	if b.slot == nil {
 		b.slot = make(chan struct{}, 1)
 	}
+	if b.whats == nil || b.whatsOf != b.store {
+		b.whats, b.whatsOf = newWhatCache(), b.store
+	}
 	return jobIn{slot: b.slot, job: b.job, epoch: b.epoch, store: b.store, all: b.all[:len(b.all):len(b.all)], rows: b.rows,
-		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format, only: b.only}
+		sort: b.sortedAt != b.epoch || len(b.rows) != len(b.all), o: b.order, q: b.q, format: b.format, only: b.only,
+		whats: b.whats}
 }
 
 // run sorts (when needed) and filters, reading only the store: it may run
@@ -579,7 +589,11 @@ func (in jobIn) run(ctx context.Context) sortedMsg {
 	}
 	msg := sortedMsg{job: in.job, epoch: in.epoch, rows: in.rows}
 	if in.sort {
-		msg.rows, msg.widths = sortRows(ctx, in.store, in.all, in.o, newWhatCache())
+		whats := in.whats
+		if whats == nil {
+			whats = newWhatCache()
+		}
+		msg.rows, msg.widths = sortRows(ctx, in.store, in.all, in.o, whats)
 		if msg.rows == nil {
 			return sortedMsg{job: -1} // cancelled
 		}

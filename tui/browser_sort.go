@@ -2,12 +2,11 @@ package tui
 
 import (
 	"context"
+	"maps"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"rewind/library"
 )
@@ -15,108 +14,12 @@ import (
 // The browser sorts a million rows on a key press. Comparing rows through
 // the store would be a hundred million reads; instead each row's sort
 // values become 64-bit keys whose order is the sort's (missing values
-// last in either direction), read once, and the keys are radix-sorted:
-// rows by number, then stably by the date (newest first: the tie-break),
-// then stably by the column. A file-name sort sorts the names eight bytes
-// at a time, only where the bytes so far are equal.
-
-// kv is a key and the row's place in the list being sorted.
-type kv struct {
-	k uint64
-	i uint32
-}
-
-// radixSort sorts a stably by key, 11 bits a pass (the counts fit in the
-// first-level cache), skipping passes where every key has the same digit;
-// tmp is scratch of the same length. It returns whichever of the two holds
-// the result, and the other. A short run is sorted by comparing. A long
-// one is split over the cores: each counts and then moves its own stretch
-// of the array, into places the counts of the stretches before it leave
-// free, which keeps the sort stable.
-func radixSort(a, tmp []kv) (sorted, scratch []kv) {
-	if len(a) < 64 {
-		slices.SortStableFunc(a, func(x, y kv) int { return cmpU64(x.k, y.k) })
-		return a, tmp
-	}
-	const bits, passes = 11, 6
-	parts := 1
-	if len(a) >= 1<<16 {
-		parts = runtime.GOMAXPROCS(0)
-	}
-	n := len(a)
-	part := func(p int) (lo, hi int) { return p * n / parts, (p + 1) * n / parts }
-	inParallel := func(fn func(p int)) {
-		if parts == 1 {
-			fn(0)
-			return
-		}
-		var wg sync.WaitGroup
-		for p := range parts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				fn(p)
-			}()
-		}
-		wg.Wait()
-	}
-	// which passes have more than one digit: from the counts of every key
-	var used [passes]bool
-	first := a[0].k
-	var differ uint64
-	for _, e := range a {
-		differ |= e.k ^ first
-	}
-	for p := range passes {
-		used[p] = (differ>>(p*bits))&(1<<bits-1) != 0
-	}
-	count := make([][1 << bits]int, parts)
-	for pass := range passes {
-		if !used[pass] {
-			continue // every key has this digit
-		}
-		shift := uint(pass * bits)
-		inParallel(func(p int) {
-			c := &count[p]
-			*c = [1 << bits]int{}
-			lo, hi := part(p)
-			for _, e := range a[lo:hi] {
-				c[(e.k>>shift)&(1<<bits-1)]++
-			}
-		})
-		// each stretch's first place for each digit: after every smaller
-		// digit, and after the same digit in the stretches before it
-		sum := 0
-		for d := range 1 << bits {
-			for p := range parts {
-				n := count[p][d]
-				count[p][d] = sum
-				sum += n
-			}
-		}
-		inParallel(func(p int) {
-			c := &count[p]
-			lo, hi := part(p)
-			for _, e := range a[lo:hi] {
-				d := (e.k >> shift) & (1<<bits - 1)
-				tmp[c[d]] = e
-				c[d]++
-			}
-		})
-		a, tmp = tmp, a
-	}
-	return a, tmp
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// last in either direction), read once on all cores, and the keys are
+// radix-sorted: rows by number, then stably by the column, then each run
+// of rows of one value by the date (newest first: the tie-break; most
+// runs are short and sorted in the processor's cache). A file-name sort
+// sorts the names eight bytes at a time, only where the bytes so far are
+// equal (browser_names.go).
 
 const missing = ^uint64(0)
 
@@ -134,6 +37,7 @@ func signedKey(v int64, desc bool) uint64 {
 type sortKeys struct {
 	primary, date []uint64
 	names         []string // file names, lower case (the file column)
+	shared        int      // the bytes every name shares at the start
 	widths        widths
 }
 
@@ -147,36 +51,81 @@ type widths struct {
 }
 
 // readKeys reads the sort values of rows (in row-number order, for the
-// cache) for the order o, on all cores (one, for a sort by description,
-// whose cache is not shared).
+// cache) for the order o, on all cores.
 func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) sortKeys {
 	n := len(ids)
-	k := sortKeys{primary: make([]uint64, n), widths: widths{seen: map[string]bool{}}}
+	k := sortKeys{widths: widths{seen: map[string]bool{}}}
+	if o.col != colFile {
+		k.primary = keys(n)
+	}
 	if o.col != colDate {
-		k.date = make([]uint64, n)
+		k.date = keys(n)
 	}
 	if o.col == colFile {
 		k.names = make([]string, n)
 	}
-	parts := runtime.GOMAXPROCS(0)
-	if o.col == colWhat || n < 1<<14 {
-		parts = 1
-	}
-	ws := make([]widths, parts)
-	fs := make([]map[string]uint64, parts)
+	parts := stretches(n, 1<<14)
+	rs := make([]rangeRead, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
 		lo, hi := p*n/parts, (p+1)*n/parts
+		rs[p] = rangeRead{w: widths{seen: map[string]bool{}}, formats: map[string]uint64{}}
+		if o.col == colWhat {
+			rs[p].whats = newWhatPart()
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[p], fs[p] = readRange(s, ids, lo, hi, o, whats, &k)
+			rs[p].read(s, ids, lo, hi, o, &k)
 		}()
 	}
 	wg.Wait()
-	formats := map[string]uint64{}
+	// a format's rank, and a description's, in each stretch's numbers
+	ranks := make([][]uint64, parts)
+	switch o.col {
+	case colFormat:
+		byName := map[string]uint64{}
+		for p := range parts {
+			for f := range rs[p].formats {
+				byName[f] = 0
+			}
+		}
+		names := slices.Sorted(maps.Keys(byName))
+		for i, f := range names {
+			byName[f] = uint64(i)
+			if o.desc {
+				byName[f] = uint64(len(names) - 1 - i)
+			}
+		}
+		for p := range parts {
+			ranks[p] = make([]uint64, len(rs[p].formats))
+			for f, d := range rs[p].formats {
+				ranks[p][d] = byName[f]
+			}
+		}
+	case colWhat:
+		tables := make([]*whatPart, parts)
+		for p := range parts {
+			tables[p] = rs[p].whats
+		}
+		descs := whats.merge(s, tables)
+		rank := whats.ranks(o.desc)
+		for p := range parts {
+			ranks[p] = make([]uint64, len(descs[p]))
+			for d, c := range descs[p] {
+				ranks[p][d] = rank[c]
+			}
+		}
+	}
+	if o.col == colFormat || o.col == colWhat {
+		inParts(n, parts, func(p, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				k.primary[i] = ranks[p][k.primary[i]]
+			}
+		})
+	}
 	for p := range parts {
-		w := ws[p]
+		w := rs[p].w
 		for f := range w.seen {
 			k.widths.seen[f] = true
 		}
@@ -185,37 +134,35 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		k.widths.maxProbs = max(k.widths.maxProbs, w.maxProbs)
 		k.widths.maxHead = max(k.widths.maxHead, w.maxHead)
 		k.widths.checked += w.checked
-		for f := range fs[p] {
-			formats[f] = 0
-		}
 	}
-	switch o.col {
-	case colFormat:
-		// formats by name: rank each once, then key the rows by rank
-		var names []string
-		for f := range formats {
-			names = append(names, f)
+	if o.col == colFile && n > 0 {
+		first := rs[0].first
+		k.shared = len(first)
+		for p := range parts {
+			k.shared = min(k.shared, rs[p].shared, sharedBytes(first, rs[p].first, k.shared))
 		}
-		slices.Sort(names)
-		for i, f := range names {
-			formats[f] = uint64(i)
-			if o.desc {
-				formats[f] = uint64(len(names) - 1 - i)
-			}
-		}
-		s.Read(ids, func(i int, r library.Row) { k.primary[i] = formats[string(r.Format())] })
-	case colWhat:
-		whats.finish(k.primary, o.desc)
 	}
 	return k
 }
 
-// readRange reads rows lo to hi of ids into k's arrays.
-func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats *whatCache, k *sortKeys) (widths, map[string]uint64) {
-	w := widths{seen: map[string]bool{}}
-	formats := map[string]uint64{}
+// rangeRead is what one goroutine of readKeys learns besides the keys:
+// the widths, the formats and the descriptions' keys it met, by their
+// numbers in its stretch (a row's primary key, by format or description,
+// is that number until readKeys turns it into a rank).
+type rangeRead struct {
+	w       widths
+	formats map[string]uint64
+	whats   *whatPart
+	// the stretch's first file name, and the bytes all of its names share
+	first  string
+	shared int
+}
+
+// read reads rows lo to hi of ids into k's arrays.
+func (rr *rangeRead) read(s *library.Store, ids []library.RowID, lo, hi int, o order, k *sortKeys) {
+	w := &rr.w
 	var key []uint32
-	lastFormat := "\x00"
+	lastFormat, fmtNum := "\x00", uint64(0)
 	s.Read(ids[lo:hi], func(j int, r library.Row) {
 		i := lo + j
 		start, dated := r.StartNano()
@@ -226,12 +173,15 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 		if k.date != nil {
 			k.date[i] = dateKey
 		}
-		f := string(r.Format())
-		if f != lastFormat { // rows of one format come in runs
+		if f := string(r.Format()); f != lastFormat { // rows of one format come in runs
 			w.seen[f] = true
 			w.fmtW = max(w.fmtW, len(f))
-			formats[f] = 0
-			lastFormat = f
+			d, ok := rr.formats[f]
+			if !ok {
+				d = uint64(len(rr.formats))
+				rr.formats[f] = d
+			}
+			lastFormat, fmtNum = f, d
 		}
 		w.maxDur = max(w.maxDur, r.Duration())
 		switch {
@@ -250,9 +200,11 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 			if dated && !o.desc {
 				p = signedKey(start, false)
 			}
+		case colFormat:
+			p = fmtNum
 		case colWhat:
 			key = r.TextKey(key[:0])
-			p = uint64(whats.rank(key, r))
+			p = uint64(rr.whats.number(key, r.ID()))
 		case colLength:
 			p = missing
 			if d := r.Duration(); d > 0 {
@@ -270,35 +222,17 @@ func readRange(s *library.Store, ids []library.RowID, lo, hi int, o order, whats
 				p = missing - 1 - c
 			}
 		case colFile:
-			k.names[i] = lowerName(r.Name())
+			name := lowerName(r.Name())
+			k.names[i] = name
+			if j == 0 {
+				rr.first, rr.shared = name, len(name)
+			} else {
+				rr.shared = sharedBytes(rr.first, name, rr.shared)
+			}
+			return
 		}
 		k.primary[i] = p
 	})
-	return w, formats
-}
-
-func sortStrings(a []string) {
-	kvs := make([]kv, len(a))
-	for i := range a {
-		kvs[i].i = uint32(i)
-	}
-	out := sortByNames(kvs, a)
-	sorted := make([]string, len(a))
-	for j, e := range out {
-		sorted[j] = a[e.i]
-	}
-	copy(a, sorted)
-}
-
-// lowerName is a file name as the sort compares it: lower case. An ASCII
-// name is kept as it is (chunk lowers its letters as it reads them).
-func lowerName(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return strings.ToLower(s)
-		}
-	}
-	return s
 }
 
 // sortRows returns ids in the order o: by the column, then newest first,
@@ -311,7 +245,10 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 	}
 	// by row number first: the last tie-break, and the order the store
 	// keeps rows in
-	a, tmp := make([]kv, n), make([]kv, n)
+	one, other := kvs(n), kvs(n)
+	defer keepKVs(one)
+	defer keepKVs(other)
+	a, tmp := one, other
 	byID := ids
 	if !slices.IsSorted(ids) {
 		for i, id := range ids {
@@ -324,188 +261,155 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 		}
 	}
 	k := readKeys(s, byID, o, whats)
+	defer keepKeys(k.primary)
+	defer keepKeys(k.date)
 	if ctx.Err() != nil {
 		return nil, widths{}
 	}
-	if k.date != nil {
-		for j := range a {
-			a[j] = kv{k.date[j], uint32(j)}
-		}
+	if o.col == colFile {
+		a = sortFiles(a, tmp, k, o.desc)
+	} else {
+		// by the column, rows of one value in row order (the sort is
+		// stable), then each run of one value by date, newest first
+		inStretches(n, func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				a[j] = kv{k.primary[j], uint32(j)}
+			}
+		})
 		a, tmp = radixSort(a, tmp)
-	} else {
-		for j := range a {
-			a[j] = kv{0, uint32(j)}
+		if ctx.Err() != nil {
+			return nil, widths{}
 		}
-	}
-	if ctx.Err() != nil {
-		return nil, widths{}
-	}
-	if k.names != nil {
-		a = sortByNames(a, k.names)
-	} else {
-		for j := range a {
-			a[j].k = k.primary[a[j].i]
+		if k.date != nil {
+			sortRuns(a, tmp, func(run, tmp []kv, buf []int) {
+				for j := range run {
+					run[j].k = k.date[run[j].i]
+				}
+				sortInPlace(run, tmp, buf)
+			})
 		}
-		a, _ = radixSort(a, tmp)
-	}
-	if o.col == colFile && o.desc {
-		reverseRuns(a, k.names)
 	}
 	out := make([]library.RowID, n)
-	for j, e := range a {
-		out[j] = byID[e.i]
-	}
+	inStretches(n, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			out[j] = byID[a[j].i]
+		}
+	})
 	return out, k.widths
 }
 
-// sortByNames sorts a stably by names[e.i], eight bytes at a time: a radix
-// sort on the first eight, then the same on the next eight inside each run
-// of equal keys, and so on.
-func sortByNames(a []kv, names []string) []kv {
-	tmp := make([]kv, len(a))
-	var rec func(a, tmp []kv, at int) []kv
-	rec = func(a, tmp []kv, at int) []kv {
-		if len(a) < 2 {
-			return a
+// sortFiles sorts the rows by file name, then newest first, then by row
+// number: the rows come in row order, so a name sort keeps rows of one
+// name in it, and then sorts them by date. Descending, the name order
+// turns and the tie-break order does not: each run of one name is
+// reversed before the whole is.
+func sortFiles(a, tmp []kv, k sortKeys, desc bool) []kv {
+	inStretches(len(a), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			a[j] = kv{0, uint32(j)}
 		}
-		// skip the bytes every name of the run shares ("game_20…")
-		first := names[a[0].i]
-		common := len(first)
-		for _, e := range a[1:] {
-			x := names[e.i]
-			c := at
-			for c < common && c < len(x) && lower(x[c]) == lower(first[c]) {
-				c++
-			}
-			common = c
-			if common == at {
-				break
-			}
+	})
+	a = sortNamesFrom(a, tmp, k.names, k.shared, func(run, tmp []kv, buf []int) {
+		for j := range run {
+			run[j].k = k.date[run[j].i]
 		}
-		if common > at {
-			at = min(common, len(first)) // a name that ends there still sorts first
+		sortInPlace(run, tmp, buf)
+		if desc {
+			reverse(run)
 		}
-		for j := range a {
-			a[j].k = chunk(names[a[j].i], at)
+	})
+	if desc {
+		reverse(a)
+	}
+	return a
+}
+
+// sortRuns calls sort with each run of two or more equal keys of a, the
+// same stretch of tmp as its scratch, and the goroutine's scratch for
+// sortLocal's counts, on all cores when a is long (a run is one
+// goroutine's).
+func sortRuns(a, tmp []kv, sort func(run, tmp []kv, buf []int)) {
+	n := len(a)
+	parts := stretches(n, 1<<14)
+	cut := make([]int, parts+1)
+	for p := 1; p < parts; p++ {
+		c := max(p*n/parts, cut[p-1])
+		for c > 0 && c < n && a[c].k == a[c-1].k {
+			c++
 		}
-		if out, _ := radixSort(a, tmp); &out[0] != &a[0] {
-			copy(a, out)
-		}
-		// runs of equal keys whose names go on
-		for lo := 0; lo < len(a); {
+		cut[p] = c
+	}
+	cut[parts] = n
+	inParts(n, parts, func(p, _, _ int) {
+		lo, end := cut[p], cut[p+1]
+		buf := make([]int, 4<<11)
+		for lo < end {
 			hi := lo + 1
-			for hi < len(a) && a[hi].k == a[lo].k {
+			for hi < end && a[hi].k == a[lo].k {
 				hi++
 			}
-			if hi-lo > 1 && slices.ContainsFunc(a[lo:hi], func(e kv) bool { return len(names[e.i]) > at+8 }) {
-				rec(a[lo:hi], tmp[lo:hi], at+8)
+			if hi-lo > 1 {
+				sort(a[lo:hi], tmp[lo:hi], buf)
 			}
 			lo = hi
 		}
-		return a
-	}
-	return rec(a, tmp, 0)
+	})
 }
 
-// chunk is bytes at..at+8 of s as a big-endian key; a name that ends
-// sorts before any that goes on (names hold no NUL).
-func chunk(s string, at int) uint64 {
-	var k uint64
-	for j := range 8 {
-		k <<= 8
-		if at+j < len(s) {
-			c := s[at+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			k |= uint64(c)
-		}
+// sortInPlace sorts a stably in place; tmp is scratch as long (or nil),
+// buf scratch for sortLocal's counts (or nil).
+func sortInPlace(a, tmp []kv, buf []int) {
+	if len(a) <= smallSort {
+		insertionSort(a)
+		return
 	}
-	return k
-}
-
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
+	if tmp == nil {
+		tmp = make([]kv, len(a))
 	}
-	return c
-}
-
-// reverseRuns turns an ascending name sort into a descending one while
-// rows of one name keep their tie-break order (newest first).
-func reverseRuns(a []kv, names []string) {
-	// reverse everything, then put each run of equal names back in order
-	for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
-		a[i], a[j] = a[j], a[i]
+	if len(a) < 1<<16 {
+		sortLocal(a, tmp, buf)
+		return
 	}
-	for lo := 0; lo < len(a); {
-		hi := lo + 1
-		for hi < len(a) && strings.EqualFold(names[a[hi].i], names[a[lo].i]) {
-			hi++
-		}
-		for i, j := lo, hi-1; i < j; i, j = i+1, j-1 {
-			a[i], a[j] = a[j], a[i]
-		}
-		lo = hi
+	if out, _ := radixSort(a, tmp); &out[0] != &a[0] {
+		copy(a, out)
 	}
 }
 
-// whatCache describes each distinct set of a row's texts once (rows with
-// the same players and stage read the same) and ranks the descriptions.
-type whatCache struct {
-	byKey map[string]int // the texts' numbers -> description
-	list  []string       // descriptions, lower case; "" for a row with nothing to say
-	has   []bool
-	buf   []byte
+// inParts calls fn with each of parts stretches of 0..n, each on a
+// goroutine of its own.
+func inParts(n, parts int, fn func(p, lo, hi int)) {
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(p, p*n/parts, (p+1)*n/parts)
+		}()
+	}
+	wg.Wait()
 }
 
-func newWhatCache() *whatCache { return &whatCache{byKey: map[string]int{}} }
-
-func (w *whatCache) rank(key []uint32, r library.Row) int {
-	b := w.buf[:0]
-	for _, v := range key {
-		b = append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
-	}
-	w.buf = b
-	if d, ok := w.byKey[string(b)]; ok {
-		return d
-	}
-	h := r.Header()
-	d := len(w.list)
-	w.list = append(w.list, strings.ToLower(describe(&h)))
-	w.has = append(w.has, h.Title != "" || len(h.Players) > 0)
-	w.byKey[string(b)] = d
-	return d
+// stretches is how many stretches work over n items is split in, one a
+// core, each of least items at least.
+func stretches(n, least int) int {
+	return min(runtime.GOMAXPROCS(0), max(n/least, 1))
 }
 
-// finish turns the rows' description numbers into ranks: by description,
-// rows with nothing to say last.
-func (w *whatCache) finish(keys []uint64, desc bool) {
-	idx := make([]string, len(w.list))
-	copy(idx, w.list)
-	order := make([]kv, len(w.list))
-	for i := range order {
-		order[i].i = uint32(i)
+// inStretches calls fn on stretches of 0..n, one a core when n is large.
+func inStretches(n int, fn func(lo, hi int)) { inStretchesMin(n, 1<<14, fn) }
+
+// inStretchesMin is inStretches for work worth splitting from least items
+// a stretch.
+func inStretchesMin(n, least int, fn func(lo, hi int)) {
+	parts := stretches(n, least)
+	var wg sync.WaitGroup
+	for p := 1; p < parts; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(p*n/parts, (p+1)*n/parts)
+		}()
 	}
-	order = sortByNames(order, idx)
-	// descriptions that read the same (in lower case) rank the same, so
-	// the tie-break decides between their rows
-	rank := make([]uint64, len(w.list))
-	r := 0
-	for j, e := range order {
-		if j > 0 && w.list[e.i] != w.list[order[j-1].i] {
-			r = j
-		}
-		rank[e.i] = uint64(r)
-		if desc {
-			rank[e.i] = uint64(len(order) - 1 - r)
-		}
-	}
-	for i, d := range keys {
-		if !w.has[d] {
-			keys[i] = missing
-			continue
-		}
-		keys[i] = rank[d]
-	}
+	fn(0, n/parts)
+	wg.Wait()
 }

@@ -1075,23 +1075,46 @@ func refCmp(o order, a, b *library.Header) int {
 
 // TestRadixSortStable: the radix sort, on one core and split over several
 // (a long list), orders as a stable sort by key does: keys of every width,
-// many equal, a few missing (all bits set).
+// many equal, a few missing (all bits set), keys bunched in a corner of
+// their range (a bucket long enough to be sorted on all cores itself),
+// every key missing.
 func TestRadixSortStable(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
-	for _, n := range []int{10, 5_000, 1 << 17} {
-		for _, width := range []uint{3, 20, 64} {
+	keys := []struct {
+		what string
+		key  func(i int) uint64
+	}{
+		{"3 bits", func(int) uint64 { return rng.Uint64() >> 61 }},
+		{"20 bits", func(int) uint64 { return rng.Uint64() >> 44 }},
+		{"64 bits", func(int) uint64 { return rng.Uint64() }},
+		{"bunched", func(i int) uint64 {
+			if i%100 == 0 {
+				return rng.Uint64() // a few far away
+			}
+			return 1<<40 + rng.Uint64()>>40
+		}},
+		{"all missing", func(int) uint64 { return missing }},
+	}
+	for _, n := range []int{10, 30, 5_000, 1 << 17} {
+		for _, tt := range keys {
+			what, key := tt.what, tt.key
 			a := make([]kv, n)
 			for i := range a {
-				a[i] = kv{rng.Uint64() >> (64 - width), uint32(i)}
+				a[i] = kv{key(i), uint32(i)}
 				if rng.Intn(50) == 0 {
 					a[i].k = missing
 				}
 			}
 			want := slices.Clone(a)
 			slices.SortStableFunc(want, func(x, y kv) int { return cmpU64(x.k, y.k) })
+			local := slices.Clone(a)
 			got, _ := radixSort(a, make([]kv, n))
 			if !slices.Equal(got, want) {
-				t.Errorf("%d keys of %d bits: not the stable order", n, width)
+				t.Errorf("%d keys, %s: not the stable order", n, what)
+			}
+			// a bucket's sort on its own, with a count buffer too short
+			if sortLocal(local, make([]kv, n), nil); !slices.Equal(local, want) {
+				t.Errorf("%d keys, %s: sortLocal: not the stable order", n, what)
 			}
 		}
 	}
