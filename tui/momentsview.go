@@ -231,7 +231,24 @@ func (v *momentsView) View() string {
 		lines = append(lines, "")
 	}
 	rows := max(v.h-4, 1)
-	head := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", "date", "file", "who", "kind", "damage", "hits", "move", "at")
+	// what a moment is comes first (who, kind, damage, move, when); the
+	// file takes what the width leaves, and goes at 80 columns
+	dateW, whoW, moveW, dateFmt := 10, 18, 12, "2006-01-02"
+	if v.w >= 120 {
+		dateW, whoW, moveW, dateFmt = 16, 22, 14, "2006-01-02 15:04"
+	}
+	fileW := v.w - (2 + dateW + 1 + whoW + 1 + 10 + 1 + 7 + 1 + 4 + 2 + moveW + 1 + 8 + 1)
+	if fileW < 8 {
+		fileW = 0
+	}
+	row := func(date, who, kind, dmg, hits, move, at, file string) string {
+		line := fmt.Sprintf("  %-*s %-*s %-10s %7s %4s  %-*s %-8s", dateW, date, whoW, cut(who, whoW), kind, dmg, hits, moveW, cut(move, moveW), at)
+		if fileW > 0 {
+			line += " " + cut(file, fileW)
+		}
+		return line
+	}
+	head := row("date", "who", "kind", "damage", "hits", "move", "at", "file")
 	lines = append(lines, th.Label.Render(fit(head, v.w)))
 	if len(v.rows) == 0 {
 		lines = append(lines, th.Dim.Render("  no moment matches; / changes the terms (kind:combo damage:>=40 kill by:fox on:marth move:upsmash)"))
@@ -247,7 +264,7 @@ func (v *momentsView) View() string {
 		g := &v.games[r.game]
 		date := ""
 		if !g.Start.IsZero() {
-			date = g.Start.Format("2006-01-02 15:04")
+			date = g.Start.Format(dateFmt)
 		}
 		who := sideName(g, r.m.By) + "→" + sideName(g, r.m.On)
 		dmg, hits := "", ""
@@ -261,8 +278,8 @@ func (v *momentsView) View() string {
 		if r.m.Facts.Kill {
 			move = "kill " + move
 		}
-		line := fmt.Sprintf("  %-16s %-24s %-22s %-10s %7s %4s  %-14s %s", date, cut(theme.Safe(filepath.Base(g.Path)), 24), cut(theme.Safe(who), 22),
-			r.m.Kind, dmg, hits, cut(theme.Safe(move), 14), model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))))
+		line := row(date, theme.Safe(who), string(r.m.Kind), dmg, hits, theme.Safe(move),
+			model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))), theme.Safe(filepath.Base(g.Path)))
 		if i == v.cur {
 			line = th.Cursor.Render(fit(">"+line[1:], v.w))
 		}
