@@ -129,11 +129,25 @@ func TestMomentsView(t *testing.T) {
 		t.Fatalf("%d rows, first %+v", len(v.rows), v.rows[0].m)
 	}
 	out := ansi.Strip(v.View())
-	for _, want := range []string{"30 found", "kind:combo", "Fox→Marth", "39%", "kill up smash"} {
+	for _, want := range []string{"30 found", "kind:combo", "Fox→Marth", "39%", "kill up smash", "29.slp"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q not shown:\n%s", want, out)
 		}
 	}
+	// at 80 columns what a moment is still shows; the file goes first
+	v.setSize(80, 24)
+	out = ansi.Strip(v.View())
+	for _, want := range []string{"damage", "39%", "kill up smash"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("80x24: %q not shown:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("80x24: a line of %d cells: %q", ansi.StringWidth(l), l)
+		}
+	}
+	v.setSize(120, 30)
 	v.setQuery("kind:combo damage:>=30 kill")
 	if len(v.rows) != 5 {
 		t.Errorf("damage:>=30 kill: %d rows, want 5", len(v.rows))

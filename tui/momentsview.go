@@ -233,16 +233,16 @@ func (v *momentsView) View() string {
 	rows := max(v.h-4, 1)
 	// what a moment is comes first (who, kind, damage, move, when); the
 	// file takes what the width leaves, and goes at 80 columns
-	dateW, whoW, moveW, dateFmt := 10, 18, 12, "2006-01-02"
+	dateW, whoW, kindW, moveW, dateFmt := 10, 18, 8, 14, "2006-01-02"
 	if v.w >= 120 {
-		dateW, whoW, moveW, dateFmt = 16, 22, 14, "2006-01-02 15:04"
+		dateW, whoW, kindW, dateFmt = 16, 22, 10, "2006-01-02 15:04"
 	}
-	fileW := v.w - (2 + dateW + 1 + whoW + 1 + 10 + 1 + 7 + 1 + 4 + 2 + moveW + 1 + 8 + 1)
+	fileW := v.w - (2 + dateW + 1 + whoW + 1 + kindW + 1 + 7 + 1 + 4 + 2 + moveW + 1 + 8 + 1)
 	if fileW < 8 {
 		fileW = 0
 	}
 	row := func(date, who, kind, dmg, hits, move, at, file string) string {
-		line := fmt.Sprintf("  %-*s %-*s %-10s %7s %4s  %-*s %-8s", dateW, date, whoW, cut(who, whoW), kind, dmg, hits, moveW, cut(move, moveW), at)
+		line := fmt.Sprintf("  %-*s %-*s %-*s %7s %4s  %-*s %-8s", dateW, date, whoW, cut(who, whoW), kindW, cut(kind, kindW), dmg, hits, moveW, cut(move, moveW), at)
 		if fileW > 0 {
 			line += " " + cut(file, fileW)
 		}
