@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"sort"
 	"strings"
 
@@ -107,7 +108,7 @@ func (d *diffView) onKey(msg tea.KeyMsg) tea.Cmd {
 				d.status = "still comparing the whole timelines; r works when that is done"
 				return nil
 			}
-			d.showRep, d.repTop = true, 0
+			d.showRep, d.repTop, d.repLeft = true, 0, 0
 			return nil
 		case key.Matches(msg, k.Switch):
 			d.switchSide()
@@ -280,7 +281,7 @@ func (d *diffView) footer() string {
 		ess = []key.Binding{hint("?/esc", "close"), k.Quit}
 	}
 	if d.showRep {
-		ess = []key.Binding{hint("↑↓", "scroll"), hint("r/esc", "close"), k.Quit}
+		ess = []key.Binding{hint("↑↓←→", "scroll"), hint("r/esc", "close"), k.Quit}
 	}
 	if st != "" {
 		s := p.status.wrap(theme.Safe(st))
@@ -337,8 +338,25 @@ func (d *diffView) reportScreen() []string {
 	rows := max(d.h-2, 0)
 	d.repTop = max(0, min(d.repTop, len(d.report)-rows))
 	end := min(len(d.report), d.repTop+rows)
+	// the side-by-side tables are wider than 80 columns: ←→ move across
+	widest := 0
+	for _, l := range d.report {
+		widest = max(widest, ansi.StringWidth(l))
+	}
+	room := max(d.w-2, 1)
+	d.repLeft = max(0, min(d.repLeft, widest-room))
 	title := fmt.Sprintf("the comparison · lines %d-%d of %d · r or esc closes", d.repTop+1, end, len(d.report))
-	return d.sides[0].pane(title, true, d.w, d.h-1, d.report[d.repTop:end])
+	lines := d.report[d.repTop:end]
+	if widest > room {
+		title = fmt.Sprintf("the comparison · lines %d-%d of %d · columns %d-%d of %d (←→) · r or esc closes",
+			d.repTop+1, end, len(d.report), d.repLeft+1, min(d.repLeft+room, widest), widest)
+		cut := make([]string, len(lines))
+		for i, l := range lines {
+			cut[i] = ansi.Cut(l, d.repLeft, d.repLeft+room)
+		}
+		lines = cut
+	}
+	return d.sides[0].pane(title, true, d.w, d.h-1, lines)
 }
 
 func (d *diffView) onReportKey(msg tea.KeyMsg) tea.Cmd {
@@ -360,6 +378,10 @@ func (d *diffView) onReportKey(msg tea.KeyMsg) tea.Cmd {
 		d.repTop = 0
 	case "end":
 		d.repTop = len(d.report)
+	case "left", "h":
+		d.repLeft = max(d.repLeft-8, 0)
+	case "right", "l":
+		d.repLeft += 8 // reportScreen keeps it inside the widest line
 	}
 	d.repTop = max(0, min(d.repTop, len(d.report)-rows))
 	return nil

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -285,5 +286,38 @@ func TestDiffConcurrent(t *testing.T) {
 	d.Update(msg)
 	if d.res == nil || d.res.DifferingFrames != 1 {
 		t.Errorf("comparison %+v", d.res)
+	}
+}
+
+// TestDiffReportScrollsAcross: two SC2 games' side-by-side tables are
+// wider than 80 columns; the report says so and ←→ move across them.
+func TestDiffReportScrollsAcross(t *testing.T) {
+	a := openSample(t, "sc2/lotv-4.3.0-backwater-vs-ai.SC2Replay")
+	b := openSample(t, "sc2/lotv-5.0.15-winter-madness.SC2Replay")
+	d := newTestDiff(t, a, b, 80, 24)
+	pressDiff(d, "r")
+	out := d.View()
+	checkScreen(t, out, 80, 24)
+	if !strings.Contains(ansi.Strip(out), "columns 1-78 of") {
+		t.Fatalf("the report does not say it is wider:\n%s", ansi.Strip(out))
+	}
+	pressDiff(d, "right", "right")
+	out = ansi.Strip(d.View())
+	if !strings.Contains(out, "columns 17-94 of") {
+		t.Errorf("→→ did not move 16 columns:\n%s", out)
+	}
+	for range 40 {
+		pressDiff(d, "right")
+	}
+	// at the far right the last column shown is the widest line's last
+	if m := regexp.MustCompile(`columns (\d+)-(\d+) of (\d+)`).FindStringSubmatch(ansi.Strip(d.View())); m == nil || m[2] != m[3] || m[1] == "1" {
+		t.Errorf("far right: %v", m)
+	}
+	pressDiff(d, "left")
+	for range 40 {
+		pressDiff(d, "left")
+	}
+	if !strings.Contains(ansi.Strip(d.View()), "columns 1-78 of") {
+		t.Errorf("back to the left edge:\n%s", ansi.Strip(d.View()))
 	}
 }

@@ -42,6 +42,7 @@ type diffView struct {
 	report   []string // the comparison as `rewind diff` writes it, for r
 	showRep  bool
 	repTop   int
+	repLeft  int // the report's first column shown
 	barCache struct {
 		w     int
 		marks []rune

@@ -331,7 +331,10 @@ func (t *textOut) differentGames(res *Result, limit int) {
 // sideTable writes a table with the players (or the same headings) side by
 // side: per column pair A's value, B's and the difference.
 func (t *textOut) sideTable(res *Result, td TableDiff) {
-	head := []string{Safe(td.TitleA)}
+	// the title on a line of its own: as the first column's heading it
+	// set that column's width, and the table's, past 80 columns
+	t.line("%s", Safe(td.TitleA))
+	head := []string{""}
 	for _, c := range td.Columns {
 		head = append(head, "A "+colName(td, c, true), "B "+colName(td, c, false), "Δ")
 	}
