@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -14,12 +17,23 @@ import (
 //   - the bytes every name shares ("game_20…") are skipped: found from
 //     the eight-byte numbers of each name and the first, in row order;
 //   - each row's first two numbers after them are made in row order (the
-//     names' bytes are read where they lie, one after another, on all
-//     cores), the first as the sort key, the second kept aside;
+//     names' bytes read where they lie, one after another, on all cores):
+//     the first is its sort key, the second the first of its row of the
+//     window (numbers of each name side by side, as many as the longest
+//     name needs, up to maxWindow);
 //   - the keys are radix-sorted, then each run of equal keys (names equal
-//     so far) is sorted by its second numbers, then by the names' next
-//     bytes read from the names themselves, in the rare runs where
-//     sixteen bytes did not tell the names apart.
+//     so far) by the second numbers; when runs are equal still, their
+//     rows' windows are filled, again in row order, and each such run is
+//     sorted from its window, level by level, jumping in one pass past
+//     numbers its rows all share; past the window (names that long and
+//     equal that far), from windows read from the names themselves.
+//
+// Real names share long starts ("test_replays__1.3.1.18221__1v1_Metalopol_
+// 0634.SC2Replay") and come several times (hard links): most rows of a
+// test archive's million are sorted three or four levels past the first
+// sixteen bytes. Reading the names again, in sorted order, at each level
+// was a cache miss a row a level (two, with the string's header): 220 ms
+// for those million rows; from the window, 100.
 //
 // A name that ends inside an eight-byte number has zeros after it there,
 // so it sorts before the names it is a start of (names hold no NUL), and a
@@ -52,49 +66,136 @@ func sortByNames(a []kv, names []string, tie func(run, tmp []kv, buf []int)) []k
 		return a
 	}
 	first := names[a[0].i]
-	shared := make([]int, stretches(len(a), 1<<14))
-	inParts(len(a), len(shared), func(p, lo, hi int) {
-		c := len(first)
+	parts := stretches(len(a), 1<<14)
+	shared, longest := make([]int, parts), make([]int, parts)
+	inParts(len(a), parts, func(p, lo, hi int) {
+		c, l := len(first), 0
 		for _, e := range a[lo:hi] {
-			c = sharedBytes(first, names[e.i], c)
+			s := names[e.i]
+			c = sharedBytes(first, s, c)
+			l = max(l, len(s))
 		}
-		shared[p] = c
+		shared[p], longest[p] = c, l
 	})
-	return sortNamesFrom(a, make([]kv, len(a)), names, slices.Min(shared), tie)
+	return sortNamesFrom(a, make([]kv, len(a)), names, slices.Min(shared), slices.Max(longest), tie)
 }
 
 // sortNamesFrom is sortByNames of names that all share their first at
-// bytes; tmp is scratch as long as a.
-func sortNamesFrom(a, tmp []kv, names []string, at int, tie func(run, tmp []kv, buf []int)) []kv {
+// bytes, longest bytes the longest; tmp is scratch as long as a.
+func sortNamesFrom(a, tmp []kv, names []string, at, longest int, tie func(run, tmp []kv, buf []int)) []kv {
 	n := len(a)
 	if n < 2 {
 		return a
 	}
 	parts := stretches(n, 1<<14)
-	// the first two numbers of each name after the shared bytes
-	second := keys(len(names))
-	defer keepKeys(second)
+	// each row's first number, and the first of its window (the number
+	// after): as many numbers as hold the longest name's end
+	per := min(max(longest-at-8, 0)/8+1, maxWindow)
+	nums := namesWindow(len(names) * per)
+	defer func() {
+		if cap(nums) >= keptFrom {
+			namesWindows.Put(&nums)
+		}
+	}()
+	w := &window{nums: nums, rows: len(names), per: per, at: at + 8} // its rows are the names' places
 	inParts(n, parts, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
 			s := names[a[j].i]
 			a[j].k = chunk(s, at)
-			second[a[j].i] = chunk(s, at+8)
+			w.nums[a[j].i] = chunk(s, at+8)
 		}
 	})
 	a, tmp = radixSort(a, tmp)
-	// each run of equal first numbers by the second, and on
-	sortRuns(a, tmp, func(run, tmp []kv, buf []int) {
-		ns := nameSorter{names: names, tie: tie, buf: buf}
-		if ended(run[0].k) {
-			ns.ties(run, tmp)
-			return
+	// each run of equal first numbers by the second, and the runs that are
+	// equal still
+	sorters := make([]nameSorter, parts)
+	for p := range sorters {
+		sorters[p] = nameSorter{names: names, tie: tie, buf: make([]int, 4<<11)}
+	}
+	tied := make([][]int, parts) // each stretch's such runs, as lo, hi
+	eachRun(a, parts, func(p, lo, hi int) {
+		ns, run := &sorters[p], a[lo:hi]
+		switch {
+		case len(run) == 1:
+		case ended(run[0].k):
+			ns.ties(run, tmp[lo:hi])
+		default:
+			for j := range run {
+				run[j].k = w.key(run[j].i, 0)
+			}
+			sortInPlace(run, tmp[lo:hi], ns.buf)
+			for glo := 0; glo < len(run); {
+				ghi := glo + 1
+				for ghi < len(run) && run[ghi].k == run[glo].k {
+					ghi++
+				}
+				switch g := run[glo:ghi]; {
+				case len(g) == 1:
+				case ended(g[0].k):
+					ns.ties(g, tmp[lo+glo:lo+ghi])
+				case w.per == 1:
+					ns.next(g, tmp[lo+glo:lo+ghi], w.at+8) // names past the window
+				default:
+					tied[p] = append(tied[p], lo+glo, lo+ghi)
+				}
+				glo = ghi
+			}
 		}
-		for j := range run {
-			run[j].k = second[run[j].i]
+	})
+	runs := slices.Concat(tied...)
+	if len(runs) == 0 {
+		return a // sixteen bytes told the names apart (or the runs are done)
+	}
+	// the rest of the window of the rows of those runs, read in the order
+	// the names lie
+	more := make([]bool, len(names))
+	inStretches(len(runs)/2, func(lo, hi int) {
+		for _, e := range a[runs[2*lo]:runs[2*hi-1]] {
+			more[e.i] = true
 		}
-		ns.sort(run, tmp, at+8)
+	})
+	inStretches(len(names), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if more[i] {
+				w.fill(i, names[i], 1)
+			}
+		}
+	})
+	// those runs from the window's second numbers on, on all cores
+	var next atomic.Int64
+	inParts(parts, parts, func(p, _, _ int) {
+		for r := int(next.Add(2)) - 2; r < len(runs); r = int(next.Add(2)) - 2 {
+			lo, hi := runs[r], runs[r+1]
+			sorters[p].sortWindow(w, a[lo:hi], tmp[lo:hi], 1)
+		}
 	})
 	return a
+}
+
+// eachRun calls fn with each run of equal keys of a (one row or more, lo
+// to hi), in parts stretches of a on a goroutine each (p the stretch),
+// each run in one stretch.
+func eachRun(a []kv, parts int, fn func(p, lo, hi int)) {
+	n := len(a)
+	cut := make([]int, parts+1)
+	for p := 1; p < parts; p++ {
+		c := max(p*n/parts, cut[p-1])
+		for c > 0 && c < n && a[c].k == a[c-1].k {
+			c++
+		}
+		cut[p] = c
+	}
+	cut[parts] = n
+	inParts(n, parts, func(p, _, _ int) {
+		for lo, end := cut[p], cut[p+1]; lo < end; {
+			hi := lo + 1
+			for hi < end && a[hi].k == a[lo].k {
+				hi++
+			}
+			fn(p, lo, hi)
+			lo = hi
+		}
+	})
 }
 
 // nameSorter sorts runs of rows whose names are equal up to some byte, on
@@ -111,52 +212,214 @@ func (ns *nameSorter) ties(run, tmp []kv) {
 	}
 }
 
-// sort sorts run, whose names are equal before byte at and whose keys are
-// their bytes at..at+8, stably; tmp is scratch of the same length.
-func (ns *nameSorter) sort(run, tmp []kv, at int) {
-	sortInPlace(run, tmp, ns.buf)
-	for lo := 0; lo < len(run); {
-		hi := lo + 1
-		for hi < len(run) && run[hi].k == run[lo].k {
-			hi++
+// groups calls fn with each run of two or more equal keys of the sorted
+// run, and the same stretch of tmp; a long run's on all cores, each
+// goroutine with a nameSorter of its own.
+func (ns *nameSorter) groups(run, tmp []kv, fn func(ns *nameSorter, g, gt []kv)) {
+	n := len(run)
+	parts := stretches(n, 1<<14)
+	if parts == 1 {
+		for lo := 0; lo < n; {
+			hi := lo + 1
+			for hi < n && run[hi].k == run[lo].k {
+				hi++
+			}
+			if hi-lo > 1 {
+				fn(ns, run[lo:hi], tmp[lo:hi])
+			}
+			lo = hi
 		}
+		return
+	}
+	own := make([]*nameSorter, parts)
+	own[0] = ns
+	for p := 1; p < parts; p++ {
+		own[p] = &nameSorter{names: ns.names, tie: ns.tie, buf: make([]int, 4<<11)}
+	}
+	eachRun(run, parts, func(p, lo, hi int) {
 		if hi-lo > 1 {
-			ns.next(run[lo:hi], tmp[lo:hi], at+8)
+			fn(own[p], run[lo:hi], tmp[lo:hi])
 		}
-		lo = hi
+	})
+}
+
+// A window holds rows' names, from its byte at on, as eight-byte numbers
+// side by side: read from the names once, sorted from many times.
+//
+// The numbers lie by place, not by row: a window's c-th numbers of all
+// rows, then its (c+1)-th. A level of the sort reads one number of each
+// row of a run, in an eighth of the memory (a run's rows, in the order of
+// their places, share cache lines and pages; a million rows' window is
+// tens of megabytes, and a read anywhere in it a miss of the address
+// cache as well).
+type window struct {
+	nums []uint64 // row j's c-th number is nums[c*rows+j]
+	rows int
+	// row j's place in names, when the window is a run's own (its rows
+	// stand for their window rows while it is sorted); nil when the rows
+	// are the names' places
+	orig []uint32
+	per  int
+	at   int
+	kept *windowArrays // the arrays, to hand back
+}
+
+// maxWindow is the most eight-byte numbers a window holds of a name.
+const maxWindow = 8
+
+// key is row j's c-th number.
+func (w *window) key(j uint32, c int) uint64 { return w.nums[c*w.rows+int(j)] }
+
+// fill makes window row j from the name s, its numbers from the from-th.
+func (w *window) fill(j int, s string, from int) {
+	at := w.at + 8*from
+	if at+8*(w.per-from) <= len(s) {
+		for c := from*w.rows + j; c < len(w.nums); c += w.rows {
+			w.nums[c] = lower8(load8(s, at))
+			at += 8
+		}
+		return
+	}
+	// the name's end, zeros after it
+	var end [8 * maxWindow]byte
+	if at < len(s) {
+		copy(end[:], s[at:])
+	}
+	for c, k := from*w.rows+j, 0; c < len(w.nums); c, k = c+w.rows, k+8 {
+		w.nums[c] = lower8(binary.BigEndian.Uint64(end[k:]))
 	}
 }
 
-// next sorts run, whose names are equal before byte at, from the names:
-// past the bytes they all share, then by the eight after.
-func (ns *nameSorter) next(run, tmp []kv, at int) {
-	if ended(run[0].k) {
-		ns.ties(run, tmp)
-		return
-	}
-	for {
-		var differ uint64
-		k0 := chunk(ns.names[run[0].i], at)
+// back puts run's places in names back: it leaves the window.
+func (w *window) back(run []kv) {
+	if w.orig != nil {
 		for j := range run {
-			run[j].k = chunk(ns.names[run[j].i], at)
-			differ |= run[j].k ^ k0
+			run[j].i = w.orig[run[j].i]
 		}
-		switch {
-		case differ == 0 && ended(k0):
-			ns.ties(run, tmp) // the names end here, all equal
-			return
-		case differ == 0:
-			at += 8
-			continue
-		}
-		// bytes all share at the start of the eight: read from after them
-		if z := bits.LeadingZeros64(differ) / 8; z > 0 {
-			at += z
-			continue
-		}
-		ns.sort(run, tmp, at)
-		return
 	}
+}
+
+// next sorts run, whose names are equal before byte at, from a window of
+// its own of the bytes from at (names past the first window).
+func (ns *nameSorter) next(run, tmp []kv, at int) {
+	m := len(run)
+	longest := max(len(ns.names[run[0].i]), len(ns.names[run[m-1].i]))
+	per := min(max(longest-at, 0)/8+1, maxWindow)
+	w := newWindow(m, per, at)
+	defer w.drop()
+	for j := range run {
+		w.fill(j, ns.names[run[j].i], 0)
+		w.orig[j] = run[j].i
+		run[j].i = uint32(j)
+	}
+	ns.sortWindow(w, run, tmp, 0)
+}
+
+// namesWindow is a window's numbers, n, kept from an earlier sort when
+// there are; namesWindows keeps them (a window of all rows, apart from the
+// windows of runs).
+func namesWindow(n int) []uint64 {
+	if p, _ := namesWindows.Get().(*[]uint64); p != nil && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]uint64, n)
+}
+
+var namesWindows sync.Pool // *[]uint64
+
+type windowArrays struct {
+	nums []uint64
+	orig []uint32
+}
+
+var winScratch sync.Pool // *windowArrays
+
+// sortWindow sorts run, rows of w whose names are equal before its c-th
+// numbers, and puts each row's place back.
+func (ns *nameSorter) sortWindow(w *window, run, tmp []kv, c int) {
+	for {
+		if c == w.per { // the window is spent
+			w.back(run)
+			ns.next(run, tmp, w.at+8*c)
+			return
+		}
+		var differ uint64
+		col := w.nums[c*w.rows : (c+1)*w.rows]
+		k0 := col[run[0].i]
+		for j, e := range run {
+			k := col[e.i]
+			run[j].k = k
+			differ |= k ^ k0
+		}
+		if differ != 0 {
+			break
+		}
+		// all share the number: find in one pass the first where one
+		// differs, or the number where the first name ends (all are equal
+		// names if they share it)
+		last := c
+		for last+1 < w.per && !ended(w.key(run[0].i, last)) {
+			last++
+		}
+		if last = w.shared(run, c+1, last); last < w.per && ended(w.key(run[0].i, last)) {
+			w.back(run)
+			ns.ties(run, tmp)
+			return
+		}
+		c = last + 1
+	}
+	sortInPlace(run, tmp, ns.buf)
+	if w.orig != nil { // the rows alone in their runs leave the window
+		for j, e := range run {
+			if (j == 0 || run[j-1].k != e.k) && (j == len(run)-1 || run[j+1].k != e.k) {
+				run[j].i = w.orig[e.i]
+			}
+		}
+	}
+	ns.groups(run, tmp, func(ns *nameSorter, g, gt []kv) {
+		switch {
+		case ended(g[0].k):
+			w.back(g)
+			ns.ties(g, gt)
+		default:
+			ns.sortWindow(w, g, gt, c+1)
+		}
+	})
+}
+
+// newWindow is a window of n rows of per numbers from byte at of the
+// names, its arrays kept scratch when there are some long enough; drop
+// hands them back.
+func newWindow(n, per, at int) *window {
+	w := &window{rows: n, per: per, at: at}
+	p, _ := winScratch.Get().(*windowArrays)
+	if p == nil || cap(p.nums) < n*per || cap(p.orig) < n {
+		p = &windowArrays{make([]uint64, n*per), make([]uint32, n)}
+	}
+	w.kept = p
+	w.nums, w.orig = p.nums[:n*per], p.orig[:n]
+	return w
+}
+
+func (w *window) drop() {
+	if cap(w.kept.nums) >= keptFrom {
+		winScratch.Put(w.kept)
+	}
+}
+
+// shared is the last of run's numbers from..upTo that all rows share with
+// the first (from-1 when none).
+func (w *window) shared(run []kv, from, upTo int) int {
+	r0 := run[0].i
+	for _, e := range run[1:] {
+		for c := from; c <= upTo; c++ {
+			if w.key(e.i, c) != w.key(r0, c) {
+				upTo = c - 1
+				break
+			}
+		}
+	}
+	return upTo
 }
 
 // ended reports whether a name's eight bytes hold its end.

@@ -183,6 +183,8 @@ func TestSortByNames(t *testing.T) {
 		{"shared start", []string{"Game_20190102T000001.slp", "Game_20190101T000002.slp", "game_20190101T000001.slp", "Game_20190101T000001.slp", "Game_2019.slp"}},
 		{"long shared start", []string{long + "b", long + "a", long, long + "a", strings.ToUpper(long) + "A", long + "ab", long[:len(long)-1]}},
 		{"differ past sixteen", []string{"0123456789abcdefZ", "0123456789abcdefz", "0123456789abcdefy", "0123456789abcdef", "0123456789abcdefghijklmnopqrstuvwxyz1", "0123456789abcdefghijklmnopqrstuvwxyz0"}},
+		{"past the window", []string{long + long + "b", long + long + "a", long + long, long + strings.ToUpper(long) + "a", long + long + "a", long + "b", long + long + long + "c", long + long + long + "C"}},
+		{"equal after the first number", []string{"abcdefgh", "ABCDEFGH", "abcdefgh" + long, "abcdefg", "abcdefgh", "abcdefgh" + long}},
 	}
 	for _, tt := range tests {
 		checkSortByNames(t, tt.what, tt.names)
@@ -219,4 +221,33 @@ func TestSortByNamesMany(t *testing.T) {
 		}
 	}
 	checkSortByNames(t, "bunched", bunched)
+}
+
+// TestSortByNamesRepeated: names as a real archive has them (numbered
+// copies of stems that share long starts, each name many times, names
+// past the window, names that end where others go on), sorted one list
+// after another (the sort keeps its scratch, and a window's numbers from
+// the sort before must not be read), against the reference.
+func TestSortByNamesRepeated(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	long := strings.Repeat("a_folder_name_so_long_it_runs_past_the_window__", 2)
+	for round, stems := range [][]string{
+		{"test_replays__1.3.1.18221__1v1_Metalopol", "test_replays__1.3.1.18221__1v1_Metalopol", "Test_Replays__1.3.1.18221__1v1_", "test_replays__1.3.4.18701__24557", long, long + "B", "Starcraft2.ReplayParser.Tests__Replays__"},
+		{"abcdefgh", "ABCDEFGH_", "abcdefgh_", "abcdefghijklmnopq", "x", long + long},
+		{"Starcraft2.ReplayParser.Tests__Replays__", "starcraft2.replayparser.tests__replays__", "s2protocol.NET.tests__replays__test1", "s2protocol.NET.tests__replays__test10"},
+	} {
+		names := make([]string, 70_000-1000*round) // each list fits the scratch of the one before
+		for i := range names {
+			stem := stems[rng.Intn(len(stems))]
+			switch rng.Intn(10) {
+			case 0:
+				names[i] = stem
+			case 1:
+				names[i] = fmt.Sprintf("%s%d", stem, rng.Intn(10))
+			default:
+				names[i] = fmt.Sprintf("%s_%04d.SC2Replay", stem, rng.Intn(200))
+			}
+		}
+		checkSortByNames(t, fmt.Sprint("round ", round), names)
+	}
 }

@@ -327,3 +327,44 @@ func TestSortByPlayersFormatAndMode(t *testing.T) {
 		}
 	}
 }
+
+// TestSortRowsByFileRepeatedNames: rows named as a real archive names them
+// (numbered copies of stems that share long starts, each name in several
+// folders, some names past the sort's window, some dates equal or missing)
+// sort by file name as the reference sorts them, both directions, over a
+// list long enough for the sort's paths on all cores.
+func TestSortRowsByFileRepeatedNames(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	stems := []string{
+		"test_replays__1.3.1.18221__1v1_Metalopol", "test_replays__1.3.1.18221__1v1_MetalopoL", "TEST_replays__1.3.1.18221__",
+		"test_replays__1.3.4.18701__24557", "Starcraft2.ReplayParser.Tests__Replays__",
+		"s2protocol.NET.tests__replays__test1", "s2protocol.NET.tests__replays__test10",
+		strings.Repeat("a_folder_name_so_long_it_runs_past_the_window__", 3), "x",
+	}
+	s := library.NewStore()
+	var ids []library.RowID
+	for len(ids) < 90_000 {
+		stem := stems[rng.Intn(len(stems))]
+		name := fmt.Sprintf("%s_%04d.SC2Replay", stem, rng.Intn(300))
+		if rng.Intn(20) == 0 {
+			name = stem // ends where others go on
+		}
+		h := library.Header{Path: fmt.Sprintf("./%d/%02d/%s", 2019+rng.Intn(4), rng.Intn(40), name), Kind: library.File, Format: model.Format("sc2")}
+		if rng.Intn(4) > 0 {
+			h.Start = time.Unix(int64(1_600_000_000+rng.Intn(50)*3600), 0)
+		}
+		if _, ok := s.Lookup(h.Path); ok {
+			continue
+		}
+		ids = append(ids, s.Put(&h))
+	}
+	hs := make([]library.Header, s.Len())
+	for _, id := range ids {
+		hs[id] = s.Header(id)
+	}
+	for _, desc := range []bool{false, true} {
+		o := order{colFile, desc}
+		got, _ := sortRows(context.Background(), s, ids, o, newWhatCache())
+		checkOrder(t, fmt.Sprintf("by file desc %v", desc), hs, got, sortRef(hs, ids, o))
+	}
+}
