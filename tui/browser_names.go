@@ -91,12 +91,8 @@ func sortNamesFrom(a, tmp []kv, names []string, at, longest int, tie func(run, t
 	// each row's first number, and the first of its window (the number
 	// after): as many numbers as hold the longest name's end
 	per := min(max(longest-at-8, 0)/8+1, maxWindow)
-	nums := namesWindow(len(names) * per)
-	defer func() {
-		if cap(nums) >= keptFrom {
-			namesWindows.Put(&nums)
-		}
-	}()
+	nums := windowScratch.get(len(names) * per)
+	defer windowScratch.put(nums)
 	w := &window{nums: nums, rows: len(names), per: per, at: at + 8} // its rows are the names' places
 	inParts(n, parts, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -177,15 +173,7 @@ func sortNamesFrom(a, tmp []kv, names []string, at, longest int, tie func(run, t
 // each run in one stretch.
 func eachRun(a []kv, parts int, fn func(p, lo, hi int)) {
 	n := len(a)
-	cut := make([]int, parts+1)
-	for p := 1; p < parts; p++ {
-		c := max(p*n/parts, cut[p-1])
-		for c > 0 && c < n && a[c].k == a[c-1].k {
-			c++
-		}
-		cut[p] = c
-	}
-	cut[parts] = n
+	cut := runCuts(a, parts)
 	inParts(n, parts, func(p, _, _ int) {
 		for lo, end := cut[p], cut[p+1]; lo < end; {
 			hi := lo + 1
@@ -314,18 +302,6 @@ func (ns *nameSorter) next(run, tmp []kv, at int) {
 	}
 	ns.sortWindow(w, run, tmp, 0)
 }
-
-// namesWindow is a window's numbers, n, kept from an earlier sort when
-// there are; namesWindows keeps them (a window of all rows, apart from the
-// windows of runs).
-func namesWindow(n int) []uint64 {
-	if p, _ := namesWindows.Get().(*[]uint64); p != nil && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]uint64, n)
-}
-
-var namesWindows sync.Pool // *[]uint64
 
 type windowArrays struct {
 	nums []uint64

@@ -7,40 +7,30 @@ import "sync"
 // for every 4 KB a sort first touches (a few milliseconds a sort). A
 // short list's arrays are not worth keeping.
 
-var kvScratch, keyScratch sync.Pool // *[]kv, *[]uint64
-
 const keptFrom = 1 << 14 // the shortest array kept
 
-// kvs returns an array of n kv, its contents left from an earlier sort.
-func kvs(n int) []kv {
+// scratch keeps arrays of one type between sorts.
+type scratch[T any] struct{ pool sync.Pool } // *[]T
+
+var (
+	kvScratch     scratch[kv]     // the two lists of keys and rows
+	keyScratch    scratch[uint64] // a sort's keys and dates
+	windowScratch scratch[uint64] // the file-name sort's window of all rows
+)
+
+// get returns an array of n, its contents left from an earlier sort.
+func (s *scratch[T]) get(n int) []T {
 	if n >= keptFrom {
-		if p, _ := kvScratch.Get().(*[]kv); p != nil && cap(*p) >= n {
+		if p, _ := s.pool.Get().(*[]T); p != nil && cap(*p) >= n {
 			return (*p)[:n]
 		}
 	}
-	return make([]kv, n)
+	return make([]T, n)
 }
 
-// keepKVs hands a back for a later sort; the caller no longer uses it.
-func keepKVs(a []kv) {
+// put hands a back for a later sort; the caller no longer uses it.
+func (s *scratch[T]) put(a []T) {
 	if cap(a) >= keptFrom {
-		kvScratch.Put(&a)
-	}
-}
-
-// keys returns an array of n keys, its contents left from an earlier sort.
-func keys(n int) []uint64 {
-	if n >= keptFrom {
-		if p, _ := keyScratch.Get().(*[]uint64); p != nil && cap(*p) >= n {
-			return (*p)[:n]
-		}
-	}
-	return make([]uint64, n)
-}
-
-// keepKeys hands k back for a later sort; the caller no longer uses it.
-func keepKeys(k []uint64) {
-	if cap(k) >= keptFrom {
-		keyScratch.Put(&k)
+		s.pool.Put(&a)
 	}
 }

@@ -57,10 +57,10 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 	n := len(ids)
 	k := sortKeys{widths: widths{seen: map[string]bool{}}}
 	if o.col != colFile {
-		k.primary = keys(n)
+		k.primary = keyScratch.get(n)
 	}
 	if o.col != colDate {
-		k.date = keys(n)
+		k.date = keyScratch.get(n)
 	}
 	if o.col == colFile {
 		k.names = make([]string, n)
@@ -257,9 +257,9 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 	}
 	// by row number first: the last tie-break, and the order the store
 	// keeps rows in
-	one, other := kvs(n), kvs(n)
-	defer keepKVs(one)
-	defer keepKVs(other)
+	one, other := kvScratch.get(n), kvScratch.get(n)
+	defer kvScratch.put(one)
+	defer kvScratch.put(other)
 	a, tmp := one, other
 	byID := ids
 	if !slices.IsSorted(ids) {
@@ -273,8 +273,8 @@ func sortRows(ctx context.Context, s *library.Store, ids []library.RowID, o orde
 		}
 	}
 	k := readKeys(s, byID, o, whats)
-	defer keepKeys(k.primary)
-	defer keepKeys(k.date)
+	defer keyScratch.put(k.primary)
+	defer keyScratch.put(k.date)
 	if ctx.Err() != nil {
 		return nil, widths{}
 	}
@@ -336,13 +336,10 @@ func sortFiles(a, tmp []kv, k sortKeys, desc bool) []kv {
 	return a
 }
 
-// sortRuns calls sort with each run of two or more equal keys of a, the
-// same stretch of tmp as its scratch, and the goroutine's scratch for
-// sortLocal's counts, on all cores when a is long (a run is one
-// goroutine's).
-func sortRuns(a, tmp []kv, sort func(run, tmp []kv, buf []int)) {
+// runCuts splits a into parts stretches that end where a run of equal
+// keys ends: stretch p is a[cut[p]:cut[p+1]].
+func runCuts(a []kv, parts int) []int {
 	n := len(a)
-	parts := stretches(n, 1<<14)
 	cut := make([]int, parts+1)
 	for p := 1; p < parts; p++ {
 		c := max(p*n/parts, cut[p-1])
@@ -352,6 +349,17 @@ func sortRuns(a, tmp []kv, sort func(run, tmp []kv, buf []int)) {
 		cut[p] = c
 	}
 	cut[parts] = n
+	return cut
+}
+
+// sortRuns calls sort with each run of two or more equal keys of a, the
+// same stretch of tmp as its scratch, and the goroutine's scratch for
+// sortLocal's counts, on all cores when a is long (a run is one
+// goroutine's).
+func sortRuns(a, tmp []kv, sort func(run, tmp []kv, buf []int)) {
+	n := len(a)
+	parts := stretches(n, 1<<14)
+	cut := runCuts(a, parts)
 	inParts(n, parts, func(p, _, _ int) {
 		lo, end := cut[p], cut[p+1]
 		buf := make([]int, 4<<11)
