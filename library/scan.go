@@ -388,8 +388,12 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 	if w.opt.Summaries && h.Summary == nil && h.Err != "" {
 		h.Summary = &Summary{Err: h.Err}
 	}
-	if w.opt.NoMoments && h.Summary != nil {
-		h.Summary.Moments = nil // in the index, not wanted here
+	if w.opt.NoMoments && h.Summary != nil && h.Summary.Moments != nil {
+		// in the index, not wanted here; a copy, since the summary is the
+		// one other links to the same file are handed (and put) too
+		lean := *h.Summary
+		lean.Moments = nil
+		h.Summary = &lean
 	}
 	return h
 }

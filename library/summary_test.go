@@ -322,3 +322,41 @@ func TestIndexSummariesApart(t *testing.T) {
 	}
 	c.Close()
 }
+
+// TestNoMomentsKeepsTheIndexWhole: a scan that wants summaries without
+// moments hands them out so, and still puts every file's moments in the
+// index, hard links to one file included (they share one read).
+func TestNoMomentsKeepsTheIndexWhole(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(samplesDir, "slippi", "tests__data__v3.18.slp")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(dir, "a.slp")
+	os.WriteFile(first, data, 0o644)
+	for _, name := range []string{"b.slp", "c.slp", "d.slp"} {
+		if err := os.Link(first, filepath.Join(dir, name)); err != nil {
+			t.Skipf("no hard links here: %v", err)
+		}
+	}
+	x, _ := OpenIndex(filepath.Join(t.TempDir(), "index"))
+	defer x.Close()
+	n := 0
+	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: x, Ordered: true, Summaries: true, NoMoments: true}, func(h Header) bool {
+		if h.Summary == nil || h.Summary.Err != "" || len(h.Summary.Moments) != 0 {
+			t.Errorf("%s: summary %+v", h.Path, h.Summary)
+		}
+		n++
+		return true
+	})
+	if n != 4 {
+		t.Fatalf("%d headers", n)
+	}
+	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: x, Ordered: true, Summaries: true}, func(h Header) bool {
+		if h.Summary == nil || len(h.Summary.Moments) == 0 {
+			t.Errorf("%s: the index lost its moments: %+v", h.Path, h.Summary)
+		}
+		return true
+	})
+}
