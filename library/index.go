@@ -263,16 +263,11 @@ func (x *Index) load(f *os.File, off int64) {
 			damaged = true
 			break
 		}
+		// the rows' table grows as rows come: no guess from the file's
+		// size holds, since the summaries in it are most of it or none
+		// (a guess sized it for 25 million rows, 512 MB, for a million)
 		k, err := x.s.loadBlock(p, gen, sumsAt, sumsLen)
 		sumsAt, sumsLen = 0, 0
-		if records == 0 && k > 0 {
-			// size the rows' table once, for as many rows as the rest of
-			// the file holds if it is like its first block (a guess from
-			// the file's size alone is wrong by the summaries in it)
-			x.s.mu.Lock()
-			x.s.reserve(x.s.n + int(float64(k)*float64(end-pos)/float64(pos+8+n-off)))
-			x.s.mu.Unlock()
-		}
 		records += k
 		if err != nil {
 			damaged = true

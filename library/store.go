@@ -314,9 +314,6 @@ func (s *Store) grow(want int) {
 	}
 }
 
-// reserve sizes the table for n rows at once (a loading index).
-func (s *Store) reserve(n int) { s.grow(n) }
-
 // add appends a row for the file in dir; the caller fills it.
 func (s *Store) add(dir uint32, name string) (RowID, *rowRec) {
 	s.grow(s.n + 1)

@@ -360,3 +360,32 @@ func TestNoMomentsKeepsTheIndexWhole(t *testing.T) {
 		return true
 	})
 }
+
+// TestIndexTableFitsItsRows: the rows' table is sized by the rows an
+// index holds, not by the bytes of its file, which are mostly summaries
+// or none: header records first and summaries after (info, then stats
+// --by) once made it the size of 25 million rows for a million.
+func TestIndexTableFitsItsRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	x, _ := OpenIndex(path)
+	const n = 3000
+	for i := range n {
+		x.Put(sampleHeader(filepath.Join("/r", itoa(i)+".slp"), i))
+	}
+	x.Flush()
+	sum := sampleSummary()
+	for i := range n {
+		h := sampleHeader(filepath.Join("/r", itoa(i)+".slp"), i)
+		h.Summary = sum
+		x.Put(h)
+	}
+	x.Close()
+	y, _ := OpenIndex(path)
+	defer y.Close()
+	if y.Len() != n {
+		t.Fatalf("%d rows", y.Len())
+	}
+	if got := len(y.s.table); got > 4*n {
+		t.Errorf("a table of %d slots for %d rows", got, n)
+	}
+}
