@@ -314,12 +314,12 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		var sumOff int64
 		if flags&rSum != 0 {
-			n, off := d.uint(), d.uint()
+			blobLen, off := d.uint(), d.uint()
 			// the CRC and the blob lie inside the summary block
-			if off > uint64(sumsLen) || n > uint64(sumsLen)-off || uint64(sumsLen)-off-n < 4 {
+			if off > uint64(sumsLen) || blobLen > uint64(sumsLen)-off || uint64(sumsLen)-off-blobLen < 4 {
 				return recs, errCorrupt
 			}
-			x.sumLen, sumOff = uint32(n), sumsAt+int64(off)
+			x.sumLen, sumOff = uint32(blobLen), sumsAt+int64(off)
 		}
 		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
 			return recs, errCorrupt
