@@ -82,13 +82,13 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 			if err != nil {
 				return c.errorf("%v", err)
 			}
-			out.Write(append(line, '\n'))
+			out.Write(append(theme.EscapeJSON(line), '\n'))
 		}
 		line, err := res.SkippedJSON()
 		if err != nil {
 			return c.errorf("%v", err)
 		}
-		out.Write(append(line, '\n'))
+		out.Write(append(theme.EscapeJSON(line), '\n'))
 	} else {
 		writeGroups(out, res)
 	}
