@@ -71,8 +71,15 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 	}
 	// games are counted as they come, not kept: a million replays'
 	// summaries would be gigabytes, their groups are not
-	agg := aggregate.NewAggregator(aggregate.Options{By: keys, Players: o.players, LRASLoss: o.lrasLoss})
-	unreadable := eachGame(c, paths, q, o.noCache, false, agg.Add)
+	opt := aggregate.Options{By: keys, Players: o.players, LRASLoss: o.lrasLoss}
+	if aggregate.NeedsSessions(keys) {
+		// a session is named by its first game: a first pass reads the
+		// games' times (the second comes from the index the first filled)
+		opt.Sessions = aggregate.NewSessions()
+		eachGame(c, paths, q, o.noCache, false, true, opt.Sessions.Note)
+	}
+	agg := aggregate.NewAggregator(opt)
+	unreadable := eachGame(c, paths, q, o.noCache, false, opt.Sessions == nil, agg.Add)
 	res := agg.Result()
 	out := c.output()
 	defer out.Flush()
@@ -127,12 +134,14 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // only when asked (an aggregation does not need them). unreadable says
 // some path could not be read (each is named on stderr).
 func scanGames(c *call, paths []string, q *library.Query, noCache, moments bool) (games []aggregate.Game, unreadable bool) {
-	unreadable = eachGame(c, paths, q, noCache, moments, func(g *aggregate.Game) { games = append(games, *g) })
+	unreadable = eachGame(c, paths, q, noCache, moments, true, func(g *aggregate.Game) { games = append(games, *g) })
 	return games, unreadable
 }
 
 // eachGame is scanGames handing each game to fn as it comes, in walk order.
-func eachGame(c *call, paths []string, q *library.Query, noCache, moments bool, fn func(*aggregate.Game)) (unreadable bool) {
+// A path that cannot be read is named on stderr when tell is set (a second
+// pass over the same paths does not name them again).
+func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
 	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
 	if !noCache {
 		idx, done := c.openIndex()
@@ -149,7 +158,9 @@ func eachGame(c *call, paths []string, q *library.Query, noCache, moments bool, 
 			return true
 		case h.Kind == library.Unreadable:
 			unreadable = true
-			prog.print(func() { c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err))) })
+			if tell {
+				prog.print(func() { c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err))) })
+			}
 			return true
 		case h.NotReplay:
 			return true // a stray file in a folder

@@ -187,6 +187,19 @@ func TestStatsByText(t *testing.T) {
 	}
 }
 
+// A session key reads the games twice (their times, then the groups): a
+// path that cannot be read is named once, and the exit status says so.
+func TestStatsBySessionNamesAMissingPathOnce(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "gone.slp")
+	r := rewind(t, "stats", "--by", "session", "testdata/samples/slippi", missing)
+	if r.code != 2 || strings.Count(r.stderr, "gone.slp") != 1 {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "session") || strings.Count(r.stdout, "\n") < 2 {
+		t.Errorf("no sessions:\n%s", r.stdout)
+	}
+}
+
 // moments 'kind:combo damage:>=30' lists, per file, exactly slippi-js's
 // combos of 30% or more, and --dolphin queues each with the lead and trail
 // frames around it and an absolute path.

@@ -344,9 +344,7 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			row.flags |= fSum
 			x.sumRef = gen<<40 | uint64(sumOff)
 		}
-		if row.ext != 0 || x != (extRec{}) {
-			*s.xw(row) = x
-		}
+		s.setX(row, x)
 		recs++
 	}
 	return recs, nil

@@ -44,8 +44,10 @@ type Store struct {
 
 	rows  [][]rowRec
 	n     int
-	ext   [][]extRec
+	ext   [][]sumRec
 	nExt  int
+	more  [][]moreRec
+	nMore int
 	pl    [][]playerRec
 	np    int // players used in the last chunk
 	names arena
@@ -94,14 +96,19 @@ type rowRec struct {
 	problems    int32
 	notes       int32
 	players     uint32 // index of the first player in pl
-	ext         uint32 // index+1 of the row's extRec; 0 for none
+	ext         uint32 // index+1 of the row's sumRec; 0 for none
 	nPlayers    uint16
 	flags       uint16
 	kind        uint8
 }
 
 // extRec is what a row has once a full decode ran (the check, where the
-// summary is) and the game clock of the formats that have one.
+// summary is) and the game clock of the formats that have one: the
+// logical record, as x reads it and setX writes it. In memory it is held
+// in two parts, so a million clean checked rows pay 16 bytes each, not
+// 40: where the summary is (sumRec, every checked row) and the rest
+// (moreRec), made only for a row with problems, notes, an error or a
+// clock.
 type extRec struct {
 	sumRef    uint64
 	clock     int64
@@ -111,6 +118,22 @@ type extRec struct {
 	cFirst    uint32
 	clockNm   uint32
 	sumLen    uint32
+}
+
+// sumRec is where a row's summary is, and its moreRec (index+1; 0 none).
+type sumRec struct {
+	ref  uint64
+	n    uint32
+	more uint32
+}
+
+// moreRec is the rest of a row's extRec.
+type moreRec struct {
+	clock        int64
+	cProblems    int32
+	cNotes       int32
+	cErr, cFirst uint32
+	clockNm      uint32
 }
 
 const (
@@ -127,6 +150,7 @@ type playerRec struct{ slot, name, code, char, team, result uint32 }
 const (
 	rowChunk    = 1 << 13
 	extChunk    = 1 << 13
+	moreChunk   = 1 << 10
 	playerChunk = 1 << 16
 	maxPlayers  = playerChunk - 1
 	arenaChunk  = 1 << 20
@@ -158,28 +182,50 @@ func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk]
 
 func (s *Store) player(i uint32) *playerRec { return &s.pl[i/playerChunk][i%playerChunk] }
 
-var noExt extRec // what a row without an extRec reads; never written
-
-// x returns a row's extRec for reading.
-func (s *Store) x(r *rowRec) *extRec {
+// x reads a row's extRec: zero for a row without one.
+func (s *Store) x(r *rowRec) extRec {
 	if r.ext == 0 {
-		return &noExt
+		return extRec{}
 	}
 	i := r.ext - 1
-	return &s.ext[i/extChunk][i%extChunk]
+	sr := &s.ext[i/extChunk][i%extChunk]
+	x := extRec{sumRef: sr.ref, sumLen: sr.n}
+	if j := sr.more; j != 0 {
+		m := &s.more[(j-1)/moreChunk][(j-1)%moreChunk]
+		x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm = m.clock, m.cProblems, m.cNotes, m.cErr, m.cFirst, m.clockNm
+	}
+	return x
 }
 
-// xw returns a row's extRec for writing, making it. The caller holds the
-// write lock.
-func (s *Store) xw(r *rowRec) *extRec {
+// setX writes a row's extRec, making its parts as they are needed. The
+// caller holds the write lock.
+func (s *Store) setX(r *rowRec, x extRec) {
 	if r.ext == 0 {
+		if x == (extRec{}) {
+			return
+		}
 		if s.nExt%extChunk == 0 {
-			s.ext = append(s.ext, make([]extRec, extChunk))
+			s.ext = append(s.ext, make([]sumRec, extChunk))
 		}
 		s.nExt++
 		r.ext = uint32(s.nExt)
 	}
-	return s.x(r)
+	i := r.ext - 1
+	sr := &s.ext[i/extChunk][i%extChunk]
+	sr.ref, sr.n = x.sumRef, x.sumLen
+	m := moreRec{x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm}
+	if sr.more == 0 {
+		if m == (moreRec{}) {
+			return
+		}
+		if s.nMore%moreChunk == 0 {
+			s.more = append(s.more, make([]moreRec, moreChunk))
+		}
+		s.nMore++
+		sr.more = uint32(s.nMore)
+	}
+	j := sr.more - 1
+	s.more[j/moreChunk][j%moreChunk] = m
 }
 
 // intern returns the id of str, adding it. The caller holds the lock.
@@ -435,7 +481,7 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 		r.flags |= fNotReplay
 	}
 	if r.ext != 0 || h.Check != nil || h.Clock != 0 || h.ClockName != "" {
-		x := s.xw(r)
+		x := s.x(r)
 		x.clock, x.clockNm = int64(h.Clock), s.intern(h.ClockName)
 		x.cProblems, x.cNotes, x.cErr, x.cFirst = 0, 0, 0, 0
 		if c := h.Check; c != nil {
@@ -445,6 +491,7 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 				r.flags |= fCheckPartial
 			}
 		}
+		s.setX(r, x)
 	}
 }
 
@@ -457,8 +504,9 @@ func (s *Store) setSumBlob(r *rowRec, blob []byte) {
 		s.sumLive = append(s.sumLive, 0)
 	}
 	s.sumLive[c] += len(blob)
-	x := s.xw(r)
+	x := s.x(r)
 	x.sumRef, x.sumLen = ref|sumInArena, uint32(len(blob))
+	s.setX(r, x)
 	r.flags |= fSum
 }
 
@@ -467,8 +515,9 @@ func (s *Store) setSumBlob(r *rowRec, blob []byte) {
 func (s *Store) setSumRef(r *rowRec, ref uint64) {
 	n := s.x(r).sumLen
 	s.dropSum(r)
-	x := s.xw(r)
+	x := s.x(r)
 	x.sumRef, x.sumLen = ref, n
+	s.setX(r, x)
 	r.flags |= fSum
 }
 
@@ -486,7 +535,7 @@ func (s *Store) dropSum(r *rowRec) {
 	if r.flags&fSum == 0 {
 		return
 	}
-	x := s.xw(r)
+	x := s.x(r)
 	if x.sumRef&sumInArena != 0 {
 		c := int((x.sumRef &^ sumInArena) >> 32)
 		s.sumLive[c] -= int(x.sumLen)
@@ -496,6 +545,7 @@ func (s *Store) dropSum(r *rowRec) {
 	}
 	r.flags &^= fSum
 	x.sumRef, x.sumLen = 0, 0
+	s.setX(r, x)
 }
 
 // summaryBlob returns the bytes of a row's summary. The caller holds a lock.

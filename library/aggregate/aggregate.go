@@ -116,6 +116,9 @@ type Options struct {
 	Players []string
 	// LRASLoss counts a game a player quit (Slippi's LRAS) as a loss.
 	LRASLoss bool
+	// Sessions are what a first pass over the same games found, for a
+	// session key (NeedsSessions); Run makes them itself.
+	Sessions *Sessions
 }
 
 // Result is the groups, largest first, and what was skipped.
@@ -203,6 +206,12 @@ type side struct {
 
 // Run groups the games' player-games.
 func Run(games []Game, opt Options) *Result {
+	if NeedsSessions(opt.By) && opt.Sessions == nil {
+		opt.Sessions = NewSessions()
+		for i := range games {
+			opt.Sessions.Note(&games[i])
+		}
+	}
 	a := NewAggregator(opt)
 	for i := range games {
 		a.Add(&games[i])
@@ -212,21 +221,23 @@ func Run(games []Game, opt Options) *Result {
 
 // Aggregator groups player-games as games come (Run over a stream): it
 // keeps the groups, not the games, so a million replays aggregate in the
-// memory of their groups. Only a session key, which needs each player's
-// games in time order, keeps the games until Result.
+// memory of their groups. A session key needs the players' sessions first:
+// Options.Sessions, from a first pass over the same games.
 type Aggregator struct {
 	opt      Options
 	want     map[string]bool
-	session  bool
 	res      *Result
 	byValues map[string]*Group
-	n        int32  // games added: the next game's index, for Members
-	sides    []side // with a session key, the sides waiting for Result
+	n        int32 // games added: the next game's index, for Members
 }
 
-// NewAggregator starts an aggregation.
+// NewAggregator starts an aggregation. With a session key and no
+// Options.Sessions no game has a session, and none is counted.
 func NewAggregator(opt Options) *Aggregator {
-	a := &Aggregator{opt: opt, want: map[string]bool{}, session: needs(opt.By, KeySession),
+	if NeedsSessions(opt.By) && opt.Sessions == nil {
+		opt.Sessions = NewSessions()
+	}
+	a := &Aggregator{opt: opt, want: map[string]bool{},
 		res: &Result{By: opt.By}, byValues: map[string]*Group{}}
 	for _, w := range opt.Players {
 		a.want[tight(w)] = true
@@ -235,7 +246,7 @@ func NewAggregator(opt Options) *Aggregator {
 }
 
 // Add counts a game, the next of the games Members index. g is not kept
-// past the call but with a session key.
+// past the call.
 func (a *Aggregator) Add(g *Game) {
 	gi := a.n
 	a.n++
@@ -243,27 +254,20 @@ func (a *Aggregator) Add(g *Game) {
 		a.res.Skipped = append(a.res.Skipped, Skip{g.Path, why})
 		return
 	}
-	if a.session {
-		kept := *g
-		g = &kept
-	}
 	added := false
 	for pi, p := range g.Players {
 		if len(a.want) > 0 && !a.want[tight(p.Code)] && !a.want[tight(p.Name)] {
 			continue
 		}
-		s := side{index: gi, game: g, player: pi, key: p.Code}
-		if s.key == "" {
-			s.key, s.byName = p.Name, true
-		}
+		s := side{index: gi, game: g, player: pi}
+		s.key, s.byName = playerKey(p)
 		if g.Summary != nil && pi < len(g.Summary.Players) {
 			s.outcome = g.Summary.Players[pi].Outcome
 		}
-		if a.session {
-			a.sides = append(a.sides, s)
-		} else {
-			a.group(&s)
+		if a.opt.Sessions != nil {
+			s.session = a.opt.Sessions.session(s.key, g.Start)
 		}
+		a.group(&s)
 		added = true
 	}
 	if added {
@@ -292,13 +296,6 @@ func (a *Aggregator) group(s *side) {
 // Result finishes the aggregation: the groups, largest first.
 func (a *Aggregator) Result() *Result {
 	res := a.res
-	if a.session {
-		sessions(a.sides)
-		for i := range a.sides {
-			a.group(&a.sides[i])
-		}
-		a.sides = nil
-	}
 	for _, grp := range res.Groups {
 		grp.Names = make([]string, len(a.opt.By))
 		for i, seen := range grp.names {
@@ -559,31 +556,13 @@ func matchup(g *Game, pi int) string {
 	return a + "-" + b
 }
 
-// sessions names each side's session: a player's games, in time order,
-// belong to one session while each starts less than SessionGap after the
-// previous one ended.
-func sessions(sides []side) {
-	byPlayer := map[string][]*side{}
-	for i := range sides {
-		s := &sides[i]
-		if !s.game.Start.IsZero() {
-			byPlayer[s.key] = append(byPlayer[s.key], s)
-		}
+// playerKey is what a player is known by across games: the code, else the
+// name (byName).
+func playerKey(p Player) (key string, byName bool) {
+	if p.Code == "" {
+		return p.Name, true
 	}
-	for _, list := range byPlayer {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].game.Start.Before(list[j].game.Start) })
-		var name string
-		var end time.Time
-		for _, s := range list {
-			if name == "" || s.game.Start.Sub(end) >= SessionGap {
-				name = s.game.Start.Format("2006-01-02 15:04")
-			}
-			s.session = name
-			if e := s.game.Start.Add(s.game.Duration); e.After(end) {
-				end = e
-			}
-		}
-	}
+	return p.Code, false
 }
 
 // tight folds a name or code for comparing: lower case, no spaces.

@@ -207,3 +207,50 @@ func TestNamesBesideCodes(t *testing.T) {
 		t.Errorf("JSON names %v in %s", j.Names, line)
 	}
 }
+
+// A session key groups in two passes: the first only notes the games'
+// times, the second may meet the games in another order, and a game the
+// first pass did not see (a file added between the passes) joins the
+// session its start falls into. Every game here lasts 5 minutes: a game
+// that starts less than 15 minutes after the last one ended continues it.
+func TestSessionsInTwoPasses(t *testing.T) {
+	long := func(g Game) Game { g.Duration = 5 * time.Minute; return g }
+	games := []Game{
+		long(game("a", at(2, 20, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0)),  // 20:00-20:05
+		long(game("b", at(2, 20, 19), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0)), // 14 min after: same
+		long(game("c", at(2, 20, 39), "Fox", "BB#1", "Marth", model.OutcomeWin, 0, 0, 0)), // 15 min after: new
+		long(game("d", time.Time{}, "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0)),   // no start: no session
+	}
+	ss := NewSessions()
+	for i := len(games) - 1; i >= 0; i-- {
+		ss.Note(&games[i]) // the first pass's order does not matter
+	}
+	late := long(game("e", at(2, 20, 50), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0))
+	early := long(game("f", at(2, 19, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 0, 0, 0))
+	agg := NewAggregator(Options{By: []Key{KeyPlayer, KeySession}, Sessions: ss})
+	for _, g := range []Game{games[2], late, games[0], games[3], early, games[1]} {
+		agg.Add(&g)
+	}
+	got := map[string]int{}
+	for _, g := range agg.Result().Groups {
+		got[g.Values[0]+" "+g.Values[1]] = g.Games
+	}
+	want := map[string]int{
+		"ME#1 2024-03-02 20:00": 2, "ME#1 2024-03-02 20:39": 2, "ME#1 2024-03-02 19:00": 1,
+		"AA#1 2024-03-02 20:00": 2, "AA#1 2024-03-02 19:00": 1, "AA#1 2024-03-02 20:50": 1, // e: 26 min after AA#1 ended at 20:24
+		"BB#1 2024-03-02 20:39": 1,
+	}
+	if len(got) != len(want) {
+		t.Errorf("groups %v, want %v", got, want)
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("%s: %d player-games, want %d (all: %v)", k, got[k], n, got)
+		}
+	}
+	// Run makes its own first pass: the same groups as the list gives
+	res := Run(games, Options{By: []Key{KeySession}})
+	if len(res.Groups) != 2 || res.Groups[0].Games != 4 || res.Groups[0].Values[0] != "2024-03-02 20:00" {
+		t.Errorf("Run: %+v", res.Groups)
+	}
+}
