@@ -75,6 +75,9 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 		})
 		var games []aggregate.Game
 		var kept []library.RowID
+		// the aggregate view groups the same games under key after key:
+		// kept packed, a million of them fit (aggregate.Packer)
+		pack := aggregate.NewPacker()
 		for _, id := range full {
 			h := store.Header(id)
 			if h.NotReplay {
@@ -89,6 +92,9 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 			if why := g.SkipReason(); why != "" {
 				skip(why)
 				continue
+			}
+			if kind == archiveStats {
+				pack.Pack(&g)
 			}
 			games = append(games, g)
 			kept = append(kept, id)

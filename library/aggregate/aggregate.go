@@ -100,11 +100,12 @@ type Game struct {
 	Duration time.Duration
 	Title    string
 	Players  []Player
-	Summary  *model.Summary // nil when none was made
+	Summary  *model.Summary // nil when none was made, or packed (Packer)
 	// Partial says the full decode stopped early; Err why the file gives
 	// no replay. Either way the game is skipped, never averaged in.
 	Partial bool
 	Err     string
+	packed  []packedPlayer // the summary's players, packed; Summary is nil
 }
 
 // Options choose what is counted.
@@ -261,9 +262,7 @@ func (a *Aggregator) Add(g *Game) {
 		}
 		s := side{index: gi, game: g, player: pi}
 		s.key, s.byName = playerKey(p)
-		if g.Summary != nil && pi < len(g.Summary.Players) {
-			s.outcome = g.Summary.Players[pi].Outcome
-		}
+		s.outcome = g.outcome(pi)
 		if a.opt.Sessions != nil {
 			s.session = a.opt.Sessions.session(s.key, g.Start)
 		}
@@ -352,29 +351,26 @@ func (grp *Group) add(s *side, opt Options) {
 	}
 	grp.Played += g.Duration
 	grp.Formats[g.Format]++
-	if g.Summary == nil || s.player >= len(g.Summary.Players) {
-		return
-	}
-	for _, st := range g.Summary.Players[s.player].Stats {
-		if st.Name != "" {
-			t := grp.Tallies[st.Key]
+	g.playerStats(s.player, func(key, name string, v float64) {
+		if name != "" {
+			t := grp.Tallies[key]
 			if t == nil {
 				t = map[string]float64{}
-				grp.Tallies[st.Key] = t
+				grp.Tallies[key] = t
 			}
-			t[st.Name] += st.Value
-			continue
+			t[name] += v
+			return
 		}
-		sum := grp.Stats[st.Key]
+		sum := grp.Stats[key]
 		if sum == nil {
-			sum = &StatSum{Min: st.Value, Max: st.Value}
-			grp.Stats[st.Key] = sum
+			sum = &StatSum{Min: v, Max: v}
+			grp.Stats[key] = sum
 		}
-		sum.Sum += st.Value
+		sum.Sum += v
 		sum.N++
-		sum.Min = min(sum.Min, st.Value)
-		sum.Max = max(sum.Max, st.Value)
-	}
+		sum.Min = min(sum.Min, v)
+		sum.Max = max(sum.Max, v)
+	})
 }
 
 // countNames notes the names behind the codes of a side's player and

@@ -254,3 +254,38 @@ func TestSessionsInTwoPasses(t *testing.T) {
 		t.Errorf("Run: %+v", res.Groups)
 	}
 }
+
+// Packed games (what the TUI keeps) group exactly as the games they were
+// packed from, under every key: the same groups, counts, sums and tallies.
+func TestPackedGamesGroupTheSame(t *testing.T) {
+	withStats(t, testDefs)
+	games := func() []Game {
+		return []Game{
+			game("a", at(1, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 4, 10, 40, "up smash", "up smash", "back air"),
+			game("b", at(1, 18, 6), "Fox", "AA#1", "Marth", model.OutcomeLoss, 1, 10, 90, "up smash"),
+			game("c", at(2, 20, 0), "Falco", "BB#2", "Sheik", model.OutcomeQuit, 4, 8, 30),
+			{Path: "broken", Format: "slippi", Err: "not a replay"},
+		}
+	}
+	packed := games()
+	p := NewPacker()
+	for i := range packed {
+		p.Pack(&packed[i])
+	}
+	if packed[0].Summary != nil || len(packed[0].packed) != 2 || packed[0].packed[1].lay != packed[2].packed[1].lay {
+		t.Fatalf("not packed, or the opponents' layouts not shared: %+v", packed[0])
+	}
+	for _, k := range Keys {
+		for _, lras := range []bool{false, true} {
+			opt := Options{By: []Key{k}, LRASLoss: lras}
+			want, err := json.Marshal(Run(games(), opt))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(Run(packed, opt))
+			if string(got) != string(want) {
+				t.Errorf("by %s: packed\n%s\nwant\n%s", k, got, want)
+			}
+		}
+	}
+}
