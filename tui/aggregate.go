@@ -78,6 +78,9 @@ type aggView struct {
 	player   string
 	lras     bool
 	res      *aggregate.Result
+	months   map[string][]*aggregate.Group // per group's value, its months in order
+	grouping bool                          // a run is under way
+	gen      int                           // the last run asked for
 	cols     []aggregate.Column
 	cur, top int
 
@@ -89,20 +92,71 @@ type aggView struct {
 	stat  int // the stat the chart shows, an index into the charted format's stats
 }
 
-func newAggView(th *theme.Theme, games []aggregate.Game, skipped []skipCount, what string) *aggView {
-	v := &aggView{th: th, keys: newAggKeys(), games: games, skipped: skipped, what: what, chart: true}
-	v.who = aggregate.Frequent(games)
-	v.run()
-	return v
+// newAggView opens the view on games; the first grouping comes with the
+// command it returns.
+func newAggView(th *theme.Theme, games []aggregate.Game, skipped []skipCount, what string) (*aggView, tea.Cmd) {
+	v := &aggView{th: th, keys: newAggKeys(), games: games, skipped: skipped, what: what, chart: true,
+		res: &aggregate.Result{}}
+	return v, v.run()
 }
 
-// run groups the games by the chosen key and player.
-func (v *aggView) run() {
-	opt := aggregate.Options{By: []aggregate.Key{aggKeys[v.key]}, LRASLoss: v.lras}
+// aggRanMsg is a grouping made off the UI goroutine (run).
+type aggRanMsg struct {
+	v      *aggView
+	gen    int
+	res    *aggregate.Result
+	months map[string][]*aggregate.Group
+	who    []aggregate.PlayerGames
+}
+
+// run groups the games by the chosen key and player off the UI goroutine
+// (a million games take a second), and each group's player-games by month
+// for the charts: the view keeps showing the last grouping, and says it is
+// grouping, until the new one comes.
+func (v *aggView) run() tea.Cmd {
+	v.gen++
+	v.grouping = true
+	gen, games, k, first := v.gen, v.games, aggKeys[v.key], v.who == nil
+	opt := aggregate.Options{By: []aggregate.Key{k}, LRASLoss: v.lras}
 	if v.player != "" {
 		opt.Players = []string{v.player}
 	}
-	v.res = aggregate.Run(v.games, opt)
+	return func() tea.Msg {
+		msg := aggRanMsg{v: v, gen: gen}
+		if first {
+			msg.who = aggregate.Frequent(games)
+		}
+		if aggregate.NeedsSessions(opt.By) {
+			opt.Sessions = aggregate.NewSessions()
+			for i := range games {
+				opt.Sessions.Note(&games[i])
+			}
+		}
+		msg.res = aggregate.Run(games, opt)
+		// the same sides by key and month: a group's chart is its own
+		// player-games, not every side of the games it has a side in
+		opt.By = []aggregate.Key{k, aggregate.KeyMonth}
+		msg.months = map[string][]*aggregate.Group{}
+		for _, g := range aggregate.Run(games, opt).Groups {
+			msg.months[g.Values[0]] = append(msg.months[g.Values[0]], g)
+		}
+		for _, ms := range msg.months {
+			sort.Slice(ms, func(i, j int) bool { return ms[i].Values[1] < ms[j].Values[1] })
+		}
+		return msg
+	}
+}
+
+// ran takes a grouping run made, unless a newer one was asked for.
+func (v *aggView) ran(msg aggRanMsg) {
+	if msg.v != v || msg.gen != v.gen {
+		return
+	}
+	v.grouping = false
+	v.res, v.months = msg.res, msg.months
+	if msg.who != nil {
+		v.who = msg.who
+	}
 	v.sortGroups()
 	v.cols = nil
 	v.cur = min(v.cur, max(len(v.res.Groups)-1, 0))
@@ -114,8 +168,16 @@ var aggOrders = []string{"most games", "worst win rate", "best win rate"}
 // sortGroups puts the groups in the order chosen; groups with no decided
 // game go last in the win-rate orders, and ties keep the most games first.
 func (v *aggView) sortGroups() {
+	// Run's order first: most games, then by value
+	sort.SliceStable(v.res.Groups, func(i, j int) bool {
+		a, b := v.res.Groups[i], v.res.Groups[j]
+		if a.Games != b.Games {
+			return a.Games > b.Games
+		}
+		return slices.Compare(a.Values, b.Values) < 0
+	})
 	if v.order == 0 {
-		return // Run's order: most games first
+		return
 	}
 	rate := func(g *aggregate.Group) (float64, bool) { return g.WinRate() }
 	sort.SliceStable(v.res.Groups, func(i, j int) bool {
@@ -134,6 +196,10 @@ func (v *aggView) sortGroups() {
 func (v *aggView) setSize(w, h int) { v.w, v.h = w, h; v.cols = nil }
 
 func (v *aggView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(aggRanMsg); ok {
+		v.ran(m)
+		return nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -153,24 +219,24 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, v.keys.NextKey):
 		v.key = (v.key + 1) % len(aggKeys)
 		v.cur, v.top = 0, 0
-		v.run()
+		return v.run()
 	case key.Matches(k, v.keys.PrevKey):
 		v.key = (v.key + len(aggKeys) - 1) % len(aggKeys)
 		v.cur, v.top = 0, 0
-		v.run()
+		return v.run()
 	case key.Matches(k, v.keys.Player):
 		v.picking, v.pick = true, 0
 	case key.Matches(k, v.keys.Order):
 		v.order = (v.order + 1) % len(aggOrders)
 		v.cur, v.top = 0, 0
-		v.run()
+		v.sortGroups()
 	case key.Matches(k, v.keys.Chart):
 		v.chart = !v.chart
 	case key.Matches(k, v.keys.NextStat):
 		v.stat++
 	case key.Matches(k, v.keys.LRAS):
 		v.lras = !v.lras
-		v.run()
+		return v.run()
 	case key.Matches(k, v.keys.Open):
 		if v.cur < len(v.res.Groups) {
 			g := v.res.Groups[v.cur]
@@ -201,7 +267,7 @@ func (v *aggView) updatePicker(k tea.KeyMsg) tea.Cmd {
 			v.player = v.who[v.pick-1].Who
 		}
 		v.cur, v.top = 0, 0
-		v.run()
+		return v.run()
 	case "q", "ctrl+c":
 		return tea.Quit
 	}
@@ -221,6 +287,9 @@ func (v *aggView) View() string {
 		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
+	}
+	if v.grouping {
+		title += " " + th.Warning.Render(fmt.Sprintf("grouping %d games…", len(v.games)))
 	}
 	lines := []string{fit(title, v.w)}
 	if n, reasons := v.skips(); n > 0 {
@@ -288,6 +357,9 @@ func (v *aggView) footer() string {
 
 // tableLines draws the groups, as many stats as the width takes.
 func (v *aggView) tableLines(rows int) []string {
+	if len(v.res.Groups) == 0 && v.grouping {
+		return []string{"", v.th.Dim.Render(fmt.Sprintf("  grouping %d games by %s…", len(v.games), aggKeys[v.key]))}
+	}
 	if len(v.res.Groups) == 0 {
 		why := "  no games to count: none of the rows shown has a summary yet (the background check makes them; `rewind stats --by` decodes what it needs)"
 		if v.res.Games > 0 {
@@ -398,16 +470,7 @@ func (v *aggView) chartLines(h int) []string {
 		return nil
 	}
 	g := v.res.Groups[v.cur]
-	sub := make([]aggregate.Game, len(g.Members))
-	for i, m := range g.Members {
-		sub[i] = v.games[m]
-	}
-	opt := aggregate.Options{By: []aggregate.Key{aggregate.KeyMonth}, LRASLoss: v.lras}
-	if v.player != "" {
-		opt.Players = []string{v.player}
-	}
-	months := aggregate.Run(sub, opt)
-	sort.Slice(months.Groups, func(i, j int) bool { return months.Groups[i].Values[0] < months.Groups[j].Values[0] })
+	months := &aggregate.Result{Groups: v.months[g.Values[0]]}
 	label := strings.Join(g.Values, " ")
 	if len(months.Groups) < 2 {
 		return []string{"", v.th.Dim.Render("  " + theme.Safe(label) + ": one month of games; the charts need two or more")}
@@ -432,7 +495,7 @@ func (v *aggView) chartLines(h int) []string {
 		m.SetBarWidth(bw)
 		var data []barchart.BarData
 		for i, mg := range months.Groups {
-			data = append(data, barchart.BarData{Label: mg.Values[0][2:], Values: []barchart.BarValue{{Name: "", Value: values[i], Style: color}}})
+			data = append(data, barchart.BarData{Label: mg.Values[1][2:], Values: []barchart.BarValue{{Name: "", Value: values[i], Style: color}}})
 		}
 		m.PushAll(data)
 		m.Draw()

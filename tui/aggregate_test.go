@@ -42,12 +42,33 @@ func aggGames() []aggregate.Game {
 	return games
 }
 
+// openAgg opens the view and waits for its first grouping.
+func openAgg(games []aggregate.Game, skipped []skipCount, what string) *aggView {
+	v, cmd := newAggView(theme.New(false), games, skipped, what)
+	v.Update(cmd())
+	return v
+}
+
+// aggPress gives the view a key and waits for the grouping it asks for.
+func aggPress(v *aggView, k tea.KeyMsg) tea.Cmd {
+	cmd := v.Update(k)
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if m, ok := msg.(aggRanMsg); ok {
+		v.Update(m)
+		return nil
+	}
+	return func() tea.Msg { return msg }
+}
+
 func TestAggregateView(t *testing.T) {
 	f := decoders.ByID("slippi")
 	old := f.Stats
 	f.Stats = []model.StatDef{{Key: "killCount", Label: "Kills", Agg: model.AggSum}}
 	t.Cleanup(func() { f.Stats = old })
-	v := newAggView(theme.New(false), aggGames(), nil, "all replays")
+	v := openAgg(aggGames(), nil, "all replays")
 	for _, size := range [][2]int{{160, 48}, {80, 24}} {
 		v.setSize(size[0], size[1])
 		out := ansi.Strip(v.View())
@@ -67,18 +88,43 @@ func TestAggregateView(t *testing.T) {
 		}
 	}
 	v.setSize(160, 48)
+	// a group's charts are its own player-games by month: Fox (mine) won
+	// 6 of 10 in January (losing games 0, 3, 6 and 9), 7 of 10 since; the
+	// opponents' sides of the same games are not in them
+	var wins, games []int
+	for _, mg := range v.months["Fox"] {
+		wins, games = append(wins, mg.Wins), append(games, mg.Games)
+	}
+	if !slices.Equal(wins, []int{6, 7, 7}) || !slices.Equal(games, []int{10, 10, 10}) {
+		t.Errorf("Fox by month: wins %v of %v, want [6 7 7] of 10 each", wins, games)
+	}
+	// a key asks for a grouping off the UI goroutine: until it comes the
+	// view shows the last one and says so, and an older one is dropped
+	stale := v.Update(keyMsg("b"))
+	fresh := v.Update(keyMsg("B"))
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "grouping 30 games…") || !strings.Contains(out, "Fox") {
+		t.Errorf("while grouping:\n%s", out)
+	}
+	v.Update(stale())
+	if !v.grouping || aggKeys[v.key] != aggregate.KeyCharacter {
+		t.Errorf("a stale grouping was taken")
+	}
+	v.Update(fresh())
+	if v.grouping || strings.Contains(ansi.Strip(v.View()), "grouping") {
+		t.Errorf("still grouping")
+	}
 	// the player picker lists the most frequent first, each code with the
 	// name it played under: ME#1 (Me) played all 30
-	v.Update(keyMsg("p"))
+	aggPress(v, keyMsg("p"))
 	if out := ansi.Strip(v.View()); !regexp.MustCompile(`ME#1 +Me +30 games`).MatchString(out) {
 		t.Errorf("picker:\n%s", out)
 	}
-	v.Update(keyMsg("down"))
-	v.Update(keyMsg("enter"))
+	aggPress(v, keyMsg("down"))
+	aggPress(v, keyMsg("enter"))
 	if v.player != "ME#1" {
 		t.Fatalf("player %q", v.player)
 	}
-	v.Update(keyMsg("b")) // vs: my opponents' characters
+	aggPress(v, keyMsg("b")) // vs: my opponents' characters
 	if aggKeys[v.key] != aggregate.KeyVs || len(v.res.Groups) != 2 {
 		t.Fatalf("key %v, %d groups", aggKeys[v.key], len(v.res.Groups))
 	}
@@ -89,8 +135,8 @@ func TestAggregateView(t *testing.T) {
 		}
 	}
 	// o puts the worst win rate first
-	v.Update(keyMsg("b")) // matchup
-	v.Update(keyMsg("o"))
+	aggPress(v, keyMsg("b")) // matchup
+	aggPress(v, keyMsg("o"))
 	if !strings.Contains(ansi.Strip(v.View()), "worst win rate first") {
 		t.Errorf("o: %s", ansi.Strip(v.View()))
 	}
@@ -101,7 +147,7 @@ func TestAggregateView(t *testing.T) {
 			t.Errorf("worst first: %v before %v", a, b)
 		}
 	}
-	v.Update(keyMsg("B"))
+	aggPress(v, keyMsg("B"))
 	// enter opens the group's games in the browser
 	cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	msg, ok := cmd().(aggOpenMsg)
@@ -217,7 +263,7 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("skipped %v, want %v", got, want)
 	}
-	v := newAggView(theme.New(false), msg.games, msg.skipped, msg.what)
+	v := openAgg(msg.games, msg.skipped, msg.what)
 	v.setSize(160, 48)
 	out := ansi.Strip(v.View())
 	for _, want := range []string{"3 games", "9 skipped", "7 " + aggregate.NoSummary, "1 partial replay", "1 g/04.slp: cut short"} {
@@ -231,12 +277,12 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 			msg.games[i].Players[p].Character = ""
 		}
 	}
-	v = newAggView(theme.New(false), msg.games, nil, msg.what)
+	v = openAgg(msg.games, nil, msg.what)
 	v.setSize(160, 48)
 	if out := ansi.Strip(v.View()); !strings.Contains(out, "none of the 3 games counted has a character: b picks another key") {
 		t.Errorf("no characters:\n%s", out)
 	}
-	v = newAggView(theme.New(false), nil, msg.skipped, msg.what)
+	v = openAgg(nil, msg.skipped, msg.what)
 	v.setSize(160, 48)
 	if out := ansi.Strip(v.View()); !strings.Contains(out, "none of the rows shown has a summary yet") {
 		t.Errorf("no summaries:\n%s", out)

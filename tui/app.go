@@ -323,9 +323,11 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case archiveMsg:
 		a.br.archIDs, a.br.archiving = msg.ids, ""
 		if msg.kind == archiveStats {
-			a.agg = newAggView(a.th, msg.games, msg.skipped, msg.what)
+			var cmd tea.Cmd
+			a.agg, cmd = newAggView(a.th, msg.games, msg.skipped, msg.what)
 			a.agg.setSize(a.w, a.h)
 			a.mode = modeAggregate
+			return a, cmd
 		} else {
 			a.mv = newMomentsView(a.th, msg.games, msg.what)
 			a.mv.setSize(a.w, a.h)

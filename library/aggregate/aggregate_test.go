@@ -11,7 +11,7 @@ import (
 
 // withStats gives the slippi format these StatDefs for one test: the
 // aggregation reads how stats combine from the registry.
-func withStats(t *testing.T, defs []model.StatDef) {
+func withStats(t testing.TB, defs []model.StatDef) {
 	f := decoders.ByID("slippi")
 	old := f.Stats
 	f.Stats = defs
