@@ -149,7 +149,7 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 			flags |= f.rec
 		}
 	}
-	blob, hasSum := s.summaryBlob(r)
+	blob, hasSum := s.summaryBlob(r, nil)
 	if hasSum {
 		flags |= rSum
 	}

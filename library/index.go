@@ -154,13 +154,17 @@ func (x *Index) gen() uint64 { return uint64(len(x.files) - 1) }
 
 // readSum reads a summary blob from the file generation it is in. The
 // caller holds s.mu.
-func (x *Index) readSum(ref uint64, n uint32) ([]byte, bool) {
+func (x *Index) readSum(ref uint64, n uint32, buf []byte) ([]byte, bool) {
 	gen, off := ref>>40, int64(ref&(1<<40-1))
 	if gen >= uint64(len(x.files)) || x.files[gen] == nil {
 		return nil, false
 	}
 	sumReads.Add(1)
-	b := make([]byte, 4+int(n))
+	b := buf[:0]
+	if cap(b) < 4+int(n) {
+		b = make([]byte, 4+int(n))
+	}
+	b = b[:4+int(n)]
 	if _, err := x.files[gen].ReadAt(b, off); err != nil {
 		return nil, false
 	}

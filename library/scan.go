@@ -365,7 +365,7 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 			h.ModTime = e.ModTime
 			// a summary is a read of the index file: only when asked for
 			if blob, has := []byte(nil), false; w.opt.Summaries {
-				if blob, has = s.summaryBlob(r); has {
+				if blob, has = s.summaryBlob(r, nil); has {
 					var err error
 					// a blob that does not decode is made again
 					h.Summary, err = decodeSummary(blob, !w.opt.NoMoments)

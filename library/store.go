@@ -58,7 +58,7 @@ type Store struct {
 	sumLive []int // live bytes per sums chunk, to drop chunks no row uses
 	// readSum reads a summary blob from the index file; nil for a store
 	// without one.
-	readSum func(ref uint64, n uint32) ([]byte, bool)
+	readSum func(ref uint64, n uint32, buf []byte) ([]byte, bool)
 
 	prepMu sync.Mutex
 	preps  []atomic.Pointer[prep]       // strings prepared for queries, by id (matcher.go)
@@ -548,8 +548,9 @@ func (s *Store) dropSum(r *rowRec) {
 	s.setX(r, x)
 }
 
-// summaryBlob returns the bytes of a row's summary. The caller holds a lock.
-func (s *Store) summaryBlob(r *rowRec) ([]byte, bool) {
+// summaryBlob returns the bytes of a row's summary, read into buf when it
+// is in the index file and buf has room. The caller holds a lock.
+func (s *Store) summaryBlob(r *rowRec, buf []byte) ([]byte, bool) {
 	if r.flags&fSum == 0 {
 		return nil, false
 	}
@@ -560,7 +561,7 @@ func (s *Store) summaryBlob(r *rowRec) ([]byte, bool) {
 	if s.readSum == nil {
 		return nil, false
 	}
-	return s.readSum(x.sumRef, x.sumLen)
+	return s.readSum(x.sumRef, x.sumLen, buf)
 }
 
 // Lookup returns the row of a path.
@@ -609,7 +610,7 @@ func (s *Store) SummaryStats(id RowID) *Summary { return s.summary(id, false) }
 
 func (s *Store) summary(id RowID, moments bool) *Summary {
 	s.mu.RLock()
-	blob, ok := s.summaryBlob(s.rec(id))
+	blob, ok := s.summaryBlob(s.rec(id), nil)
 	s.mu.RUnlock()
 	if !ok {
 		return nil
@@ -619,6 +620,39 @@ func (s *Store) summary(id RowID, moments bool) *Summary {
 		return nil
 	}
 	return sum
+}
+
+// A SummaryReader reads rows' summaries without their moments, over and
+// over into the same memory: an aggregation over a million rows that
+// packs each summary as it comes (aggregate.Packer) leaves the collector
+// nothing to sweep, where a Summary each would be gigabytes of garbage.
+type SummaryReader struct {
+	s    *Store
+	sum  Summary
+	blob []byte
+	strs []string
+}
+
+// SummaryReader starts reading summaries.
+func (s *Store) SummaryReader() *SummaryReader { return &SummaryReader{s: s} }
+
+// Read returns the row's summary without moments, nil when it has none. It
+// is valid until the next Read.
+func (rd *SummaryReader) Read(id RowID) *Summary {
+	rd.s.mu.RLock()
+	blob, ok := rd.s.summaryBlob(rd.s.rec(id), rd.blob)
+	rd.s.mu.RUnlock()
+	if !ok {
+		return nil
+	}
+	if cap(blob) > cap(rd.blob) && len(blob) <= 1<<20 {
+		rd.blob = blob[:0] // read from the file into a buffer to keep
+	}
+	var err error
+	if rd.strs, err = decodeSummaryInto(&rd.sum, blob, false, rd.strs); err != nil {
+		return nil
+	}
+	return &rd.sum
 }
 
 // header fills h from r; path, when not empty, is the path as walked

@@ -261,18 +261,34 @@ func encodeSummary(b []byte, s *Summary) []byte {
 // and names, kinds, moves) are interned: every replay of an archive repeats
 // them, and an aggregation of a million would hold a million copies.
 func decodeSummary(b []byte, moments bool) (*Summary, error) {
+	s := &Summary{}
+	if _, err := decodeSummaryInto(s, b, moments, nil); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decodeSummaryInto is decodeSummary into s, reusing the room of its
+// players and their stats (and of strs, the blob's strings, returned for
+// the next call): a SummaryReader's.
+func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]string, error) {
 	d := dec{b: b}
 	if v := d.uint(); v != summaryVersion {
-		return nil, errCorrupt
+		return strs, errCorrupt
 	}
-	s := &Summary{}
+	players := s.Players[:0]
+	*s = Summary{}
 	flags := d.uint()
 	s.Partial, s.Generic = flags&sumPartial != 0, flags&sumGeneric != 0
 	s.Err = d.str()
 	s.First = d.int()
 	s.Last = s.First + d.int()
 	n := d.small()
-	strs := make([]string, n+1)
+	if cap(strs) < n+1 {
+		strs = make([]string, n+1)
+	}
+	strs = strs[:n+1]
+	strs[0] = ""
 	for i := 1; i <= n && d.err == nil; i++ {
 		l := d.small()
 		if d.err == nil {
@@ -294,23 +310,33 @@ func decodeSummary(b []byte, moments bool) (*Summary, error) {
 		d.fail()
 	}
 	if d.err != nil {
-		return nil, d.err
+		return strs, d.err
 	}
 	if np > 0 {
-		s.Players = make([]model.PlayerSummary, np)
+		if cap(players) >= np {
+			s.Players = players[:np]
+		} else {
+			s.Players = make([]model.PlayerSummary, np)
+		}
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
+		stats := p.Stats[:0]
+		*p = model.PlayerSummary{}
 		p.Outcome = model.Outcome(str())
 		ns := d.small()
 		if ns > len(d.b)/3 {
 			d.fail()
 		}
 		if d.err != nil {
-			return nil, d.err
+			return strs, d.err
 		}
 		if ns > 0 {
-			p.Stats = make([]model.Stat, ns)
+			if cap(stats) >= ns {
+				p.Stats = stats[:ns]
+			} else {
+				p.Stats = make([]model.Stat, ns)
+			}
 		}
 		for j := range p.Stats {
 			p.Stats[j] = model.Stat{Key: str(), Name: str(), Value: d.float()}
@@ -320,9 +346,9 @@ func decodeSummary(b []byte, moments bool) (*Summary, error) {
 		// the moments are the rest of the blob: checked when read, which
 		// this is not
 		if d.err != nil {
-			return nil, d.err
+			return strs, d.err
 		}
-		return s, nil
+		return strs, nil
 	}
 	if nm > 0 {
 		s.Moments = make([]model.MomentRecord, nm)
@@ -358,13 +384,13 @@ func decodeSummary(b []byte, moments bool) (*Summary, error) {
 			m.Facts.EndPercent = d.float()
 		}
 		if d.err != nil {
-			return nil, d.err
+			return strs, d.err
 		}
 	}
 	if d.err != nil || len(d.b) != 0 {
-		return nil, errCorrupt
+		return strs, errCorrupt
 	}
-	return s, nil
+	return strs, nil
 }
 
 // float writes a whole number as an even varint (twice it) and any other

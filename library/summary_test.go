@@ -179,6 +179,19 @@ func TestIndexSummaries(t *testing.T) {
 	if s := y.Store().Summary(id); !reflect.DeepEqual(s, first["slp__unranked_game1.slp"]) {
 		t.Errorf("Store.Summary: %+v", s)
 	}
+	// a SummaryReader reads each row's summary without moments into the
+	// same memory, over and over: the same stats as one read alone
+	rd := y.Store().SummaryReader()
+	for round := range 2 {
+		for name, want := range first {
+			id, _ := y.Store().Lookup(filepath.Join(dir, name))
+			got := rd.Read(id)
+			alone := y.Store().SummaryStats(id)
+			if got == nil || !reflect.DeepEqual(got.Players, want.Players) || !reflect.DeepEqual(got.Players, alone.Players) || len(got.Moments) != 0 {
+				t.Errorf("round %d, %s: SummaryReader %+v, want %+v", round, name, got, want.Players)
+			}
+		}
+	}
 	// a scan that wants headers reads no summary from the file
 	reads := sumReads.Load()
 	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: y, Ordered: true}, func(h Header) bool { return true })

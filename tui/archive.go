@@ -77,14 +77,16 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 		var kept []library.RowID
 		// the aggregate view groups the same games under key after key:
 		// kept packed, a million of them fit (aggregate.Packer)
-		pack := aggregate.NewPacker()
+		pack, sums := aggregate.NewPacker(), store.SummaryReader()
 		for _, id := range full {
 			h := store.Header(id)
 			if h.NotReplay {
 				continue
 			}
 			if kind == archiveStats {
-				h.Summary = store.SummaryStats(id) // the aggregate view adds up, it does not list
+				// the aggregate view adds up, it does not list: read into
+				// the same memory each time, packed before the next
+				h.Summary = sums.Read(id)
 			} else {
 				h.Summary = store.Summary(id)
 			}
