@@ -132,12 +132,17 @@ func (v *aggView) run() tea.Cmd {
 				opt.Sessions.Note(&games[i])
 			}
 		}
+		// the same sides by key and month, on the other core: a group's
+		// chart is its own player-games, not every side of the games it
+		// has a side in
+		monthly := make(chan *aggregate.Result)
+		go func(opt aggregate.Options) {
+			opt.By = []aggregate.Key{k, aggregate.KeyMonth}
+			monthly <- aggregate.Run(games, opt)
+		}(opt)
 		msg.res = aggregate.Run(games, opt)
-		// the same sides by key and month: a group's chart is its own
-		// player-games, not every side of the games it has a side in
-		opt.By = []aggregate.Key{k, aggregate.KeyMonth}
 		msg.months = map[string][]*aggregate.Group{}
-		for _, g := range aggregate.Run(games, opt).Groups {
+		for _, g := range (<-monthly).Groups {
 			msg.months[g.Values[0]] = append(msg.months[g.Values[0]], g)
 		}
 		for _, ms := range msg.months {

@@ -288,3 +288,38 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 		t.Errorf("no summaries:\n%s", out)
 	}
 }
+
+// TestArchiveJoinsItsWorkersInOrder: rows enough for every core are read
+// in runs and joined: the games keep the order of the rows shown, each
+// game its own row's header, and none is lost or read twice.
+func TestArchiveJoinsItsWorkersInOrder(t *testing.T) {
+	b := newBrowser(theme.New(false), "archive")
+	b.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	players := []library.Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: "Fox"}, {Slot: "P2", Name: "Them", Code: "OP#1", Character: "Marth"}}
+	const n = 10_000
+	hs := make([]library.Header, n)
+	for i := range hs {
+		hs[i] = library.Header{Path: fmt.Sprintf("g/%05d.slp", i), Kind: library.File, Format: "slippi", Title: "Battlefield",
+			Start: time.Date(2024, 1, 1, 0, i, 0, 0, time.UTC), Players: players,
+			Summary: &library.Summary{Summary: model.Summary{Players: []model.PlayerSummary{
+				{Outcome: model.OutcomeWin, Stats: []model.Stat{{Key: "killCount", Value: float64(i)}}}, {Outcome: model.OutcomeLoss}}}}}
+	}
+	feed(b, true, hs...)
+	cmd, _ := b.Update(keyMsg("a"))
+	msg, ok := cmd().(archiveMsg)
+	if !ok || len(msg.games) != n || len(msg.ids) != n {
+		t.Fatalf("%d games, %d ids, want %d", len(msg.games), len(msg.ids), n)
+	}
+	if !slices.Equal(msg.ids, b.shown) {
+		t.Errorf("the games are not in the order of the rows shown")
+	}
+	for i, g := range msg.games {
+		if h := b.store.Header(msg.ids[i]); g.Path != h.Path || !g.Start.Equal(h.Start) {
+			t.Fatalf("game %d is %s, its row %s", i, g.Path, h.Path)
+		}
+	}
+	v := openAgg(msg.games, msg.skipped, msg.what)
+	if v.res.Games != n || len(v.res.Groups) != 2 || v.res.Groups[0].Values[0] != "Fox" || v.res.Groups[0].Stats["killCount"].Sum != n*(n-1)/2 {
+		t.Errorf("grouped %d games, groups %+v", v.res.Games, v.res.Groups)
+	}
+}

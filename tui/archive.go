@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"runtime"
+	"sync"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"rewind/library"
@@ -73,33 +76,60 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 				full = append(full, r.ID())
 			}
 		})
+		// the rows are read on every core, each worker a run of them, and
+		// joined in order
+		type part struct {
+			games   []aggregate.Game
+			kept    []library.RowID
+			skipped []string
+		}
+		parts := make([]part, min(runtime.GOMAXPROCS(0), max(len(full)/4096, 1)))
+		var wg sync.WaitGroup
+		for w := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := &parts[w]
+				// the aggregate view groups the same games under key after
+				// key: kept packed, a million of them fit (aggregate.Packer)
+				pack, sums := aggregate.NewPacker(), store.SummaryReader()
+				for _, id := range full[w*len(full)/len(parts) : (w+1)*len(full)/len(parts)] {
+					h := store.Header(id)
+					if h.NotReplay {
+						continue
+					}
+					if kind == archiveStats {
+						// the aggregate view adds up, it does not list: read
+						// into the same memory each time, packed before the next
+						h.Summary = sums.Read(id)
+					} else {
+						h.Summary = store.Summary(id)
+					}
+					g := aggregate.FromHeader(&h)
+					if why := g.SkipReason(); why != "" {
+						p.skipped = append(p.skipped, why)
+						continue
+					}
+					if kind == archiveStats {
+						pack.Pack(&g)
+					}
+					p.games = append(p.games, g)
+					p.kept = append(p.kept, id)
+				}
+			}()
+		}
+		wg.Wait()
 		var games []aggregate.Game
 		var kept []library.RowID
-		// the aggregate view groups the same games under key after key:
-		// kept packed, a million of them fit (aggregate.Packer)
-		pack, sums := aggregate.NewPacker(), store.SummaryReader()
-		for _, id := range full {
-			h := store.Header(id)
-			if h.NotReplay {
-				continue
-			}
-			if kind == archiveStats {
-				// the aggregate view adds up, it does not list: read into
-				// the same memory each time, packed before the next
-				h.Summary = sums.Read(id)
-			} else {
-				h.Summary = store.Summary(id)
-			}
-			g := aggregate.FromHeader(&h)
-			if why := g.SkipReason(); why != "" {
+		for _, p := range parts {
+			for _, why := range p.skipped {
 				skip(why)
+			}
+			if games == nil {
+				games, kept = p.games, p.kept // most often the only part, or the largest
 				continue
 			}
-			if kind == archiveStats {
-				pack.Pack(&g)
-			}
-			games = append(games, g)
-			kept = append(kept, id)
+			games, kept = append(games, p.games...), append(kept, p.kept...)
 		}
 		return archiveMsg{kind: kind, games: games, ids: kept, skipped: skipped, what: what}
 	}

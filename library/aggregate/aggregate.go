@@ -238,6 +238,9 @@ func NewAggregator(opt Options) *Aggregator {
 	if NeedsSessions(opt.By) && opt.Sessions == nil {
 		opt.Sessions = NewSessions()
 	}
+	if opt.Sessions != nil {
+		opt.Sessions.done()
+	}
 	a := &Aggregator{opt: opt, want: map[string]bool{},
 		res: &Result{By: opt.By}, byValues: map[string]*Group{}}
 	for _, w := range opt.Players {

@@ -248,6 +248,15 @@ func TestSessionsInTwoPasses(t *testing.T) {
 			t.Errorf("%s: %d player-games, want %d (all: %v)", k, got[k], n, got)
 		}
 	}
+	// once found, the sessions are only read: two aggregations at once
+	// (the TUI groups by key and by key and month together) agree
+	done := make(chan *Result)
+	for range 2 {
+		go func() { done <- Run(games, Options{By: []Key{KeySession}, Sessions: ss}) }()
+	}
+	if a, b := <-done, <-done; len(a.Groups) != len(b.Groups) || len(a.Groups) == 0 {
+		t.Errorf("two aggregations over the same sessions: %d and %d groups", len(a.Groups), len(b.Groups))
+	}
 	// Run makes its own first pass: the same groups as the list gives
 	res := Run(games, Options{By: []Key{KeySession}})
 	if len(res.Groups) != 2 || res.Groups[0].Games != 4 || res.Groups[0].Values[0] != "2024-03-02 20:00" {

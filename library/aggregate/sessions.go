@@ -24,8 +24,12 @@ type Sessions struct {
 	names map[time.Time]string // the sessions' names, made once each
 }
 
-// span is a session: its first game's start and its last game's end.
-type span struct{ first, end time.Time }
+// span is a session: its first game's start and its last game's end, and
+// its name.
+type span struct {
+	first, end time.Time
+	name       string
+}
 
 // play is one player-game's time.
 type play struct {
@@ -44,6 +48,9 @@ func NewSessions() *Sessions { return &Sessions{plays: map[string][]play{}} }
 // count them: a game it skips (SkipReason) or without a start has no
 // session.
 func (ss *Sessions) Note(g *Game) {
+	if ss.spans != nil {
+		return // an aggregation has begun: the first pass is over
+	}
 	if g.SkipReason() != "" || g.Start.IsZero() {
 		return
 	}
@@ -53,19 +60,19 @@ func (ss *Sessions) Note(g *Game) {
 	}
 }
 
-// done turns each player's game times into the starts of their sessions.
+// done turns each player's game times into their sessions; after it the
+// Sessions are only read, by any number of aggregations at once.
 func (ss *Sessions) done() {
 	if ss.spans != nil {
 		return
 	}
 	ss.spans = make(map[string][]span, len(ss.plays))
-	ss.names = map[time.Time]string{}
 	for key, list := range ss.plays {
 		slices.SortStableFunc(list, func(a, b play) int { return a.start.Compare(b.start) })
 		var spans []span
 		for i, p := range list {
 			if i == 0 || p.start.Sub(spans[len(spans)-1].end) >= SessionGap {
-				spans = append(spans, span{p.start, p.start})
+				spans = append(spans, span{first: p.start, end: p.start, name: sessionName(p.start)})
 			}
 			last := &spans[len(spans)-1]
 			if e := p.start.Add(p.took); e.After(last.end) {
@@ -87,17 +94,13 @@ func (ss *Sessions) session(key string, start time.Time) string {
 	if start.IsZero() {
 		return ""
 	}
-	ss.done()
-	first := start
 	spans := ss.spans[key]
 	// the last session that starts at or before start
 	if i := sort.Search(len(spans), func(i int) bool { return spans[i].first.After(start) }); i > 0 && start.Sub(spans[i-1].end) < SessionGap {
-		first = spans[i-1].first
+		return spans[i-1].name
 	}
-	name, ok := ss.names[first]
-	if !ok {
-		name = first.Format("2006-01-02 15:04")
-		ss.names[first] = name
-	}
-	return name
+	return sessionName(start)
 }
+
+// sessionName names a session by its first game's start, to the minute.
+func sessionName(first time.Time) string { return first.Format("2006-01-02 15:04") }
