@@ -44,10 +44,8 @@ type Store struct {
 
 	rows  [][]rowRec
 	n     int
-	ext   [][]sumRec
-	nExt  int
-	more  [][]moreRec
-	nMore int
+	ext   slab[sumRec]
+	more  slab[moreRec]
 	pl    [][]playerRec
 	np    int // players used in the last chunk
 	names arena
@@ -149,8 +147,6 @@ type playerRec struct{ slot, name, code, char, team, result uint32 }
 
 const (
 	rowChunk    = 1 << 13
-	extChunk    = 1 << 13
-	moreChunk   = 1 << 10
 	playerChunk = 1 << 16
 	maxPlayers  = playerChunk - 1
 	arenaChunk  = 1 << 20
@@ -182,16 +178,39 @@ func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk]
 
 func (s *Store) player(i uint32) *playerRec { return &s.pl[i/playerChunk][i%playerChunk] }
 
+// slab holds records in chunks that never move, each named by its
+// number (index+1; 0 names none): the rows' optional records.
+type slab[T any] struct {
+	chunks [][]T
+	n      int
+}
+
+const slabChunk = 1 << 12
+
+// add makes a zero record and returns its number.
+func (sl *slab[T]) add() uint32 {
+	if sl.n%slabChunk == 0 {
+		sl.chunks = append(sl.chunks, make([]T, slabChunk))
+	}
+	sl.n++
+	return uint32(sl.n)
+}
+
+// at is the record numbered ref.
+func (sl *slab[T]) at(ref uint32) *T {
+	i := int(ref) - 1
+	return &sl.chunks[i/slabChunk][i%slabChunk]
+}
+
 // x reads a row's extRec: zero for a row without one.
 func (s *Store) x(r *rowRec) extRec {
 	if r.ext == 0 {
 		return extRec{}
 	}
-	i := r.ext - 1
-	sr := &s.ext[i/extChunk][i%extChunk]
+	sr := s.ext.at(r.ext)
 	x := extRec{sumRef: sr.ref, sumLen: sr.n}
-	if j := sr.more; j != 0 {
-		m := &s.more[(j-1)/moreChunk][(j-1)%moreChunk]
+	if sr.more != 0 {
+		m := s.more.at(sr.more)
 		x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm = m.clock, m.cProblems, m.cNotes, m.cErr, m.cFirst, m.clockNm
 	}
 	return x
@@ -204,28 +223,18 @@ func (s *Store) setX(r *rowRec, x extRec) {
 		if x == (extRec{}) {
 			return
 		}
-		if s.nExt%extChunk == 0 {
-			s.ext = append(s.ext, make([]sumRec, extChunk))
-		}
-		s.nExt++
-		r.ext = uint32(s.nExt)
+		r.ext = s.ext.add()
 	}
-	i := r.ext - 1
-	sr := &s.ext[i/extChunk][i%extChunk]
+	sr := s.ext.at(r.ext)
 	sr.ref, sr.n = x.sumRef, x.sumLen
 	m := moreRec{x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm}
 	if sr.more == 0 {
 		if m == (moreRec{}) {
 			return
 		}
-		if s.nMore%moreChunk == 0 {
-			s.more = append(s.more, make([]moreRec, moreChunk))
-		}
-		s.nMore++
-		sr.more = uint32(s.nMore)
+		sr.more = s.more.add()
 	}
-	j := sr.more - 1
-	s.more[j/moreChunk][j%moreChunk] = m
+	*s.more.at(sr.more) = m
 }
 
 // intern returns the id of str, adding it. The caller holds the lock.
