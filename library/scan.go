@@ -549,9 +549,12 @@ func tuneGC(stop chan struct{}) {
 		// a collection costs what it must scan: rows without pointers
 		// next to nothing, but a view that keeps a million games with
 		// strings in them (the TUI's aggregate view) a third of a second
-		// a time; the heap may grow by a quarter of what is scanned
-		scan := int64(sample[1].Value.Uint64())
-		pct := int(min(400, max(5, 100*((16<<20)+scan/4)/live)))
+		// a time. The heap may grow by a quarter of what is scanned,
+		// weighted by the share of the heap that is: a store's string
+		// tables (a tenth of it) add next to nothing
+		scan := min(float64(sample[1].Value.Uint64()), float64(live))
+		extra := int64(scan / 4 * scan / float64(live))
+		pct := int(min(400, max(5, 100*((16<<20)+extra)/live)))
 		if pct != last {
 			gc.Lock()
 			if gc.stop == stop {
