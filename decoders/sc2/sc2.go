@@ -119,6 +119,7 @@ func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 		userToPl: map[int]int{}, slotToPl: map[int]int{}}
 	r := &model.Replay{Format: ID, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
+	defer mpq.Hold()()
 	arc, err := mpq.Open(data, d.b)
 	if arc == nil {
 		return nil, &model.FormatError{Source: source, Off: errOff(err), Msg: "not an MPQ archive: " + errMsg(err)}

@@ -30,13 +30,8 @@ type bzDecoder struct {
 
 	// tt holds the block: the move-to-front output in the low byte of
 	// each entry, then the inverse BWT's links in the upper 24 bits. It
-	// is kept for the next stream, at most 3.6 MB (a 900k block). Giving
-	// back the arrays of more than 64k or 256k entries after each stream
-	// was tried: the peak RSS of a one-file check stayed the same or rose
-	// (test10: medians 33.0 and 33.5 MB of 13 runs against 32.1 kept;
-	// tGKorlith_vs_iPStylin 27.1 and 27.1 against 25.9), and a decode
-	// that allocates its array again pays for it (BenchmarkOpen1v1 11.5-13
-	// against 8.8-10 ms with arrays of up to 256k entries kept).
+	// is kept for the next stream, at most 3.6 MB (a 900k block), while
+	// a decode is under way (see Hold).
 	tt []uint32
 
 	trees [maxTrees]huffTree
@@ -48,7 +43,8 @@ const (
 	bzEndMagic   = 0x177245385090
 	maxTrees     = 6
 	maxCodeLen   = 20
-	huffBits     = 10 // bits looked up at once; longer codes are walked
+	huffBits     = 10      // bits looked up at once; longer codes are walked
+	keptBlock    = 1 << 18 // the most block entries kept when no decode is under way (1 MB)
 )
 
 // huffTree decodes one of a block's prefix codes: a table for codes of up
