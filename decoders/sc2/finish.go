@@ -198,6 +198,9 @@ func (d *decoder) finish() {
 	}
 	d.budgetDiagnostic()
 	r.Analyze = d.analyze
+	if !d.opt.HeaderOnly {
+		remember(d)
+	}
 	r.Finish()
 }
 

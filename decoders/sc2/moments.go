@@ -2,6 +2,7 @@ package sc2
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -228,7 +229,9 @@ func (a *analysis) addLine(l line) {
 		return
 	}
 	l.count, l.lastFrame = 1, l.frame
-	l.supply = a.supplyAt(l.player, l.frame)
+	if !a.lean {
+		l.supply = a.supplyAt(l.player, l.frame)
+	}
 	a.groups[k] = len(a.lines)
 	a.lines = append(a.lines, l)
 }
@@ -263,7 +266,9 @@ func (a *analysis) walkTracker() {
 		}
 	}
 	a.countAlive()
-	a.outcomes()
+	if !a.lean {
+		a.outcomes()
+	}
 }
 
 // unitMade handles a unit started (UnitInit) or born (UnitBorn).
@@ -585,6 +590,11 @@ func (a *analysis) aliveCharts(samples int) []model.Chart {
 
 // lineMoments makes a moment of every build order line and loss.
 func (a *analysis) lineMoments() {
+	a.moments = slices.Grow(a.moments, len(a.lines)+len(a.losses))
+	if a.lean {
+		a.leanMoments()
+		return
+	}
 	for i := range a.lines {
 		l := &a.lines[i]
 		s := a.what(l)
@@ -625,6 +635,21 @@ func (a *analysis) lineMoments() {
 				{Key: "killer", Label: "killer", Value: a.name(l.killer)},
 				{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: a.titleOrNone(l.killerUnit)},
 			}})
+	}
+}
+
+// leanMoments are lineMoments' moments without their summary lines and
+// fields: what a summary records of them.
+func (a *analysis) leanMoments() {
+	for i := range a.lines {
+		l := &a.lines[i]
+		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, By: l.player, On: -1,
+			Span: l.span, Facts: model.MomentFacts{Move: a.lineMove(l), Hits: l.count}})
+	}
+	for i := range a.losses {
+		l := &a.losses[i]
+		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
+			On: l.player, Span: l.span, Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}})
 	}
 }
 
@@ -672,6 +697,12 @@ func (a *analysis) chatAndLeaves() {
 				continue
 			}
 			p := d.msgPlayer(int(e.raw.user))
+			if a.lean {
+				if p >= 0 && p < a.n {
+					a.players[p].chat++
+				}
+				continue // no moment a summary keeps
+			}
 			who := fmt.Sprintf("user %d", e.raw.user)
 			if p >= 0 && p < a.n {
 				who = a.name(p)
@@ -692,7 +723,7 @@ func (a *analysis) chatAndLeaves() {
 		}
 	}
 	g := d.game
-	if g == nil {
+	if g == nil || a.lean {
 		return
 	}
 	_, leave := d.gameEventRoles(g)

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"rewind/decoders/internal/budget"
 	"rewind/decoders/sc2/mpq"
@@ -93,6 +94,10 @@ type decoder struct {
 
 	budgetMu    sync.Mutex
 	budgetSpans map[string]model.Span // where each stream ran into the budget
+
+	// analyzed says the replay's whole analysis was asked for: a summary
+	// is then made from it rather than from a lean walk of its own
+	analyzed atomic.Bool
 
 	// what summaries name, worked out once: command texts by ability link
 	// and command index, unit titles by unit link (maps, not sync.Maps,

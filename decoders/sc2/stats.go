@@ -47,6 +47,7 @@ type analysis struct {
 	last int // the last frame
 
 	trDec *versioned.Decoder // reads tracker event bodies while walkTracker runs
+	lean  bool               // the summary's walk (see walk)
 
 	acts    actionCounts
 	players []playerStats
@@ -82,7 +83,19 @@ func (d *decoder) analyze() *model.Analysis {
 	if d.opt.HeaderOnly {
 		return &model.Analysis{}
 	}
-	a := &analysis{d: d, r: d.r, n: len(d.r.Players), last: max(d.r.Timeline.Count-1, 0)}
+	d.analyzed.Store(true)
+	a := d.walk(false)
+	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables(), Native: a.native()}, Charts: a.charts()}
+}
+
+// walk is the analysis's one pass over the streams: the counts, the build
+// order and losses, the moments. A lean walk is the summary's (summary.go):
+// its moments have no summary line and no fields, and it leaves out the
+// moments an archive does not keep (chat, leaves, the end) and what only
+// those lines say (supply, what became of an unfinished structure); the
+// counts and each moment's kind, frame, players and facts are the same.
+func (d *decoder) walk(lean bool) *analysis {
+	a := &analysis{d: d, r: d.r, n: len(d.r.Players), last: max(d.r.Timeline.Count-1, 0), lean: lean}
 	a.players = make([]playerStats, a.n)
 	for p := range a.players {
 		a.players[p].orders = map[model.MomentKind]int{}
@@ -95,12 +108,12 @@ func (d *decoder) analyze() *model.Analysis {
 	}
 	a.lineMoments()
 	a.chatAndLeaves()
-	if a.r.Timeline.Count > 0 {
+	if a.r.Timeline.Count > 0 && !lean {
 		a.moments = append(a.moments, model.Moment{Kind: model.MomentEnd, Frame: a.last, End: a.last, By: -1, On: -1,
 			Summary: "game ends: " + nonEmpty(a.r.Result, "result unknown")})
 	}
 	sortMoments(a.moments)
-	return &model.Analysis{Moments: a.moments, Stats: model.Stats{Tables: a.tables(), Native: a.native()}, Charts: a.charts()}
+	return a
 }
 
 func (a *analysis) frame(loop int32) int { return max(min(int(loop), a.last), 0) }

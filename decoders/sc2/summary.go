@@ -1,6 +1,8 @@
 package sc2
 
 import (
+	"slices"
+
 	"rewind/model"
 )
 
@@ -33,23 +35,43 @@ var statDefs = []model.StatDef{
 var archiveKinds = map[model.MomentKind]bool{model.MomentBuild: true, model.MomentTrain: true,
 	model.MomentResearch: true, model.MomentKill: true}
 
-// Summarize makes a replay's archive summary from its analysis; nil for a
-// header-only decode or a replay of another format.
+// Summarize makes a replay's archive summary from a lean walk of its
+// streams (decoderof.go), or from its analysis when that was made already
+// (the replay view) or its decoder is not at hand; nil for a header-only
+// decode or a replay of another format.
 func Summarize(r *model.Replay) *model.Summary {
+	d := decoderOf(r)
+	if d == nil || d.analyzed.Load() {
+		return summarizeAnalysis(r)
+	}
+	a := d.walk(true)
+	// the walk's own moments: filtered in place
+	ms := slices.DeleteFunc(a.moments, func(m model.Moment) bool { return !archiveKinds[m.Kind] })
+	return summarize(r, a.native(), ms)
+}
+
+// summarizeAnalysis is the summary made from the replay's analysis: the
+// same as the lean walk's, at the cost of the whole analysis.
+func summarizeAnalysis(r *model.Replay) *model.Summary {
 	a := r.Analysis()
 	st, ok := a.Stats.Native.(*Stats)
 	if !ok {
 		return nil
-	}
-	s := &model.Summary{Players: make([]model.PlayerSummary, len(st.Players))}
-	for p := range st.Players {
-		s.Players[p] = summarizePlayer(st, &st.Players[p])
 	}
 	var ms []model.Moment
 	for _, m := range a.Moments {
 		if archiveKinds[m.Kind] {
 			ms = append(ms, m)
 		}
+	}
+	return summarize(r, st, ms)
+}
+
+// summarize is the summary of the stats and the moments an archive keeps.
+func summarize(r *model.Replay, st *Stats, ms []model.Moment) *model.Summary {
+	s := &model.Summary{Players: make([]model.PlayerSummary, len(st.Players))}
+	for p := range st.Players {
+		s.Players[p] = summarizePlayer(st, &st.Players[p])
 	}
 	s.Moments = r.RecordMoments(ms)
 	for i := range s.Moments {

@@ -1,9 +1,12 @@
 package sc2
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"rewind/decoders/internal/analysistest"
@@ -175,6 +178,45 @@ func TestOneClock(t *testing.T) {
 			if r.Timeline.Label(m.Frame)[:len(clock(m.Frame))] != clock(m.Frame) {
 				t.Errorf("moment at loop %d labelled %q", m.Frame, r.Timeline.Label(m.Frame))
 			}
+		}
+	}
+}
+
+// TestLeanSummary holds the summary of the lean walk (what Summarize does
+// with the replay's decoder at hand) to the one made from the replay's
+// whole analysis, for every sample and corpus file: the same outcomes,
+// stats and moments, and the same stats JSON.
+func TestLeanSummary(t *testing.T) {
+	files := samples(t)
+	if _, ok := corpus.Shared(t); ok {
+		files = append(files, corpusFiles(t)...)
+	} else {
+		t.Logf("%s: the samples only", corpus.NotFound)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := decode(data, model.DecodeOptions{NoEvents: true})
+		if err != nil {
+			continue // refused: no summary either way
+		}
+		if decoderOf(d.r) != d {
+			t.Fatalf("%s: decoderOf does not find the replay's decoder", filepath.Base(p))
+		}
+		lean := Summarize(d.r)
+		if d.analyzed.Load() {
+			t.Fatalf("%s: Summarize asked for the whole analysis", filepath.Base(p))
+		}
+		whole := summarizeAnalysis(d.r)
+		if !reflect.DeepEqual(lean, whole) {
+			t.Errorf("%s: the lean summary differs from the analysis's", filepath.Base(p))
+		}
+		leanJSON, err1 := json.Marshal(d.walk(true).native())
+		wholeJSON, err2 := json.Marshal(d.r.Analysis().Stats.Native)
+		if err1 != nil || err2 != nil || string(leanJSON) != string(wholeJSON) {
+			t.Errorf("%s: the lean walk's stats JSON differs from the analysis's (%v, %v)", filepath.Base(p), err1, err2)
 		}
 	}
 }
