@@ -140,6 +140,7 @@ func (a *analysis) nativePlayer(p int, gameAPM, mmr map[int]float64) PlayerStats
 	}
 	ps.PlayedUntil = a.seconds(played)
 	if p < len(a.items) {
+		ps.BuildOrder = make([]BuildItem, 0, len(a.items[p]))
 		for _, it := range a.items[p] {
 			f := a.frame(it.loop)
 			bi := BuildItem{Time: a.seconds(f), Loop: int(it.loop), Name: it.name, Kind: it.kind.String(), Event: it.event.String()}

@@ -59,9 +59,9 @@ type analysis struct {
 
 	// from the tracker walk
 	tracked      bool
-	inited, done []bool          // per tracker unit: started by UnitInit, finished
-	deaths       map[int32]death // tracker unit -> how it died
-	histAt       map[int32]int   // tracker unit -> its history entry of the last type change read
+	inited, done []bool        // per tracker unit: started by UnitInit, finished
+	deaths       []death       // per tracker unit: how it died
+	histAt       map[int32]int // tracker unit -> its history entry of the last type change read
 	groups       map[groupKey]int
 	lossGroups   map[lossKey]int
 	byTag        map[uint64]int32     // unit tag (index << 32 | recycle) -> tracker unit
