@@ -82,6 +82,9 @@ func (a *analysis) addItem(p int, loop int32, name string, kind itemKind, ev ite
 	if a.items == nil {
 		a.items = make([][]buildItem, a.n)
 	}
+	if a.lean && !townHallNames[name] && !gasNames[name] {
+		return // a summary reads only the first town hall and gas (firstStarted)
+	}
 	a.items[p] = append(a.items[p], buildItem{loop: loop, name: name, kind: kind, event: ev})
 }
 

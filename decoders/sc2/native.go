@@ -139,7 +139,7 @@ func (a *analysis) nativePlayer(p int, gameAPM, mmr map[int]float64) PlayerStats
 		played = a.acts.leftAt[p]
 	}
 	ps.PlayedUntil = a.seconds(played)
-	if p < len(a.items) {
+	if p < len(a.items) && !a.lean { // a summary has no build order
 		ps.BuildOrder = make([]BuildItem, 0, len(a.items[p]))
 		for _, it := range a.items[p] {
 			f := a.frame(it.loop)

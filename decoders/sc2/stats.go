@@ -64,7 +64,7 @@ type analysis struct {
 	histAt       map[int32]int // tracker unit -> its history entry of the last type change read
 	groups       map[groupKey]int
 	lossGroups   map[lossKey]int
-	byTag        map[uint64]int32     // unit tag (index << 32 | recycle) -> tracker unit
+	byTag        []unitTag            // the tracker units by tag, sorted (unitByTag)
 	alive        []alive              // per player
 	titles       map[string]string    // unit type -> its title
 	infos        map[string]knownInfo // unit type -> what it is

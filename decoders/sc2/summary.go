@@ -1,8 +1,6 @@
 package sc2
 
 import (
-	"slices"
-
 	"rewind/model"
 )
 
@@ -45,9 +43,8 @@ func Summarize(r *model.Replay) *model.Summary {
 		return summarizeAnalysis(r)
 	}
 	a := d.walk(true)
-	// the walk's own moments: filtered in place
-	ms := slices.DeleteFunc(a.moments, func(m model.Moment) bool { return !archiveKinds[m.Kind] })
-	return summarize(r, a.native(), ms)
+	st := a.native()
+	return summarize(st, a.leanRecords())
 }
 
 // summarizeAnalysis is the summary made from the replay's analysis: the
@@ -64,16 +61,16 @@ func summarizeAnalysis(r *model.Replay) *model.Summary {
 			ms = append(ms, m)
 		}
 	}
-	return summarize(r, st, ms)
+	return summarize(st, r.RecordMoments(ms))
 }
 
-// summarize is the summary of the stats and the moments an archive keeps.
-func summarize(r *model.Replay, st *Stats, ms []model.Moment) *model.Summary {
-	s := &model.Summary{Players: make([]model.PlayerSummary, len(st.Players))}
+// summarize is the summary of the stats and the records of the moments an
+// archive keeps, timed on the game's clock.
+func summarize(st *Stats, recs []model.MomentRecord) *model.Summary {
+	s := &model.Summary{Players: make([]model.PlayerSummary, len(st.Players)), Moments: recs}
 	for p := range st.Players {
 		s.Players[p] = summarizePlayer(st, &st.Players[p])
 	}
-	s.Moments = r.RecordMoments(ms)
 	for i := range s.Moments {
 		rec := &s.Moments[i]
 		rec.Time, rec.EndTime = float64(rec.Frame)/st.Clock.LoopsPerSecond, float64(rec.End)/st.Clock.LoopsPerSecond
