@@ -230,3 +230,68 @@ func TestBzCRC(t *testing.T) {
 		}
 	}
 }
+
+// TestBzip2BlockArrays: a decode alone gives its large block array back
+// as soon as the stream is done; decodes side by side keep theirs for the
+// next stream, until the last one ends with none started beside another
+// lately.
+func TestBzip2BlockArrays(t *testing.T) {
+	data := make([]byte, 400_000) // a block of 400k entries
+	for i := range data {
+		data[i] = byte(i * i >> 9)
+	}
+	src := bzipped(t, data, 9)
+	large := func() (n int) {
+		var fs []*bzFast
+		for len(bzFastFree.c) > 0 {
+			fs = append(fs, <-bzFastFree.c)
+		}
+		for _, f := range fs {
+			if cap(f.dec.tt) > keptBlock {
+				n++
+			}
+			putFast(f)
+		}
+		return n
+	}
+	decode := func() {
+		t.Helper()
+		if got, err := unbzip2(nil, len(data), len(data), src); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes, %v", len(got), err)
+		}
+	}
+	defer overlapAt.Store(0)
+	trimBlocks()
+	decode()
+	if n := large(); n != 0 {
+		t.Errorf("alone: %d large block arrays kept, want none", n)
+	}
+	done1, done2 := Hold(), Hold()
+	decode()
+	if n := large(); n != 1 {
+		t.Errorf("side by side: %d large block arrays kept, want 1", n)
+	}
+	done1()
+	done2()
+	overlapAt.Store(0) // long ago
+	trimBlocks()
+	if n := large(); n != 0 {
+		t.Errorf("after the last decode: %d large block arrays kept, want none", n)
+	}
+}
+
+// TestMapBlock: a block array outside the heap holds what is written to it.
+func TestMapBlock(t *testing.T) {
+	tt, m := mapBlock(300_000)
+	if tt == nil {
+		t.Skip("no memory outside the heap on this system")
+	}
+	if len(tt) != 300_000 || tt[0] != 0 || tt[len(tt)-1] != 0 {
+		t.Fatalf("len %d, ends %d %d", len(tt), tt[0], tt[len(tt)-1])
+	}
+	tt[len(tt)-1] = 0xdeadbeef
+	if tt[len(tt)-1] != 0xdeadbeef {
+		t.Error("the array does not hold what was written")
+	}
+	unmapBlock(m)
+}

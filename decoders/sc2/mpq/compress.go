@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/dsnet/compress/bzip2"
 )
@@ -40,7 +41,7 @@ func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
 }
 
 // Decompressors are kept between uses: a bzip2 decoder keeps its block
-// array (bzDecoder, 3.6 MB at most, see Hold) and a zlib reader its
+// array (bzDecoder.tt, 3.6 MB at most, see Hold) and a zlib reader its
 // window, and SC2 archives hold many streams. Go's compress/bzip2 has no
 // Reset, so each stream cost a fresh block buffer (59% of all bytes an
 // SC2 decode allocated); dsnet's bzip2 reader resets, and decodes about
@@ -59,24 +60,37 @@ var (
 )
 
 // Hold says a decode that reads archives is under way until release is
-// called. When the last one ends, the bzip2 block arrays of more than
-// keptBlock entries are given back: a tracker stream's 3.6 MB array kept
-// in the free list stayed live through the rest of a one-file check (the
-// replay's analysis), and the collector let the heap grow to twice it
-// (test10, 240 KB: 45.8 MB peak RSS kept, 40.5 given back, medians of 5).
-// Given back after every stream instead, a check of the corpus folder
-// spent 3-5% more CPU making them again; its decodes overlap, so they
-// keep theirs.
+// called. A decode alone (none beside it, none started beside another in
+// the last overlapGap) gives back a bzip2 block array of more than
+// keptBlock entries (one outside the heap, see bzDecoder.tt) as soon as its
+// stream is done, and when it ends, those the free list kept: a one-file
+// check has no use for a tracker stream's 3.6 MB array after the stream.
+// Decodes that overlap (a check of a folder on all cores) keep their
+// arrays for the next stream: giving them back cost a check of the corpus
+// folder 3-5% more CPU, making them again.
 func Hold() (release func()) {
-	holds.Add(1)
+	if holds.Add(1) > 1 {
+		overlapAt.Store(time.Now().UnixNano())
+	}
 	return func() {
-		if holds.Add(-1) == 0 {
+		if holds.Add(-1) == 0 && alone() {
 			trimBlocks()
 		}
 	}
 }
 
-var holds atomic.Int32
+var (
+	holds     atomic.Int32
+	overlapAt atomic.Int64 // when a decode last started beside another (Unix ns)
+)
+
+const overlapGap = 200 * time.Millisecond
+
+// alone reports whether at most one decode is under way and none started
+// beside another lately.
+func alone() bool {
+	return holds.Load() <= 1 && time.Since(time.Unix(0, overlapAt.Load())) > overlapGap
+}
 
 // trimBlocks gives back the large block arrays of the idle bzip2
 // decoders.
@@ -84,16 +98,31 @@ func trimBlocks() {
 	for range cap(bzFastFree.c) {
 		select {
 		case f := <-bzFastFree.c:
-			if cap(f.dec.tt) > keptBlock {
-				f.dec.tt = nil
-			}
-			if cap(f.scratch) > keptBlock {
-				f.scratch = nil
-			}
-			defer bzFastFree.put(f) // back when all were seen, not taken twice
+			f.trim()
+			defer putFast(f) // back when all were seen, not taken twice
 		default:
 			return
 		}
+	}
+}
+
+// trim gives back f's arrays of more than keptBlock entries.
+func (f *bzFast) trim() {
+	if cap(f.dec.tt) > keptBlock {
+		f.dec.release()
+	}
+	if cap(f.scratch) > keptBlock {
+		f.scratch = nil
+	}
+}
+
+// putFast returns f to the free list; one the list has no room for lets
+// its block array go (a mapping is no garbage the collector frees).
+func putFast(f *bzFast) {
+	select {
+	case bzFastFree.c <- f:
+	default:
+		f.dec.release()
 	}
 }
 
@@ -145,7 +174,12 @@ type zReader struct {
 // error) is then the sector's.
 func unbzip2(out []byte, size, limit int, src []byte) ([]byte, error) {
 	f := bzFastFree.get()
-	defer bzFastFree.put(f)
+	defer func() {
+		if alone() {
+			f.trim() // no other decode is under way to use it (see Hold)
+		}
+		putFast(f)
+	}()
 	// The decoders size their buffers (bzDecoder 4 bytes a byte of
 	// block, dsnet 7) by the stream's block-size digit, which the
 	// checksums do not cover: lowered to what the declared size needs, a

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package mpq
+
+// mapBlock has no memory outside the Go heap to offer here: the block
+// array is the collector's, like a small one.
+func mapBlock(n int) ([]uint32, []byte) { return nil, nil }
+
+func unmapBlock(m []byte) {}
