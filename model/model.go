@@ -132,6 +132,12 @@ type Replay struct {
 	// Analyze computes the moments and stats (see Analysis); nil when the
 	// format has no game code. Called at most once.
 	Analyze func() *Analysis
+	// LeanSummary, when set, makes the replay's archive summary without
+	// the whole Analysis: the format's Summarize calls it when the
+	// analysis is far more than a summary reads (SC2's moment texts,
+	// tables and charts) and the decoder can walk what it decoded again,
+	// leaner. Nil elsewhere.
+	LeanSummary func() *Summary
 	// FrameRows hands the format's typed per-frame rows to yield in
 	// batches, each a slice of the row type the format's registry entry
 	// names (decoders/frames); `rewind export` writes them to Parquet. Nil

@@ -199,7 +199,7 @@ func (d *decoder) finish() {
 	d.budgetDiagnostic()
 	r.Analyze = d.analyze
 	if !d.opt.HeaderOnly {
-		remember(d)
+		r.LeanSummary = d.leanSummary
 	}
 	r.Finish()
 }

@@ -33,18 +33,27 @@ var statDefs = []model.StatDef{
 var archiveKinds = map[model.MomentKind]bool{model.MomentBuild: true, model.MomentTrain: true,
 	model.MomentResearch: true, model.MomentKill: true}
 
-// Summarize makes a replay's archive summary from a lean walk of its
-// streams (decoderof.go), or from its analysis when that was made already
-// (the replay view) or its decoder is not at hand; nil for a header-only
-// decode or a replay of another format.
+// Summarize makes a replay's archive summary: from a lean walk of its
+// streams (Replay.LeanSummary) for a replay this package decoded in full,
+// else from its analysis; nil for a header-only decode or a replay of
+// another format.
 func Summarize(r *model.Replay) *model.Summary {
-	d := decoderOf(r)
-	if d == nil || d.analyzed.Load() {
-		return summarizeAnalysis(r)
+	if r.LeanSummary != nil {
+		return r.LeanSummary()
+	}
+	return summarizeAnalysis(r)
+}
+
+// leanSummary walks the streams again for what a summary reads and no more:
+// for test10 (240 KB) the summary then leaves 0.6 MB live instead of 6.5,
+// and a one-file check peaks at 32.4 MB RSS instead of 40.5. A replay whose
+// analysis was made already (the replay view) is summarized from it.
+func (d *decoder) leanSummary() *model.Summary {
+	if d.analyzed.Load() {
+		return summarizeAnalysis(d.r)
 	}
 	a := d.walk(true)
-	st := a.native()
-	return summarize(st, a.leanRecords())
+	return summarize(a.native(), a.leanRecords())
 }
 
 // summarizeAnalysis is the summary made from the replay's analysis: the

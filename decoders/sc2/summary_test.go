@@ -203,8 +203,8 @@ func TestLeanSummary(t *testing.T) {
 		if err != nil {
 			continue // refused: no summary either way
 		}
-		if decoderOf(d.r) != d {
-			t.Fatalf("%s: decoderOf does not find the replay's decoder", filepath.Base(p))
+		if d.r.LeanSummary == nil {
+			t.Fatalf("%s: a whole decode gives no lean summary", filepath.Base(p))
 		}
 		lean := Summarize(d.r)
 		if d.analyzed.Load() {
