@@ -432,13 +432,14 @@ func (d *decoder) onlineMode(ev []byte) string {
 	return m
 }
 
-// geckoField summarises the reassembled gecko list.
+// geckoField summarises the gecko list, read where its pieces lie.
 func (d *decoder) geckoField() model.Field {
-	codes, first := geckoCodes(d.gecko)
+	g := d.geckoList()
+	codes, first := g.codes()
 	f := model.Field{Key: "geckoList", Label: "Gecko List",
 		Span: model.Span{Off: int64(d.geckoOffs[0]), Len: int64(d.geckoOffs[len(d.geckoOffs)-1] + 1 + int(d.size[d.data[d.geckoOffs[len(d.geckoOffs)-1]]]) - d.geckoOffs[0])},
 		Fields: []model.Field{
-			{Key: "size", Label: "Size", Value: int64(len(d.gecko))},
+			{Key: "size", Label: "Size", Value: int64(g.size())},
 			{Key: "codeCount", Label: "Codes", Value: int64(codes)},
 			{Key: "messages", Label: "Message Splitter pieces", Value: int64(len(d.geckoOffs))},
 		}}
@@ -449,34 +450,6 @@ func (d *decoder) geckoField() model.Field {
 		d.diag(model.Warning, d.geckoOffs[len(d.geckoOffs)-1], 0, "gecko list", "ends without a last-message piece", "", "")
 	}
 	return f
-}
-
-// geckoCodes counts the codes in a gecko list. Most code types take 8
-// bytes; C0/C2 (execute/insert ASM) carry a line count of 8-byte lines,
-// 06 (string write) a byte count padded to 8, and 08 (serial write) 16.
-func geckoCodes(b []byte) (count int, first uint32) {
-	for pos := 0; pos+8 <= len(b); {
-		w := binary.BigEndian.Uint32(b[pos:])
-		typ := w >> 24 & 0xFE
-		if count == 0 {
-			first = w&0x01FFFFFF + 0x80000000
-		}
-		size := 8
-		switch typ {
-		case 0xC0, 0xC2:
-			size = 8 + int(binary.BigEndian.Uint32(b[pos+4:]))*8
-		case 0x06:
-			size = 8 + int((binary.BigEndian.Uint32(b[pos+4:])+7)&^7)
-		case 0x08:
-			size = 16
-		}
-		if size < 8 || size > len(b)-pos {
-			size = len(b) - pos
-		}
-		count++
-		pos += size
-	}
-	return count, first
 }
 
 // labelMeta names metadata members for people: players by port, their

@@ -178,9 +178,8 @@ type decoder struct {
 	meta      metaInfo
 	startHdr  []model.Field // the Game Start header field, once decoded
 	extraHdr  []model.Field // top-level keys after the raw element other than metadata
-	geckoOffs []int         // message splitter events of the gecko list, in order
+	geckoOffs []int         // the pieces of the gecko list (gecko.go), in order
 	geckoDone bool
-	gecko     []byte // the reassembled gecko list (command byte excluded)
 
 	// frame range
 	sequential bool  // frames numbered by arrival (training mode)

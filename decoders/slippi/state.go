@@ -249,7 +249,7 @@ func (d *decoder) summarize(ev *model.Event) string {
 		if e[0] == cmdSplit && n >= 0x205 {
 			s = fmt.Sprintf("Message Splitter: %d bytes of event 0x%02x", binary.BigEndian.Uint16(e[0x201:]), e[0x203])
 			if e[0x204] != 0 {
-				c, _ := geckoCodes(d.gecko)
+				c, _ := d.geckoList().codes()
 				s += fmt.Sprintf(" (last piece: Gecko List of %d codes)", c)
 			}
 		} else {

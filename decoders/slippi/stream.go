@@ -668,9 +668,7 @@ func (d *decoder) events(p, stop int) int {
 		case cmdSplit:
 			ev.Kind = kGecko
 			if n >= 0x205 && !d.geckoDone {
-				sz := min(int(binary.BigEndian.Uint16(data[p+0x201:])), 512)
 				if data[p+0x203] == cmdGecko {
-					d.gecko = append(d.gecko, data[p+1:p+1+sz]...)
 					d.geckoOffs = append(d.geckoOffs, p)
 					d.split = true
 					if data[p+0x204] != 0 {
@@ -681,7 +679,6 @@ func (d *decoder) events(p, stop int) int {
 		case cmdGecko:
 			ev.Kind = kGecko
 			if !d.split && !d.geckoDone {
-				d.gecko = append(d.gecko, data[p+1:p+n]...)
 				d.geckoOffs = append(d.geckoOffs, p)
 				d.geckoDone = true
 			}
