@@ -976,9 +976,17 @@ func (d *decoder) closeGap(port, fi int, last bool) {
 	}
 }
 
-// newPlayerSeries starts the chart series of the player just added.
+// newPlayerSeries starts the chart series of the player just added. A
+// check (DecodeOptions.NoEvents) draws no chart: it makes none, though
+// payEvents paid for them, so that it refuses where the whole decode does.
 func (d *decoder) newPlayerSeries() {
 	port := d.portOf[len(d.portOf)-1]
+	if d.settled > 0 {
+		d.gapFrom[port] = 0 // no update before this one
+	}
+	if d.opt.NoEvents {
+		return
+	}
 	stocks := float64(d.ports[port].stocks)
 	pv, sv := make([]float64, d.settled, max(d.settled, d.count)), make([]float64, d.settled, max(d.settled, d.count))
 	for i := range sv {
@@ -986,13 +994,13 @@ func (d *decoder) newPlayerSeries() {
 	}
 	d.pct, d.stk = append(d.pct, pv), append(d.stk, sv)
 	d.lastP, d.lastS = append(d.lastP, 0), append(d.lastS, stocks)
-	if d.settled > 0 {
-		d.gapFrom[port] = 0 // no update before this one
-	}
 }
 
 // chartTo extends the percent and stocks series to frame hi.
 func (d *decoder) chartTo(hi int) {
+	if d.opt.NoEvents {
+		return // no charts (newPlayerSeries)
+	}
 	postLen := 1 + int(d.size[cmdPost])
 	for pl, port := range d.portOf {
 		from := len(d.pct[pl])
@@ -1195,7 +1203,7 @@ func (d *decoder) build(prev *model.Replay) {
 
 // charts are the percent and stocks series of the complete frames.
 func (d *decoder) charts() {
-	if len(d.portOf) == 0 {
+	if len(d.portOf) == 0 || d.opt.NoEvents {
 		return
 	}
 	pct := model.Chart{Title: "percent"}
