@@ -492,6 +492,7 @@ func (d *decoder) events(p, stop int) int {
 	size, first, sequential, following, settled, slots := &d.size, d.first, d.sequential, d.following, d.settled, d.slots
 	noEvents, runPre := d.opt.NoEvents, d.runPre
 	runStart, runEnd, itemStart, itemCount, playerOf, seen := d.runStart, d.runEnd, d.itemStart, d.itemCount, &d.playerOf, d.seen
+	var scratch model.Event
 	defer func() {
 		d.evs = evs
 		d.last, d.curRun, d.curNum, d.seq = last, curRun, curNum, seq
@@ -503,13 +504,20 @@ func (d *decoder) events(p, stop int) int {
 		// and building it on the stack and copying costs more than the
 		// decoding.
 		k := len(evs)
-		if k == cap(evs) { // only without events (NoEvents): the scan walked the same events
-			evs = append(evs, model.Event{})[:k]
+		ev := &scratch // without events (NoEvents): kept only when it is a platform event
+		if !noEvents {
+			if k == cap(evs) { // cannot happen: the scan counted the same events
+				evs = append(evs, model.Event{})[:k]
+			}
+			evs = evs[:k+1]
+			ev = &evs[k]
 		}
-		evs = evs[:k+1]
-		ev := &evs[k]
 		ref := d.refs
-		*ev = model.Event{Frame: int32(last), Player: -1, Off: int64(p), Len: int64(n), Ref: int32(ref)}
+		// field by field: a composite literal is built on the stack with
+		// narrow stores and copied with wide loads, which stall on them
+		// (store forwarding fails) for a third of the pass
+		ev.Off, ev.Len, ev.Ref, ev.Frame = int64(p), int64(n), int32(ref), int32(last)
+		ev.Player, ev.Kind, ev.Stream, ev.Flags = -1, 0, 0, 0
 		switch c {
 		case cmdPre, cmdPost, cmdFrame, cmdItem, cmdBookend, cmdFod, cmdWhispy, cmdStadium:
 			if n < 5 {
@@ -703,8 +711,8 @@ func (d *decoder) events(p, stop int) int {
 			}
 			d.unknown[c]++
 		}
-		if noEvents && ev.Kind != kFod {
-			evs = evs[:k] // read and checked; only the platform events are kept
+		if noEvents && ev.Kind == kFod {
+			evs = append(evs, *ev) // the rest are read and checked, not kept
 		}
 		d.refs++
 		p += n
