@@ -89,7 +89,8 @@ func (d *decoder) buildPlayers() []model.Player {
 // internal characters its post-frame updates name, in the order they first
 // appear. Multi-Man Melee's enemies have frame updates on ports that Game
 // Start leaves empty, and slippi-js reads their frames like any player's.
-// A header-only listing looks at the first events only.
+// A header-only listing looks at the first events only; a whole decode's
+// scan notes them as it goes (tally), which saves a walk of the stream.
 func (d *decoder) framePorts() {
 	limit := -1
 	if d.opt.HeaderOnly && !d.soloMode() {

@@ -163,6 +163,7 @@ type decoder struct {
 	from             int   // where the events after Event Payloads start
 	rawLen           int64 // the declared length (0 while recording)
 	stop             int   // where the event stream actually ended (the scan's end)
+	portsInScan      bool  // the scan notes the ports frame updates name (framePorts), as a whole decode's does
 
 	version   uint32
 	startOff  int // Game Start event offset, -1 when none
@@ -343,12 +344,13 @@ func (d *decoder) headerOnly() {
 // (a followed file decoded again), frames complete only as far as the
 // stream says and the decode can go on from where it stopped (feed).
 func (d *decoder) whole(finish bool) {
+	d.portsInScan = true // one walk less than framePorts after it
 	d.scan()
+	d.portsInScan = false
 	d.payEvents()
 	if d.startOff >= 0 {
 		d.gameStart()
 	}
-	d.framePorts()
 	d.assignPorts()
 	if d.paid {
 		d.reserve()

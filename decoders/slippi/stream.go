@@ -193,15 +193,20 @@ func (d *decoder) tally(p, n int) {
 		}
 		st.lastF = f
 		if (c == cmdPre || c == cmdPost) && n >= 7 {
-			if d.data[p+6] != 0 {
+			follower := d.data[p+6] != 0
+			if follower {
 				d.followers = true
 			}
-			if port := d.data[p+5]; port >= 4 && port < maxSlots && d.pre == nil {
+			port := d.data[p+5]
+			if port >= 4 && port < maxSlots && d.pre == nil {
 				// Multi-Man Melee's enemies past the fourth port: the
 				// frame arrays, not made yet, hold six ports. (Once they
 				// are made, the pass stops at such an update and a
 				// followed file is decoded again.)
 				d.slots = maxSlots
+			}
+			if d.portsInScan && n > 7 && port < maxSlots && !follower {
+				d.framePort(int(port), c, d.data[p+7], p)
 			}
 		}
 	}
@@ -619,7 +624,9 @@ func (d *decoder) events(p, stop int) int {
 				if !follower {
 					seen[fi] = true
 				}
-				if port < maxSlots && n > 7 && !follower {
+				if following && port < maxSlots && n > 7 && !follower {
+					// what arrives after the whole decode's scan, which
+					// noted the rest (whole)
 					d.framePort(port, c, data[p+7], p)
 				}
 				if port < maxSlots && playerOf[port] < 0 && following && (d.framed[port] || follower) {
