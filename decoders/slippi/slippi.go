@@ -498,7 +498,19 @@ func (d *decoder) scan() {
 	d.phase = phaseScan
 	d.nEvents = 1
 	p := d.stop
+	lim, size, inProgress := d.rawLimit(), &d.size, d.rawLen == 0
 	for {
+		// a listed event the data holds whole, which is what next says
+		// of it unless it could be the metadata's key after a stream
+		// still marked as in progress; next tells the rest
+		if p < lim {
+			c := d.data[p]
+			if n := 1 + int(size[c]); n > 0 && n <= lim-p && (c != metadataKey[0] || !inProgress) {
+				d.tally(p, n)
+				p += n
+				continue
+			}
+		}
 		n, why := d.next(p)
 		if why == stopWait {
 			break // following: the rest of the record is still to come
