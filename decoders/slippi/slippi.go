@@ -500,9 +500,11 @@ func (d *decoder) scan() {
 	p := d.stop
 	lim, size, inProgress := d.rawLimit(), &d.size, d.rawLen == 0
 	for {
-		// a listed event the data holds whole, which is what next says
-		// of it unless it could be the metadata's key after a stream
-		// still marked as in progress; next tells the rest
+		// the frame events in a row, then any other listed event the
+		// data holds whole, which is what next says of it unless it
+		// could be the metadata's key after a stream still marked as in
+		// progress; next tells the rest
+		p = d.tallyFrames(p, lim)
 		if p < lim {
 			c := d.data[p]
 			if n := 1 + int(size[c]); n > 0 && n <= lim-p && (c != metadataKey[0] || !inProgress) {

@@ -179,35 +179,10 @@ func (d *decoder) stopAt(p int, why stopKind) {
 // tally counts the record at p, n bytes long, as the scan does.
 func (d *decoder) tally(p, n int) {
 	c := d.data[p]
-	st := &d.st
 	if hasFrame(c) && n >= 5 {
-		f := int64(int32(binary.BigEndian.Uint32(d.data[p+1:])))
-		if !st.haveFirst && (c == cmdPre || c == cmdPost) {
-			st.firstFrame, st.haveFirst = f, true
-		}
-		st.minF = min(st.minF, f)
-		st.maxF = max(st.maxF, f)
-		st.frameEvents++
-		if f != st.lastF || c == cmdFrame {
-			st.runs++
-		}
-		st.lastF = f
+		d.st.frame(c, int64(int32(binary.BigEndian.Uint32(d.data[p+1:]))))
 		if (c == cmdPre || c == cmdPost) && n >= 7 {
-			follower := d.data[p+6] != 0
-			if follower {
-				d.followers = true
-			}
-			port := d.data[p+5]
-			if port >= 4 && port < maxSlots && d.pre == nil {
-				// Multi-Man Melee's enemies past the fourth port: the
-				// frame arrays, not made yet, hold six ports. (Once they
-				// are made, the pass stops at such an update and a
-				// followed file is decoded again.)
-				d.slots = maxSlots
-			}
-			if d.portsInScan && n > 7 && port < maxSlots && !follower {
-				d.framePort(int(port), c, d.data[p+7], p)
-			}
+			d.update(c, p, n)
 		}
 	}
 	switch c {
@@ -225,6 +200,74 @@ func (d *decoder) tally(p, n int) {
 	}
 	d.afterEnd = c == cmdEnd
 	d.nEvents++
+}
+
+// tallyFrames tallies the frame events from p on that the data holds
+// whole, up to lim, as tally does each, and returns where the first other
+// record starts: the bulk of a stream, with the counts kept in locals.
+func (d *decoder) tallyFrames(p, lim int) int {
+	data, size, ports := d.data, &d.size, d.portsInScan
+	st := d.st
+	events := 0
+	for p < lim {
+		c := data[p]
+		n := 1 + int(size[c])
+		if n < 5 || n > lim-p || !hasFrame(c) {
+			break
+		}
+		st.frame(c, int64(int32(binary.BigEndian.Uint32(data[p+1:]))))
+		if (c == cmdPre || c == cmdPost) && n >= 7 {
+			// most updates are of a player's port already noted: update
+			// would do nothing
+			port, follower := data[p+5], data[p+6]
+			if follower != 0 || port >= 4 || ports && n > 7 && (!d.framed[port] || c == cmdPost && !d.charSeen[port][data[p+7]]) {
+				d.update(c, p, n)
+			}
+		}
+		events++
+		p += n
+	}
+	d.st = st
+	if events > 0 {
+		d.afterEnd = false
+		d.nEvents += events
+	}
+	return p
+}
+
+// frame counts a frame event of code c and frame number f.
+func (st *scanStats) frame(c byte, f int64) {
+	if !st.haveFirst && (c == cmdPre || c == cmdPost) {
+		st.firstFrame, st.haveFirst = f, true
+	}
+	st.minF = min(st.minF, f)
+	st.maxF = max(st.maxF, f)
+	st.frameEvents++
+	if f != st.lastF || c == cmdFrame {
+		st.runs++
+	}
+	st.lastF = f
+}
+
+// update notes what the scan learns from a pre- or post-frame update at
+// p, n >= 7 bytes long: followers, ports past the fourth, and (a whole
+// decode) the ports frame updates name.
+func (d *decoder) update(c byte, p, n int) {
+	follower := d.data[p+6] != 0
+	if follower {
+		d.followers = true
+	}
+	port := d.data[p+5]
+	if port >= 4 && port < maxSlots && d.pre == nil {
+		// Multi-Man Melee's enemies past the fourth port: the
+		// frame arrays, not made yet, hold six ports. (Once they
+		// are made, the pass stops at such an update and a
+		// followed file is decoded again.)
+		d.slots = maxSlots
+	}
+	if d.portsInScan && n > 7 && port < maxSlots && !follower {
+		d.framePort(int(port), c, d.data[p+7], p)
+	}
 }
 
 // layoutPlan is how frame numbers map onto the timeline, as the counts so
