@@ -538,12 +538,14 @@ func (d *decoder) events(p, stop int) int {
 	// Locals, not fields: the compiler cannot tell that the stores into
 	// the event records leave the decoder's fields alone.
 	size, first, sequential, following, settled, slots := &d.size, d.first, d.sequential, d.following, d.settled, d.slots
-	noEvents, runPre := d.opt.NoEvents, d.runPre
+	noEvents, runPre, prePend, ref := d.opt.NoEvents, d.runPre, d.prePend, d.refs
+	before300 := d.version < v300
 	runStart, runEnd, itemStart, itemCount, playerOf, seen := d.runStart, d.runEnd, d.itemStart, d.itemCount, &d.playerOf, d.seen
 	var scratch model.Event
 	defer func() {
 		d.evs = evs
 		d.last, d.curRun, d.curNum, d.seq = last, curRun, curNum, seq
+		d.prePend, d.refs = prePend, ref
 	}()
 	for p < stop {
 		c := data[p]
@@ -560,7 +562,6 @@ func (d *decoder) events(p, stop int) int {
 			evs = evs[:k+1]
 			ev = &evs[k]
 		}
-		ref := d.refs
 		// field by field: a composite literal is built on the stack with
 		// narrow stores and copied with wide loads, which stall on them
 		// (store forwarding fails) for a third of the pass
@@ -571,7 +572,7 @@ func (d *decoder) events(p, stop int) int {
 			if n < 5 {
 				ev.Kind = kindOf(c)
 				if noEvents && c == cmdPre {
-					d.prePend++
+					prePend++
 				}
 				break
 			}
@@ -621,7 +622,7 @@ func (d *decoder) events(p, stop int) int {
 				itemCount[fi] = 0
 				curRun = fi
 				if noEvents {
-					runPre[fi], d.prePend = 0, 0
+					runPre[fi], prePend = 0, 0
 				}
 			}
 			runEnd[fi] = int32(ref)
@@ -629,10 +630,12 @@ func (d *decoder) events(p, stop int) int {
 				// the run's pre-frame updates so far, this one included:
 				// those after its last frame update are not the frame's
 				if c == cmdPre {
-					d.prePend++
+					prePend++
 				}
-				runPre[fi] += int32(d.prePend)
-				d.prePend = 0
+				if prePend != 0 {
+					runPre[fi] += int32(prePend)
+					prePend = 0
+				}
 			}
 			switch c {
 			case cmdPre, cmdPost:
@@ -672,7 +675,7 @@ func (d *decoder) events(p, stop int) int {
 					// noted the rest (whole)
 					d.framePort(port, c, data[p+7], p)
 				}
-				if port < maxSlots && playerOf[port] < 0 && following && (d.framed[port] || follower) {
+				if following && port < maxSlots && playerOf[port] < 0 && (d.framed[port] || follower) {
 					// a port only frame updates name (Multi-Man Melee's
 					// enemies) becomes a player in port order; one past
 					// the arrays' ports needs them laid out again
@@ -719,7 +722,7 @@ func (d *decoder) events(p, stop int) int {
 			default:
 				ev.Kind = kindOf(c)
 			}
-			if d.version < v300 && newRun {
+			if before300 && newRun {
 				// before bookends: a frame is done when the next begins
 				d.finalIdx = max(d.finalIdx, fi-1)
 			}
@@ -746,6 +749,7 @@ func (d *decoder) events(p, stop int) int {
 				d.gameStart()
 				d.assignPorts()
 				d.phase = phaseEvents
+				before300 = d.version < v300 // a followed file's version comes now
 			} else if p != d.startOff {
 				d.frameOf(p, last)
 			}
@@ -764,7 +768,7 @@ func (d *decoder) events(p, stop int) int {
 		if noEvents && ev.Kind == kFod {
 			evs = append(evs, *ev) // the rest are read and checked, not kept
 		}
-		d.refs++
+		ref++
 		p += n
 	}
 	return p
