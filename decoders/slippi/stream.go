@@ -207,11 +207,23 @@ func (d *decoder) tally(p, n int) {
 // record starts: the bulk of a stream, with the counts kept in locals.
 func (d *decoder) tallyFrames(p, lim int) int {
 	data, size, ports := d.data, &d.size, d.portsInScan
+	preN, postN := 1+int(size[cmdPre]), 1+int(size[cmdPost])
 	st := d.st
 	events := 0
 	for p < lim {
 		c := data[p]
-		n := 1 + int(size[c])
+		// The sizes of the two commonest records as constants: the next
+		// record's place then follows from a predicted branch rather
+		// than from two loads in a row, and the walk runs ahead.
+		var n int
+		switch c {
+		case cmdPre:
+			n = preN
+		case cmdPost:
+			n = postN
+		default:
+			n = 1 + int(size[c])
+		}
 		if n < 5 || n > lim-p || !hasFrame(c) {
 			break
 		}
