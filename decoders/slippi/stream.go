@@ -77,8 +77,9 @@ type stream struct {
 	stocksAt     [maxSlots]int   // stocks of the port's last kept post-frame update + 1 (0: none yet)
 	gapFrom      [maxSlots]int32 // the port's current run of frames without an update starts here, -1 none
 	gapStocks    [maxSlots]int16
-	gapChar      [maxSlots]int16
-	pct, stk     [][]float64 // chart values per player and complete frame
+	gapChar      [maxSlots]int16 // gapStocks and gapChar: what the open run shows (the last update before it)
+	lastPost     [maxSlots]int32 // the port's last kept post-frame update so far, 0 none
+	pct, stk     [][]float64     // chart values per player and complete frame
 	lastP, lastS []float64
 	fodLh, fodRh float32
 
@@ -896,7 +897,9 @@ func (d *decoder) settle(upto int) {
 		return
 	}
 	lo := d.settled
-	d.marks(lo, upto)
+	if !d.opt.NoEvents {
+		d.marks(lo, upto) // it flags events: a check keeps none it would flag
+	}
 	d.gapsTo(lo, upto)
 	d.chartTo(upto)
 	if d.fods > 0 {
@@ -1026,19 +1029,31 @@ func (d *decoder) marks(lo, hi int) {
 // update, so that a state at any frame finds its run by binary search.
 func (d *decoder) gapsTo(lo, hi int) {
 	postLen := 1 + int(d.size[cmdPost])
+	pre, post, slots := d.pre, d.post, d.slots
 	for _, port := range d.portOf {
+		from, lastPost := d.gapFrom[port], d.lastPost[port]
 		for fi := lo; fi <= hi; fi++ {
-			if d.pre[fi*d.slots+port] == 0 && d.post[fi*d.slots+port] == 0 {
-				if d.gapFrom[port] < 0 {
-					d.gapFrom[port] = int32(fi)
+			i := fi*slots + port
+			if post[i] == 0 && pre[i] == 0 {
+				if from < 0 {
+					from = int32(fi)
+					if lastPost > 0 && postLen > 0x21 {
+						// what the run shows: the last update before it
+						d.gapStocks[port], d.gapChar[port] = int16(d.data[lastPost+0x21]), int16(d.data[lastPost+7])
+					}
 				}
 				continue
 			}
-			d.closeGap(port, fi, false)
-			if off := int(d.post[fi*d.slots+port]); off > 0 && postLen > 0x21 {
-				d.gapStocks[port], d.gapChar[port] = int16(d.data[off+0x21]), int16(d.data[off+7])
+			if from >= 0 {
+				d.gapFrom[port] = from
+				d.closeGap(port, fi, false)
+				from = -1
+			}
+			if post[i] > 0 {
+				lastPost = post[i]
 			}
 		}
+		d.gapFrom[port], d.lastPost[port] = from, lastPost
 	}
 }
 
