@@ -560,9 +560,47 @@ func (d *decoder) events(p, stop int) int {
 		d.last, d.curRun, d.curNum, d.seq = last, curRun, curNum, seq
 		d.prePend, d.refs = prePend, ref
 	}()
+	plain := !sequential && !following
 	for p < stop {
 		c := data[p]
 		n := 1 + int(size[c])
+		if plain && (c == cmdPre || c == cmdPost) && n > 7 {
+			// The commonest record, a player's update inside the run its
+			// frame's number began, in a few steps: what the general
+			// path below does with it, when that is nothing more.
+			fnum := int64(int32(be32(data[p+1:])))
+			port := int(data[p+5])
+			if fnum == curNum && fnum-first == int64(curRun) && port < slots && data[p+6] == 0 && playerOf[port] >= 0 && prePend == 0 {
+				fi := curRun
+				kind, arr := kPost, d.post
+				if c == cmdPre {
+					kind, arr = kPre, d.pre
+					if d.trackedPort < 0 || port == d.trackedPort && (seen[fi] || d.lastWasRollback) {
+						goto general // the rollbacks slippi-js counts
+					}
+					if noEvents {
+						runPre[fi]++
+					}
+				}
+				if !noEvents {
+					k := len(evs)
+					if k == cap(evs) {
+						goto general
+					}
+					evs = evs[:k+1]
+					ev := &evs[k]
+					ev.Off, ev.Len, ev.Ref, ev.Frame = int64(p), int64(n), int32(ref), int32(fi)
+					ev.Player, ev.Kind, ev.Stream, ev.Flags = int16(playerOf[port]), kind, 0, 0
+				}
+				runEnd[fi] = int32(ref)
+				seen[fi] = true
+				arr[fi*slots+port] = int32(p)
+				ref++
+				p += n
+				continue
+			}
+		}
+	general:
 		// Write the record in place: the slice was sized for the events,
 		// and building it on the stack and copying costs more than the
 		// decoding.
