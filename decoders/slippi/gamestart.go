@@ -95,6 +95,9 @@ func gameStartFields(ev []byte, p int, version uint32, ports *[4]portInfo) (fs [
 		return nil, n > 1, 1
 	}
 	ctx := nameCtx{char: -1, ver: version}
+	// made at the most the fields can be, not grown an append at a time
+	// (which made three times the memory they take, for every decode)
+	fs = make([]model.Field, 0, 1+len(gameStartDefs)+4)
 	fs = append(fs, model.Field{Key: "version", Label: "Version", Value: verString(version),
 		Span:   model.Span{Off: int64(p + 1), Len: 4},
 		Fields: []model.Field{{Key: "unused", Label: "Unused", Value: int64(ev[4]), Span: model.Span{Off: int64(p + 4), Len: 1}}}})
@@ -121,7 +124,8 @@ func gameStartFields(ev []byte, p int, version uint32, ports *[4]portInfo) (fs [
 		// blocks: the span keeps to the bytes the event has.
 		blk := min(0x65+0x24*port, n)
 		pf := model.Field{Key: fmt.Sprintf("port%d", port+1), Label: fmt.Sprintf("Port %d", port+1),
-			Span: model.Span{Off: int64(p + blk), Len: int64(min(blk+0x24, n) - blk)}}
+			Span:   model.Span{Off: int64(p + blk), Len: int64(min(blk+0x24, n) - blk)},
+			Fields: make([]model.Field, 0, len(gameStartPortDefs))}
 		for i := range gameStartPortDefs {
 			f := &gameStartPortDefs[i]
 			at := f.off + f.step*port
