@@ -174,7 +174,7 @@ type decoder struct {
 	ports     [maxSlots]portInfo // by port; Game Start fills the first four
 	playerOf  [maxSlots]int      // port -> index in Players, -1
 	portOf    []int              // player index -> port
-	slots     int                // ports per frame in the frame arrays: 4, or maxSlots when an update names a port past 4
+	slots     int                // ports per frame in the frame arrays: 4, or maxSlots when an update names a port past 4; a whole decode's, up to its last player's (reserve)
 	metadata  *ubjson.Value
 	meta      metaInfo
 	startHdr  []model.Field // the Game Start header field, once decoded
@@ -191,7 +191,7 @@ type decoder struct {
 	followers  bool
 	cutSize    int // how long the record the data cuts off says it is (stopCut)
 
-	// per frame index * 4 + port: file offset of the kept copy, 0 = none
+	// per frame index * slots + port: file offset of the kept copy, 0 = none
 	pre, post, fpre, fpost []int32
 	runStart, runEnd       []int32 // file-order index (Ref) range of the kept copy of each frame (start + 1; 0 = none)
 	itemStart, itemCount   []int32 // kept copy's items: itemOffs[itemStart[f]:+itemCount[f]]

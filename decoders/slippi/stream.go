@@ -406,6 +406,18 @@ func (d *decoder) payEvents() {
 // reserve makes the arrays of a whole decode at the sizes the scan found.
 func (d *decoder) reserve() {
 	cnt := d.count
+	if !d.following {
+		// The players are known now (a followed file's may come later):
+		// the frame arrays hold the ports up to the last player's, not
+		// all four, since most games are on the first two. An update of
+		// a port past it has no player either way. (payEvents paid for
+		// all four, so the budget refuses as it always did.)
+		used := 1
+		for _, port := range d.portOf {
+			used = max(used, port+1)
+		}
+		d.slots = min(d.slots, used)
+	}
 	if d.opt.NoEvents {
 		d.evs = make([]model.Event, 0, 16) // grown for the platform events, as few as they come
 		d.runPre = make([]int32, cnt)
