@@ -52,8 +52,8 @@ type DecodeOptions struct {
 	// NoEvents asks for a decode that reads and checks every byte as the
 	// whole decode does (the same diagnostics in the same order, the same
 	// header, players, timeline, state and analysis) but keeps no event
-	// records: what a check needs, without the memory of a list it never
-	// reads. A format whose game code reads its events (teehistorian)
+	// records, and a format may leave out its Charts (Slippi does): what a
+	// check needs, without the memory of what it never reads. A format whose game code reads its events (teehistorian)
 	// keeps them; Follow ignores it.
 	NoEvents bool
 	// Progress, when set, is called from time to time with the bytes
