@@ -45,7 +45,7 @@ type Store struct {
 	rows  [][]rowRec
 	n     int
 	ext   slab[sumRec]
-	more  slab[moreRec]
+	more  slab[checkRec]
 	pl    [][]playerRec
 	np    int // players used in the last chunk
 	names arena
@@ -103,10 +103,10 @@ type rowRec struct {
 // extRec is what a row has once a full decode ran (the check, where the
 // summary is) and the game clock of the formats that have one: the
 // logical record, as x reads it and setX writes it. In memory it is held
-// in two parts, so a million clean checked rows pay 16 bytes each, not
-// 40: where the summary is (sumRec, every checked row) and the rest
-// (moreRec), made only for a row with problems, notes, an error or a
-// clock.
+// in two parts: where the summary is and the clock (sumRec, 32 bytes) for
+// every row checked or with a clock, and the check's problems (checkRec),
+// made only for a row with problems, notes or an error. A million rows
+// pay 32 bytes each, not 40, and a clean one no more.
 type extRec struct {
 	sumRef    uint64
 	clock     int64
@@ -118,20 +118,21 @@ type extRec struct {
 	sumLen    uint32
 }
 
-// sumRec is where a row's summary is, and its moreRec (index+1; 0 none).
+// sumRec is where a row's summary is, its game clock, and its checkRec
+// (its number; 0 none).
 type sumRec struct {
-	ref  uint64
-	n    uint32
-	more uint32
+	ref     uint64
+	clock   int64
+	n       uint32
+	clockNm uint32
+	more    uint32
 }
 
-// moreRec is the rest of a row's extRec.
-type moreRec struct {
-	clock        int64
+// checkRec is what a check found, when it found anything.
+type checkRec struct {
 	cProblems    int32
 	cNotes       int32
 	cErr, cFirst uint32
-	clockNm      uint32
 }
 
 const (
@@ -208,10 +209,10 @@ func (s *Store) x(r *rowRec) extRec {
 		return extRec{}
 	}
 	sr := s.ext.at(r.ext)
-	x := extRec{sumRef: sr.ref, sumLen: sr.n}
+	x := extRec{sumRef: sr.ref, sumLen: sr.n, clock: sr.clock, clockNm: sr.clockNm}
 	if sr.more != 0 {
 		m := s.more.at(sr.more)
-		x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm = m.clock, m.cProblems, m.cNotes, m.cErr, m.cFirst, m.clockNm
+		x.cProblems, x.cNotes, x.cErr, x.cFirst = m.cProblems, m.cNotes, m.cErr, m.cFirst
 	}
 	return x
 }
@@ -226,10 +227,10 @@ func (s *Store) setX(r *rowRec, x extRec) {
 		r.ext = s.ext.add()
 	}
 	sr := s.ext.at(r.ext)
-	sr.ref, sr.n = x.sumRef, x.sumLen
-	m := moreRec{x.clock, x.cProblems, x.cNotes, x.cErr, x.cFirst, x.clockNm}
+	sr.ref, sr.n, sr.clock, sr.clockNm = x.sumRef, x.sumLen, x.clock, x.clockNm
+	m := checkRec{x.cProblems, x.cNotes, x.cErr, x.cFirst}
 	if sr.more == 0 {
-		if m == (moreRec{}) {
+		if m == (checkRec{}) {
 			return
 		}
 		sr.more = s.more.add()
