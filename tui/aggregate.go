@@ -110,7 +110,7 @@ type aggRanMsg struct {
 }
 
 // run groups the games by the chosen key and player off the UI goroutine
-// (a million games take a second), and each group's player-games by month
+// (a million games take about two seconds), and each group's player-games by month
 // for the charts: the view keeps showing the last grouping, and says it is
 // grouping, until the new one comes.
 func (v *aggView) run() tea.Cmd {
