@@ -152,6 +152,15 @@ func (v *aggView) run() tea.Cmd {
 	}
 }
 
+// shownKey is the key of the groups on screen: while a grouping by
+// another is under way, the last one's.
+func (v *aggView) shownKey() aggregate.Key {
+	if len(v.res.By) > 0 {
+		return v.res.By[0]
+	}
+	return aggKeys[v.key]
+}
+
 // ran takes a grouping run made, unless a newer one was asked for.
 func (v *aggView) ran(msg aggRanMsg) {
 	if msg.v != v || msg.gen != v.gen {
@@ -249,7 +258,7 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 			for i, m := range g.Members {
 				paths[i] = v.games[m].Path
 			}
-			title := string(aggKeys[v.key]) + " " + strings.Join(g.Values, " ")
+			title := string(v.shownKey()) + " " + strings.Join(g.Values, " ")
 			members := append([]int32(nil), g.Members...)
 			return func() tea.Msg { return aggOpenMsg{title: title, members: members, paths: paths} }
 		}
@@ -288,13 +297,14 @@ func (v *aggView) View() string {
 	if v.player != "" {
 		who = theme.Safe(v.player)
 	}
-	title := th.TitleFocused.Render(" stats by "+string(aggKeys[v.key])+" ") + " " +
-		th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
+	title := th.TitleFocused.Render(" stats by "+string(v.shownKey())+" ") + " "
+	if v.grouping {
+		// next to the key, where 80 columns still show it
+		title += th.Warning.Render(fmt.Sprintf("grouping %d games by %s…", len(v.games), aggKeys[v.key])) + " "
+	}
+	title += th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
-	}
-	if v.grouping {
-		title += " " + th.Warning.Render(fmt.Sprintf("grouping %d games…", len(v.games)))
 	}
 	lines := []string{fit(title, v.w)}
 	if n, reasons := v.skips(); n > 0 {
@@ -368,7 +378,7 @@ func (v *aggView) tableLines(rows int) []string {
 	if len(v.res.Groups) == 0 {
 		why := "  no games to count: none of the rows shown has a summary yet (the background check makes them; `rewind stats --by` decodes what it needs)"
 		if v.res.Games > 0 {
-			why = fmt.Sprintf("  none of the %d games counted has a %s: b picks another key", v.res.Games, aggKeys[v.key])
+			why = fmt.Sprintf("  none of the %d games counted has a %s: b picks another key", v.res.Games, v.shownKey())
 		}
 		return []string{"", v.th.Dim.Render(why)}
 	}

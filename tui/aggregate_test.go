@@ -101,8 +101,13 @@ func TestAggregateView(t *testing.T) {
 	// a key asks for a grouping off the UI goroutine: until it comes the
 	// view shows the last one and says so, and an older one is dropped
 	stale := v.Update(keyMsg("b"))
+	v.setSize(80, 24)
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "stats by character  grouping 30 games by vs…") {
+		t.Errorf("the title names the key of the groups shown and the one asked for, within 80 columns:\n%s", out)
+	}
+	v.setSize(160, 48)
 	fresh := v.Update(keyMsg("B"))
-	if out := ansi.Strip(v.View()); !strings.Contains(out, "grouping 30 games…") || !strings.Contains(out, "Fox") {
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "stats by character") || !strings.Contains(out, "grouping 30 games by character…") || !strings.Contains(out, "Fox") {
 		t.Errorf("while grouping:\n%s", out)
 	}
 	v.Update(stale())
