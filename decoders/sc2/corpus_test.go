@@ -31,6 +31,18 @@ func corpusFiles(t testing.TB) []string {
 	return files
 }
 
+// samplesAndCorpus lists the samples and, when the shared corpus is
+// there, its files too; without it the test says it runs on the samples
+// only.
+func samplesAndCorpus(t testing.TB) []string {
+	files := samples(t)
+	if _, ok := corpus.Shared(t); ok {
+		return append(files, corpusFiles(t)...)
+	}
+	t.Logf("%s: the samples only", corpus.NotFound)
+	return files
+}
+
 // expectedOutcomes are the corpus files that are not decoded completely,
 // and why. Every other file must decode with no warning about its streams.
 var expectedOutcomes = map[string]string{

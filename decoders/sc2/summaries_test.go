@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"rewind/decoders/internal/corpus"
 	"rewind/model"
 )
 
@@ -48,12 +47,7 @@ func summaryDigest(t *testing.T, p string) (int, string) {
 }
 
 func TestSummariesGolden(t *testing.T) {
-	files := samples(t)
-	if _, ok := corpus.Shared(t); ok {
-		files = append(files, corpusFiles(t)...)
-	} else {
-		t.Logf("%s: the samples' summaries only", corpus.NotFound)
-	}
+	files := samplesAndCorpus(t)
 	want := map[string]string{}
 	if f, err := os.Open(summariesGolden); err == nil {
 		sc := bufio.NewScanner(f)

@@ -188,12 +188,7 @@ func TestOneClock(t *testing.T) {
 // whole analysis, for every sample and corpus file: the same outcomes,
 // stats and moments, and the same stats JSON but for the build order.
 func TestLeanSummary(t *testing.T) {
-	files := samples(t)
-	if _, ok := corpus.Shared(t); ok {
-		files = append(files, corpusFiles(t)...)
-	} else {
-		t.Logf("%s: the samples only", corpus.NotFound)
-	}
+	files := samplesAndCorpus(t)
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
