@@ -3,6 +3,7 @@ package aggregate
 import (
 	"slices"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -19,9 +20,9 @@ import (
 // any order, and a game the first pass did not see (a file added between
 // the passes) gets the session its start falls into, or one of its own.
 type Sessions struct {
-	plays map[string][]play    // per player key, the games' times, until done
-	spans map[string][]span    // per player key, its sessions, in order
-	names map[time.Time]string // the sessions' names, made once each
+	plays map[string][]play // per player key, the games' times, until done
+	spans map[string][]span // per player key, its sessions, in order
+	once  sync.Once         // makes spans once, whichever aggregation comes first
 }
 
 // span is a session: its first game's start and its last game's end, and
@@ -62,10 +63,10 @@ func (ss *Sessions) Note(g *Game) {
 
 // done turns each player's game times into their sessions; after it the
 // Sessions are only read, by any number of aggregations at once.
-func (ss *Sessions) done() {
-	if ss.spans != nil {
-		return
-	}
+func (ss *Sessions) done() { ss.once.Do(ss.find) }
+
+// find turns each player's game times into their sessions.
+func (ss *Sessions) find() {
 	ss.spans = make(map[string][]span, len(ss.plays))
 	for key, list := range ss.plays {
 		slices.SortStableFunc(list, func(a, b play) int { return a.start.Compare(b.start) })
