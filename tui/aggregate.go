@@ -54,11 +54,10 @@ func newAggKeys() aggKeyMap {
 }
 
 // aggOpenMsg asks the browser to show only a group's games: indices into
-// the games the view was given (and their paths).
+// the games the view was given, which the browser maps to its rows.
 type aggOpenMsg struct {
 	title   string
 	members []int32
-	paths   []string
 }
 
 // aggBackMsg returns to the browser.
@@ -254,13 +253,9 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, v.keys.Open):
 		if v.cur < len(v.res.Groups) {
 			g := v.res.Groups[v.cur]
-			paths := make([]string, len(g.Members))
-			for i, m := range g.Members {
-				paths[i] = v.games[m].Path
-			}
 			title := string(v.shownKey()) + " " + strings.Join(g.Values, " ")
 			members := append([]int32(nil), g.Members...)
-			return func() tea.Msg { return aggOpenMsg{title: title, members: members, paths: paths} }
+			return func() tea.Msg { return aggOpenMsg{title: title, members: members} }
 		}
 	}
 	return nil

@@ -111,6 +111,9 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 						continue
 					}
 					if kind == archiveStats {
+						// the view names rows by index (archIDs), not path:
+						// a million paths are 70 MB
+						g.Path = ""
 						pack.Pack(&g)
 					}
 					p.games = append(p.games, g)
