@@ -637,24 +637,27 @@ func (a *analysis) lineMoments() {
 			s += "; " + l.note
 			fs = append(fs, model.Field{Key: "note", Label: "note", Value: l.note})
 		}
-		a.moments = append(a.moments, model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, By: l.player, On: -1,
-			Summary: s, Fields: fs, Span: l.span, Facts: model.MomentFacts{Move: a.lineMove(l), Hits: l.count}})
+		m := a.leanMoment(i)
+		m.Summary, m.Fields = s, fs
+		a.moments = append(a.moments, m)
 	}
 	for i := range a.losses {
 		l := &a.losses[i]
-		a.moments = append(a.moments, model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
-			On: l.player, Summary: a.lossText(l), Span: l.span,
-			Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}, Fields: []model.Field{
-				{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
-				{Key: "count", Label: "count", Value: int64(l.count)},
-				{Key: "killer", Label: "killer", Value: a.name(l.killer)},
-				{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: a.titleOrNone(l.killerUnit)},
-			}})
+		m := a.leanMoment(len(a.lines) + i)
+		m.Summary = a.lossText(l)
+		m.Fields = []model.Field{
+			{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
+			{Key: "count", Label: "count", Value: int64(l.count)},
+			{Key: "killer", Label: "killer", Value: a.name(l.killer)},
+			{Key: "killerUnit", Label: "killer's unit", Value: l.killerUnit, Name: a.titleOrNone(l.killerUnit)},
+		}
+		a.moments = append(a.moments, m)
 	}
 }
 
-// leanMoment is lineMoments' moment of line i, or of loss i-len(lines),
-// without its summary line and fields: what a summary records of it.
+// leanMoment is the moment of line i, or of loss i-len(lines), without
+// its summary line and fields: what a summary records of it, and what
+// lineMoments adds those to.
 func (a *analysis) leanMoment(i int) model.Moment {
 	if i < len(a.lines) {
 		l := &a.lines[i]
