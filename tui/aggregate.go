@@ -126,10 +126,7 @@ func (v *aggView) run() tea.Cmd {
 			msg.who = aggregate.Frequent(games)
 		}
 		if aggregate.NeedsSessions(opt.By) {
-			opt.Sessions = aggregate.NewSessions()
-			for i := range games {
-				opt.Sessions.Note(&games[i])
-			}
+			opt.Sessions = aggregate.SessionsOf(games) // found once for both groupings
 		}
 		// the same sides by key and month, on the other core: a group's
 		// chart is its own player-games, not every side of the games it
@@ -181,14 +178,7 @@ var aggOrders = []string{"most games", "worst win rate", "best win rate"}
 // sortGroups puts the groups in the order chosen; groups with no decided
 // game go last in the win-rate orders, and ties keep the most games first.
 func (v *aggView) sortGroups() {
-	// Run's order first: most games, then by value
-	sort.SliceStable(v.res.Groups, func(i, j int) bool {
-		a, b := v.res.Groups[i], v.res.Groups[j]
-		if a.Games != b.Games {
-			return a.Games > b.Games
-		}
-		return slices.Compare(a.Values, b.Values) < 0
-	})
+	v.res.SortByGames()
 	if v.order == 0 {
 		return
 	}

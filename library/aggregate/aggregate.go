@@ -208,10 +208,7 @@ type side struct {
 // Run groups the games' player-games.
 func Run(games []Game, opt Options) *Result {
 	if NeedsSessions(opt.By) && opt.Sessions == nil {
-		opt.Sessions = NewSessions()
-		for i := range games {
-			opt.Sessions.Note(&games[i])
-		}
+		opt.Sessions = SessionsOf(games)
 	}
 	a := NewAggregator(opt)
 	for i := range games {
@@ -305,14 +302,20 @@ func (a *Aggregator) Result() *Result {
 		}
 		grp.names = nil
 	}
+	res.SortByGames()
+	return res
+}
+
+// SortByGames puts the groups in Result's order: most player-games first,
+// then by their values.
+func (res *Result) SortByGames() {
 	sort.SliceStable(res.Groups, func(i, j int) bool {
 		a, b := res.Groups[i], res.Groups[j]
 		if a.Games != b.Games {
 			return a.Games > b.Games
 		}
-		return strings.Join(a.Values, "\x00") < strings.Join(b.Values, "\x00")
+		return slices.Compare(a.Values, b.Values) < 0
 	})
-	return res
 }
 
 func needs(keys []Key, k Key) bool {

@@ -45,6 +45,15 @@ func NeedsSessions(keys []Key) bool { return needs(keys, KeySession) }
 // NewSessions starts a first pass.
 func NewSessions() *Sessions { return &Sessions{plays: map[string][]play{}} }
 
+// SessionsOf is the first pass over a list of games.
+func SessionsOf(games []Game) *Sessions {
+	ss := NewSessions()
+	for i := range games {
+		ss.Note(&games[i])
+	}
+	return ss
+}
+
 // Note adds a game's player-games to the first pass, as the grouping will
 // count them: a game it skips (SkipReason) or without a start has no
 // session.
