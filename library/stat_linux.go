@@ -18,15 +18,17 @@ type statter struct {
 
 func newStatter(dir *os.File, prefix string) statter { return statter{int(dir.Fd())} }
 
-func (s statter) stat(name string) (fileStat, error) {
+// stat stats the entry named nameZ (the name and a NUL after it),
+// following a symlink.
+func (s statter) stat(nameZ []byte) (fileStat, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(s.fd, name, &st, 0)
+		err := fstatat(s.fd, nameZ, &st)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return fileStat{}, &os.PathError{Op: "stat", Path: name, Err: err}
+			return fileStat{}, &os.PathError{Op: "stat", Path: string(nameZ[:len(nameZ)-1]), Err: err}
 		}
 		break
 	}

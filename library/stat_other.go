@@ -11,8 +11,10 @@ type statter struct {
 
 func newStatter(dir *os.File, prefix string) statter { return statter{prefix} }
 
-func (s statter) stat(name string) (fileStat, error) {
-	info, err := os.Stat(s.prefix + name)
+// stat stats the entry named nameZ (the name and a NUL after it),
+// following a symlink.
+func (s statter) stat(nameZ []byte) (fileStat, error) {
+	info, err := os.Stat(s.prefix + string(nameZ[:len(nameZ)-1]))
 	if err != nil {
 		return fileStat{}, err
 	}

@@ -326,34 +326,24 @@ func (n *dirNode) list() {
 		return
 	}
 	defer f.Close()
-	des, err := f.ReadDir(-1)
-	n.err = err
-	// sorted as plain name and type pairs: a sort through the interface's
-	// methods was a tenth of a warm walk of a million files
-	type dirent struct {
-		name string
-		typ  fs.FileMode
-	}
-	ents := make([]dirent, len(des))
-	for i, d := range des {
-		ents[i] = dirent{d.Name(), d.Type()}
-	}
-	des = nil
-	slices.SortFunc(ents, func(a, b dirent) int { return strings.Compare(a.name, b.name) })
-	// the children's paths as filepath.Join makes them, with one
-	// allocation each
+	names := listings.Get().(*folderNames)
+	defer listings.Put(names)
+	n.err = readFolder(f, names)
+	names.sort()
+	// the children's paths as filepath.Join makes them, all in one string
 	prefix := filepath.Join(n.path, "x")
 	prefix = prefix[:len(prefix)-1]
+	paths := names.paths(prefix)
 	stack := append(n.stack[:len(n.stack):len(n.stack)], n.real)
 	st := newStatter(f, prefix)
-	n.items = make([]dirItem, 0, len(ents))
-	for _, d := range ents {
-		name := d.name
-		if strings.HasPrefix(name, ".") {
+	n.items = make([]dirItem, 0, len(names.ents))
+	for i, d := range names.ents {
+		if names.arena[d.off] == '.' {
 			continue // hidden files and folders: editor and VCS litter
 		}
-		child := prefix + name
-		fi, err := st.stat(name) // follows symlinks
+		child := paths[i]
+		name := child[len(prefix):]
+		fi, err := st.stat(names.nameZ(d)) // follows symlinks
 		if err != nil {
 			if d.typ&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist) {
 				n.items = append(n.items, dirItem{e: Entry{Path: child, Kind: Unreadable, Err: fmt.Errorf("%s: broken symlink", child)}})
@@ -401,27 +391,41 @@ func (n *dirNode) list() {
 	}
 }
 
-// replayExts are the formats' extensions, to pick files without opening them.
-var replayExts = func() []string {
-	var out []string
+// replayExts are the formats' extensions, lower case with the dot, to pick
+// files without opening them.
+var replayExts = func() map[string]bool {
+	out := map[string]bool{}
 	for _, f := range decoders.Formats {
-		out = append(out, f.Exts...)
+		for _, e := range f.Exts {
+			out[e] = true
+		}
 	}
 	return out
 }()
 
-// replayExt is decoders.HasReplayExt without an allocation per name.
+// replayExt is decoders.HasReplayExt without an allocation per name: a
+// plain ASCII extension is lowered in a small buffer and looked up (a walk
+// asks a million times); any other name goes to the registry's own test.
 func replayExt(name string) bool {
 	i := strings.LastIndexByte(name, '.')
-	if i < 0 || strings.ContainsAny(name[i:], `/\`) {
+	if i < 0 {
 		return false
 	}
-	for _, e := range replayExts {
-		if strings.EqualFold(name[i:], e) {
-			return true
-		}
+	var buf [16]byte
+	if len(name)-i > len(buf) {
+		return decoders.HasReplayExt(name) // longer than any format's
 	}
-	return false
+	ext := buf[:0]
+	for _, c := range []byte(name[i:]) {
+		if c >= 0x80 || c == '/' || c == '\\' {
+			return decoders.HasReplayExt(name)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		ext = append(ext, c)
+	}
+	return replayExts[string(ext)]
 }
 
 // fileStat is what a walk needs of a file's stat.
