@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/ulikunitz/xz/lzma"
 
@@ -180,7 +181,9 @@ func decompress(in *bytes.Reader, text []byte, grow bool, more func(t []byte, n 
 			out, err = text, fmt.Errorf("the LZMA decoder failed: %v", p)
 		}
 	}()
-	r, err := lzma.ReaderConfig{DictCap: lzma.MaxDictCap}.NewReader(in)
+	// no cap of the library's own: the budget paid for the dictionary
+	// already (min: MaxDictCap is 4 GiB, past an int on 32-bit systems)
+	r, err := lzma.ReaderConfig{DictCap: min(lzma.MaxDictCap, math.MaxInt)}.NewReader(in)
 	if err != nil {
 		return text, err
 	}
