@@ -185,3 +185,33 @@ func BenchmarkFilterMillion(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWalk walks 20 folders of 1,000 empty replays each (the walk
+// lists and stats; nothing is read) and reports what a file costs: the
+// walk of a million files is this times a million, divided by the cores.
+func BenchmarkWalk(b *testing.B) {
+	root := b.TempDir()
+	const folders, each = 20, 1000
+	for d := range folders {
+		dir := filepath.Join(root, fmt.Sprintf("%02d", d))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for i := range each {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("Game_20240101T%06d.slp", i)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for range b.N {
+		n := 0
+		walkBatches([]string{root}, func(batch []Entry) bool { n += len(batch); return true })
+		if n != folders*each {
+			b.Fatalf("walked %d files, want %d", n, folders*each)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*folders*each), "cpu-ns/file")
+}

@@ -184,10 +184,18 @@ func (w *walker) stop() {
 	w.wg.Wait()
 }
 
+// walkBatch is how many entries a walk's batch hands over at most.
+const walkBatch = 512
+
 // emit adds one entry to the batch being gathered.
 func (w *walker) emit(e Entry) bool {
+	if w.batch == nil {
+		// made at its full size: grown by append, a batch cost twice its
+		// size in copies (the receiver keeps it, so it is never reused)
+		w.batch = make([]Entry, 0, walkBatch)
+	}
 	w.batch = append(w.batch, e)
-	if len(w.batch) >= 512 {
+	if len(w.batch) >= walkBatch {
 		return w.flush()
 	}
 	return true
