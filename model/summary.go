@@ -146,8 +146,14 @@ func (r *Replay) RecordMoments(ms []Moment) []MomentRecord {
 	if len(ms) == 0 {
 		return nil
 	}
+	return r.AppendMomentRecords(make([]MomentRecord, 0, len(ms)), ms)
+}
+
+// AppendMomentRecords appends the records of moments to out: a format that
+// makes its moments a few at a time (SC2's summary) writes their records
+// into one list, with no list of each few to drop.
+func (r *Replay) AppendMomentRecords(out []MomentRecord, ms []Moment) []MomentRecord {
 	tl := &r.Timeline
-	out := make([]MomentRecord, 0, len(ms))
 	for _, m := range ms {
 		f, e := tl.Clamp(m.Frame), tl.Clamp(max(m.End, m.Frame))
 		out = append(out, MomentRecord{Kind: m.Kind, Frame: tl.Number(f), End: tl.Number(e),
