@@ -219,8 +219,8 @@ func (d *decoder) lastEventLoop() int {
 	if g := d.game; g != nil && len(g.events) > 0 {
 		last = max(last, int(g.events[len(g.events)-1].loop))
 	}
-	if t := d.tr; t != nil && len(t.events) > 0 {
-		last = max(last, int(t.events[len(t.events)-1].loop))
+	if t := d.tr; t != nil && t.events.len() > 0 {
+		last = max(last, int(t.events.at(t.events.len()-1).loop))
 	}
 	if m := d.msgs; m != nil && len(m.events) > 0 {
 		last = max(last, int(m.events[len(m.events)-1].raw.loop))
@@ -270,12 +270,11 @@ func (d *decoder) lobbyHumans() []bool {
 // hall is born (sc2reader then moves every event a loop later).
 func (d *decoder) gameHeartStart() int {
 	t := d.tr
-	if t == nil || len(t.events) == 0 || d.expansion == "LotV" {
+	if t == nil || t.events.len() == 0 || d.expansion == "LotV" {
 		return 0
 	}
 	start := -1
-	for i := range t.events {
-		e := &t.events[i]
+	for _, e := range t.events.all() {
 		if start != -1 && int(e.loop) > start+5 {
 			break
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"rewind/decoders/sc2/names"
-	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
 
@@ -224,8 +223,8 @@ func (a *analysis) supplyAt(p, frame int) string {
 // player, verb and unit that ended less than groupGap before.
 func (a *analysis) addLine(l line) {
 	k := groupKey{l.player, l.verb, l.name}
-	if i, ok := a.groups[k]; ok && l.frame-a.lines[i].frame <= groupGap {
-		g := &a.lines[i]
+	if i, ok := a.groups[k]; ok && l.frame-a.lines.at(i).frame <= groupGap {
+		g := a.lines.at(i)
 		g.count++
 		g.lastFrame = l.frame
 		g.units = append(g.units, l.units...)
@@ -235,8 +234,7 @@ func (a *analysis) addLine(l line) {
 	if !a.lean {
 		l.supply = a.supplyAt(l.player, l.frame)
 	}
-	a.groups[k] = len(a.lines)
-	a.lines = append(a.lines, l)
+	a.groups[k] = a.lines.add(l)
 }
 
 // walkTracker reads the tracker events once, in loop order.
@@ -249,10 +247,10 @@ func (a *analysis) walkTracker() {
 	a.histAt = map[int32]int{}
 	a.groups = map[groupKey]int{}
 	a.lossGroups = map[lossKey]int{}
-	a.trDec = summaryDecoders.Get().(*versioned.Decoder)
-	defer summaryDecoders.Put(a.trDec)
-	for i := range t.events {
-		e := &t.events[i]
+	// the k-th Upgrade (UnitDied) event kept has the k-th record of
+	// t.upgrades (t.kills)
+	nu, nk := 0, 0
+	for _, e := range t.events.all() {
 		switch e.id {
 		case tUnitInit, tUnitBorn:
 			a.unitMade(e)
@@ -263,9 +261,11 @@ func (a *analysis) walkTracker() {
 		case tUnitTypeChange:
 			a.morph(e)
 		case tUpgrade:
-			a.upgrade(e)
+			a.upgrade(e, *t.upgrades.at(nu))
+			nu++
 		case tUnitDied:
-			a.unitDied(e)
+			a.unitDied(e, t.kills.at(nk))
+			nk++
 		}
 	}
 	a.countAlive()
@@ -365,16 +365,18 @@ func (a *analysis) morph(e *tevent) {
 	a.addLine(l)
 }
 
-// upgrade handles a research done.
-func (a *analysis) upgrade(e *tevent) {
+// upgrade handles a research done; rec is the event's record
+// (tracker.upgrades).
+func (a *analysis) upgrade(e *tevent, rec int32) {
 	p := int(e.player)
 	if p < 0 || p >= a.n || e.loop == 0 {
 		return // the skins and sprays every player owns are upgrades at loop 0
 	}
-	v := a.d.tr.bodyIn(a.trDec, e)
-	b, _ := v.BytesOf(1)
-	name := string(b)
-	if n, ok := v.IntOf(2); (ok && n <= 0) || name == "" || cosmetic(name) {
+	if rec < 0 {
+		return // a count of 0 or less
+	}
+	name := a.d.tr.upgradeNames[rec]
+	if name == "" || cosmetic(name) {
 		return
 	}
 	a.players[p].upgrades++
@@ -384,8 +386,8 @@ func (a *analysis) upgrade(e *tevent) {
 }
 
 // unitDied handles a death: a loss and a kill when another player killed
-// a unit worth it.
-func (a *analysis) unitDied(e *tevent) {
+// a unit worth it; k is the event's record (tracker.kills).
+func (a *analysis) unitDied(e *tevent, k *killRec) {
 	t := a.d.tr
 	u := e.unit
 	if u < 0 || t.units.at(int(u)).died != e.loop {
@@ -393,12 +395,9 @@ func (a *analysis) unitDied(e *tevent) {
 	}
 	ur := t.units.at(int(u))
 	owner := int(a.d.playerIndex(int64(ur.ownerAt(e.loop))))
-	v := t.bodyIn(a.trDec, e)
-	dth := death{loop: e.loop, killer: -1, died: true}
-	var kid int64
-	kid, dth.hasKiller = v.IntOf(2)
+	dth := death{loop: e.loop, killer: -1, died: true, hasKiller: k.hasKiller}
 	if dth.hasKiller {
-		dth.killer = int(a.d.playerIndex(kid))
+		dth.killer = int(k.killer)
 	}
 	a.deaths[u] = dth
 	name := t.unitName(u, e.loop)
@@ -423,23 +422,22 @@ func (a *analysis) unitDied(e *tevent) {
 		a.players[dth.killer].kills++
 	}
 	killerUnit := ""
-	if ki, ok := v.IntOf(5); ok {
-		kr, _ := v.IntOf(6)
-		if k := a.unitByTag(ki, kr); k >= 0 {
-			killerUnit = t.unitName(k, e.loop)
+	if k.hasKillerUnit {
+		if ku := a.unitByTag(int64(k.unitIndex), int64(k.unitRecycle)); ku >= 0 {
+			killerUnit = t.unitName(ku, e.loop)
 		}
 	}
 	l := loss{frame: a.frame(e.loop), player: owner, killer: dth.killer, name: name, killerUnit: killerUnit,
 		structure: info.Kind == names.Structure, building: building, span: a.trackerSpan(e)}
 	key := lossKey{owner, dth.killer, name, killerUnit, building}
-	if i, ok := a.lossGroups[key]; ok && l.frame-a.losses[i].frame <= groupGap {
-		a.losses[i].count++
-		a.losses[i].lastFrame = l.frame
+	if i, ok := a.lossGroups[key]; ok && l.frame-a.losses.at(i).frame <= groupGap {
+		g := a.losses.at(i)
+		g.count++
+		g.lastFrame = l.frame
 		return
 	}
 	l.count, l.lastFrame = 1, l.frame
-	a.lossGroups[key] = len(a.losses)
-	a.losses = append(a.losses, l)
+	a.lossGroups[key] = a.losses.add(l)
 }
 
 // unitByTag finds the tracker unit of a unit tag's index and recycle: the
@@ -471,8 +469,7 @@ type unitTag struct {
 
 // outcomes notes the structures and warp-ins that never finished.
 func (a *analysis) outcomes() {
-	for i := range a.lines {
-		l := &a.lines[i]
+	for _, l := range a.lines.all() {
 		var cancelled, destroyed, unfinished []int32
 		for _, u := range l.units {
 			if !a.inited[u] || a.done[u] {
@@ -609,9 +606,8 @@ func (a *analysis) lineMoments() {
 	if a.lean {
 		return // the summary makes its records of them (leanRecords)
 	}
-	a.moments = slices.Grow(a.moments, len(a.lines)+len(a.losses))
-	for i := range a.lines {
-		l := &a.lines[i]
+	a.moments = slices.Grow(a.moments, a.lines.len()+a.losses.len())
+	for i, l := range a.lines.all() {
 		s := a.what(l)
 		var fs []model.Field
 		key := "unit"
@@ -641,9 +637,8 @@ func (a *analysis) lineMoments() {
 		m.Summary, m.Fields = s, fs
 		a.moments = append(a.moments, m)
 	}
-	for i := range a.losses {
-		l := &a.losses[i]
-		m := a.leanMoment(len(a.lines) + i)
+	for i, l := range a.losses.all() {
+		m := a.leanMoment(a.lines.len() + i)
 		m.Summary = a.lossText(l)
 		m.Fields = []model.Field{
 			{Key: "unit", Label: "unit", Value: l.name, Name: a.unitTitle(l.name)},
@@ -659,12 +654,12 @@ func (a *analysis) lineMoments() {
 // its summary line and fields: what a summary records of it, and what
 // lineMoments adds those to.
 func (a *analysis) leanMoment(i int) model.Moment {
-	if i < len(a.lines) {
-		l := &a.lines[i]
+	if i < a.lines.len() {
+		l := a.lines.at(i)
 		return model.Moment{Kind: l.kind, Frame: l.frame, End: l.frame, By: l.player, On: -1,
 			Span: l.span, Facts: model.MomentFacts{Move: a.lineMove(l), Hits: l.count}}
 	}
-	l := &a.losses[i-len(a.lines)]
+	l := a.losses.at(i - a.lines.len())
 	return model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
 		On: l.player, Span: l.span, Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}}
 }
@@ -674,12 +669,12 @@ func (a *analysis) leanMoment(i int) model.Moment {
 // made a few moments at a time: the whole list of moments (176 bytes
 // each, 0.8 MB for test10) was the largest thing a summary held.
 func (a *analysis) leanRecords() []model.MomentRecord {
-	n := len(a.lines) + len(a.losses)
+	n := a.lines.len() + a.losses.len()
 	frame := func(i int32) int {
-		if int(i) < len(a.lines) {
-			return a.lines[i].frame
+		if int(i) < a.lines.len() {
+			return a.lines.at(int(i)).frame
 		}
-		return a.losses[int(i)-len(a.lines)].frame
+		return a.losses.at(int(i) - a.lines.len()).frame
 	}
 	order := make([]int32, n)
 	for i := range order {
@@ -690,7 +685,7 @@ func (a *analysis) leanRecords() []model.MomentRecord {
 	chunk := make([]model.Moment, 0, min(n, 256))
 	flush := func() {
 		if len(chunk) > 0 {
-			out = append(slices.Grow(out, n-len(out)), a.r.RecordMoments(chunk)...)
+			out = a.r.AppendMomentRecords(slices.Grow(out, n-len(out)), chunk)
 			chunk = chunk[:0]
 		}
 	}
@@ -812,8 +807,7 @@ func (a *analysis) buildOrderTable(p int) (model.StatTable, bool) {
 		t.Title = a.name(p) + "'s orders · train, build and research commands, not units made"
 		t.Columns = []string{"Ordered"}
 	}
-	for i := range a.lines {
-		l := &a.lines[i]
+	for _, l := range a.lines.all() {
 		if l.player != p {
 			continue
 		}
@@ -837,8 +831,7 @@ func (a *analysis) buildOrderTable(p int) (model.StatTable, bool) {
 func (a *analysis) lossTable(p int) (model.StatTable, bool) {
 	t := model.StatTable{Key: "unitsLost", Player: p, Columns: []string{"Lost", "Killed by"},
 		Title: a.name(p) + "'s losses to other players"}
-	for i := range a.losses {
-		l := &a.losses[i]
+	for _, l := range a.losses.all() {
 		if l.player != p {
 			continue
 		}

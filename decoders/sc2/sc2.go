@@ -512,6 +512,14 @@ func (d *decoder) readArchive() {
 			t.data = b
 			t.run(b, &t.diags)
 		}
+		if ok && t.stream == fTracker && d.opt.NoEvents && d.tr != nil {
+			// A check keeps no events, so nothing shows the stream's
+			// bytes, and the analysis has what it reads of them: the
+			// largest member (1.7 MB of a 240 KB replay) is dropped,
+			// read again should anything ask (Replay.Bytes).
+			d.tr.data, t.data = nil, nil
+			d.st.drop(fTracker)
+		}
 	}
 	rest.run(nil, &rest.diags)
 	for _, t := range tasks {

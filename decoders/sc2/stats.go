@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"rewind/decoders/sc2/versioned"
 	"rewind/model"
 )
 
@@ -46,14 +45,13 @@ type analysis struct {
 	n    int // players
 	last int // the last frame
 
-	trDec *versioned.Decoder // reads tracker event bodies while walkTracker runs
-	lean  bool               // the summary's walk (see walk)
+	lean bool // the summary's walk (see walk)
 
 	acts    actionCounts
 	players []playerStats
-	lines   []line        // build order lines of every player, in frame order
+	lines   chunked[line] // build order lines of every player, in frame order
 	items   [][]buildItem // every player's build order for the JSON (buildorder.go)
-	losses  []loss
+	losses  chunked[loss]
 	moments []model.Moment
 	chat    []chatLine
 
@@ -101,7 +99,7 @@ func (d *decoder) walk(lean bool) *analysis {
 		a.players[p].orders = map[model.MomentKind]int{}
 	}
 	a.acts = a.countActions()
-	if d.tr != nil && len(d.tr.events) > 0 {
+	if d.tr != nil && d.tr.events.len() > 0 {
 		a.walkTracker()
 	} else {
 		a.walkOrders()

@@ -56,6 +56,15 @@ func (s *streams) get(name string) ([]byte, error) {
 	return ls.data, ls.err
 }
 
+// drop forgets a file's bytes: a later read decompresses it again.
+func (s *streams) drop(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ls, ok := s.m[name]; ok {
+		s.m[name] = &lazyStream{bi: ls.bi}
+	}
+}
+
 // load is Replay.LoadStream: the bytes of any file of the archive, read
 // on first use.
 func (s *streams) load(name string) []byte {

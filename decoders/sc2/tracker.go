@@ -118,9 +118,17 @@ type statRec struct {
 
 type change struct {
 	loop   int32
-	player int16 // player index
 	typ    int32
+	player int16 // player index
 	delta  int8
+}
+
+// killRec is what a UnitDied event says of the killer: its player
+// (playerIndex of m_killerPlayerId) and its unit's tag, each when given.
+type killRec struct {
+	killer                   int32
+	unitIndex, unitRecycle   uint32
+	hasKiller, hasKillerUnit bool
 }
 
 type tracker struct {
@@ -130,7 +138,8 @@ type tracker struct {
 	// by 4, as sc2reader does; the event's fields keep the values written.
 	posScale int64
 	data     []byte
-	events   []tevent
+	reload   func() []byte // the stream's bytes after a check dropped data
+	events   chunked[tevent]
 	units    chunked[unitRec]
 	byIndex  map[uint32]int32 // current unit for a tag index
 	types    []string
@@ -138,6 +147,16 @@ type tracker struct {
 
 	stats   [][]statRec // per player index
 	changes chunked[change]
+
+	// What the analysis reads of an Upgrade and a UnitDied event's body,
+	// taken while the event is decoded: one record for each such event
+	// kept, in stream order. The analysis then needs no body, and a check
+	// drops the decompressed stream once it is decoded (1.7 MB of a 240 KB
+	// replay's 7 MB live after the decode).
+	upgrades     chunked[int32] // index into upgradeNames, or -1: a count of 0 or less
+	upgradeNames []string
+	upgradeIdx   map[string]int32
+	kills        chunked[killRec]
 
 	nplayers int
 	maxX     int32
@@ -193,18 +212,21 @@ const (
 	posSize     = 12
 	statRecSize = 4 + 4*nStats
 	changeSize  = 12
+	upgradeSize = 4
+	killSize    = 16
 )
 
 // decodeTracker decodes replay.tracker.events and builds the per-loop
 // state. It runs as a task of its own (readArchive): it reads d.players (through
 // playerIndex) and writes only d.tr and out.
 func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
-	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, nplayers: len(d.r.Players),
+	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, upgradeIdx: map[string]int32{}, nplayers: len(d.r.Players),
 		setupUsers: map[int]int{}, b: d.b, posScale: 1}
 	if d.baseBuild < 27950 {
 		t.posScale = 4
 	}
 	t.stats = make([][]statRec, t.nplayers)
+	t.reload = func() []byte { return d.st.load(fTracker) }
 	d.tr = t
 	dec := versioned.NewDecoder(b)
 	dec.Budget, dec.What = d.b, fTracker
@@ -235,8 +257,8 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 		if err == nil && (loop < 0 || loop > 1<<31-1) {
 			err = &versioned.Error{Off: start, Msg: fmt.Sprintf("game loop %d out of range", loop)}
 		}
-		if err == nil && len(t.events) == cap(t.events) {
-			err = t.grow(start)
+		if err == nil && t.events.len()%chunkLen == 0 {
+			err = t.room()
 		}
 		if err != nil {
 			if d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)}) {
@@ -249,7 +271,7 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 				off, msg = int64(e.Off), e.Msg
 			}
 			dg := diagnostic(model.Error, model.Span{Stream: fTracker, Off: off, Len: int64(len(b)) - off},
-				fmt.Sprintf("tracker event %d", len(t.events)), msg+"; the rest of the stream is not decoded", "", "")
+				fmt.Sprintf("tracker event %d", t.events.len()), msg+"; the rest of the stream is not decoded", "", "")
 			dg.Frame, dg.Skipped = int(min64(max(loop, 0), int64(d.loops))), true
 			*out = append(*out, dg)
 			break
@@ -260,10 +282,10 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 			d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)})
 			break
 		}
-		t.events = append(t.events, ev)
+		t.events.add(ev)
 	}
-	if dg, ok := d.pastTheEnd(fTracker, "tracker", len(t.events), func(i int) (int32, int32, int32) {
-		e := &t.events[i]
+	if dg, ok := d.pastTheEnd(fTracker, "tracker", t.events.len(), func(i int) (int32, int32, int32) {
+		e := t.events.at(i)
 		return e.loop, e.off, e.end
 	}); ok {
 		*out = append(*out, dg)
@@ -278,18 +300,13 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 	}
 }
 
-// grow makes room for more events, paying the budget for them. The first
-// room is for an event every 36 bytes: the corpus's streams take 39 to 74
-// bytes an event (53 typically), so they never grow, and the guess wastes
-// a fifth of the room where the old one of 24 bytes wasted half (a
-// megabyte for the 1.7 MB stream of a 240 KB replay).
-func (t *tracker) grow(at int) error {
-	n := max(2*cap(t.events), len(t.data)/36+16)
-	if err := t.b.Items(fTracker+": events", int64(n-len(t.events)), teventSize); err != nil {
-		return err
-	}
-	t.events = append(make([]tevent, 0, n), t.events...)
-	return nil
+// room pays the budget for the next chunk of events. The events are
+// kept in chunks (chunked), not in one slice sized by a guess from the
+// stream's length: the guess of an event every 36 bytes left a fifth of
+// the room unused (0.25 MB for the 1.7 MB stream of a 240 KB replay), and
+// a stream it did not fit copied the slice.
+func (t *tracker) room() error {
+	return t.b.Items(fTracker+": events", chunkLen, teventSize)
 }
 
 // source hands the tracker events to the replay's merge.
@@ -298,10 +315,10 @@ func (t *tracker) source(kt *kindTable) eventSource {
 	for id, k := range trackerKinds {
 		kinds[id] = kt.id(k)
 	}
-	return eventSource{n: len(t.events),
-		frame: func(i int) int { return int(t.events[i].loop) },
+	return eventSource{n: t.events.len(),
+		frame: func(i int) int { return int(t.events.at(i).loop) },
 		event: func(i int, ev *model.Event) {
-			e := &t.events[i]
+			e := t.events.at(i)
 			ev.Frame, ev.Player, ev.Kind, ev.Ref = int32(e.loop), int16(e.player), kinds[e.id], int32(i)
 			ev.Stream, ev.Off, ev.Len = sTracker, int64(e.off), int64(e.end-e.off)
 			// A lost town hall is a turning point worth a tick on the timeline.
@@ -368,7 +385,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if !t.pay(statRecSize) {
 			return
 		}
-		t.stats[pi] = append(t.stats[pi], rec)
+		t.stats[pi] = appendDoubling(t.stats[pi], rec)
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
 		typ, ok := t.typeOf(name)
@@ -395,6 +412,18 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		e.player = d.playerIndex(int64(owner))
 		t.count(e.loop, owner, typ, 1, d)
 	case tUnitDied:
+		if !t.pay(killSize) {
+			return
+		}
+		var k killRec
+		var kid int64
+		kid, k.hasKiller = v.IntOf(2)
+		k.killer = d.playerIndex(kid)
+		if ki, ok := v.IntOf(5); ok {
+			kr, _ := v.IntOf(6)
+			k.unitIndex, k.unitRecycle, k.hasKillerUnit = uint32(ki), uint32(kr), true
+		}
+		t.kills.add(k)
 		u := t.unitByTag(geti(0), geti(1))
 		t.see(geti(3)*t.posScale, geti(4)*t.posScale)
 		if u < 0 {
@@ -463,6 +492,23 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: h.owner, typ: typ})
 	case tUpgrade:
 		e.player = d.playerIndex(geti(0))
+		if !t.pay(upgradeSize) {
+			return
+		}
+		name, _ := v.BytesOf(1)
+		i, ok := t.upgradeIdx[string(name)]
+		if !ok {
+			if t.b.Alloc(fTracker+": upgrade names", int64(len(name))+48) != nil {
+				return
+			}
+			i = int32(len(t.upgradeNames))
+			t.upgradeNames = append(t.upgradeNames, string(name))
+			t.upgradeIdx[string(name)] = i
+		}
+		if n, ok := v.IntOf(2); ok && n <= 0 {
+			i = -1
+		}
+		t.upgrades.add(i)
 	case tUnitDone:
 		u := t.unitByTag(geti(0), geti(1))
 		if u < 0 {
@@ -702,37 +748,50 @@ func (t *tracker) install(d *decoder) {
 	}
 	prevSum := r.Summarize
 	r.Summarize = func(ev *model.Event) string {
-		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= t.events.len() {
 			if prevSum != nil {
 				return prevSum(ev)
 			}
 			return ""
 		}
-		return t.summary(d, &t.events[ev.Ref])
+		return t.summary(d, t.events.at(int(ev.Ref)))
 	}
 	prevDetail := r.Detail
 	r.Detail = func(ev *model.Event) []model.Field {
-		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= len(t.events) {
+		if ev.Stream != sTracker || ev.Ref < 0 || int(ev.Ref) >= t.events.len() {
 			if prevDetail != nil {
 				return prevDetail(ev)
 			}
 			return nil
 		}
-		return t.detail(&t.events[ev.Ref])
+		return t.detail(t.events.at(int(ev.Ref)))
 	}
 }
 
 func (t *tracker) body(e *tevent) versioned.Value {
-	v, _ := versioned.Decode(t.data[e.structOff:e.end])
+	v, _ := versioned.Decode(t.bodyBytes(e))
 	return v
 }
 
 // bodyIn reads an event's body as body does, with a decoder that uses an
 // arena: the value is good until the decoder reads another.
 func (t *tracker) bodyIn(dec *versioned.Decoder, e *tevent) versioned.Value {
-	dec.Reset(t.data[e.structOff:e.end])
+	dec.Reset(t.bodyBytes(e))
 	v, _ := dec.Value()
 	return v
+}
+
+// bodyBytes are an event's body bytes: from the stream, read again when a
+// check dropped it (nothing in a check asks).
+func (t *tracker) bodyBytes(e *tevent) []byte {
+	b := t.data
+	if b == nil && t.reload != nil {
+		b = t.reload()
+	}
+	if int(e.end) > len(b) {
+		return nil
+	}
+	return b[e.structOff:e.end]
 }
 
 // summaryDecoders read events for summaries, their values in an arena
