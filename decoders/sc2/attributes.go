@@ -125,7 +125,6 @@ func (d *decoder) attributes(b []byte) {
 	fields := !d.opt.HeaderOnly
 	g := model.Field{Key: "attributes", Label: "Attributes", Span: model.Span{Stream: fAttributes, Len: int64(len(b))},
 		Fields: []model.Field{{Key: "count", Label: "Count", Value: int64(len(attrs)), Span: model.Span{Stream: fAttributes, Off: int64(hdr - 4), Len: 4}}}}
-	perSlot := map[uint8][]model.Field{}
 	controller := map[uint8]string{}
 	for _, a := range attrs {
 		switch {
@@ -136,7 +135,35 @@ func (d *decoder) attributes(b []byte) {
 		case a.Scope != 16 && a.ID == attrController:
 			controller[a.Scope] = a.Value
 		}
+	}
+	// Players take the slots of humans and computers in order; slots count
+	// players and open or closed slots alike.
+	var slots []int
+	for s := range controller {
+		slots = append(slots, int(s))
+	}
+	sort.Ints(slots)
+	var played []int // the slots players take, in player order
+	for _, s := range slots {
+		if ctl := controller[uint8(s)]; ctl != "Humn" && ctl != "Comp" {
+			continue
+		}
+		if len(played) >= len(d.r.Players) {
+			break
+		}
+		played = append(played, s)
+	}
+	// only the slots a player took have their fields made (the 16 slots'
+	// were 0.2 MB, most of them thrown away)
+	perSlot := map[uint8][]model.Field{}
+	for _, s := range played {
+		perSlot[uint8(s)] = nil
+	}
+	for _, a := range attrs {
 		if !fields {
+			break
+		}
+		if _, ok := perSlot[a.Scope]; a.Scope != 16 && !ok {
 			continue
 		}
 		label, key := attrNames[a.ID], attrKeys()[a.ID]
@@ -155,21 +182,8 @@ func (d *decoder) attributes(b []byte) {
 	if fields {
 		d.r.Header = append(d.r.Header, g)
 	}
-	// Give players their slot attributes. Slots count players and open or
-	// closed slots alike, so match humans and computers in order.
-	var slots []int
-	for s := range controller {
-		slots = append(slots, int(s))
-	}
-	sort.Ints(slots)
-	pi := 0
-	for _, s := range slots {
-		if ctl := controller[uint8(s)]; ctl != "Humn" && ctl != "Comp" {
-			continue
-		}
-		if pi >= len(d.r.Players) {
-			break
-		}
+	// Give players their slot attributes.
+	for pi, s := range played {
 		// The team attribute of the game's format ("T2") is where the
 		// lobby put the player; details' m_teamId is 0 for all in 2010-11
 		// builds.
@@ -183,7 +197,6 @@ func (d *decoder) attributes(b []byte) {
 		if fields {
 			d.r.Players[pi].Fields = append(d.r.Players[pi].Fields, model.Field{Key: "slotAttributes", Label: fmt.Sprintf("Slot %d attributes", s), Fields: perSlot[uint8(s)]})
 		}
-		pi++
 	}
 }
 
