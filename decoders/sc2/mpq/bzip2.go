@@ -3,6 +3,7 @@ package mpq
 import (
 	"encoding/binary"
 	"sync"
+	"unsafe"
 )
 
 // bzDecoder decodes well-formed bzip2 streams with one array of 4 bytes a
@@ -29,18 +30,28 @@ type bzDecoder struct {
 	blockMax int // the most bytes a block of this member can hold
 
 	// tt holds the block: the move-to-front output in the low byte of
-	// each entry, then the inverse BWT's links in the upper 24 bits. One
-	// of more than keptBlock entries made for a decode alone (see Hold;
-	// a tracker stream's 900k block, 3.6 MB) lives outside the Go heap,
-	// in a mapping of its own (ttMap) given back to the system when the
-	// stream is done (release). On the heap it was live when the collector
-	// ran during the stream, which then let the heap grow to twice what
-	// was live, the array included, for the rest of the decode and the
-	// replay's analysis: test8 (170 KB), whose one-file check peaked at
-	// 28.1 MB RSS, peaks at 24.6 with it outside (medians of 5). Decodes
-	// side by side make theirs on the heap and keep them between streams.
-	tt    []uint32
-	ttMap []byte
+	// each entry, then the inverse BWT's links in the upper 24 bits.
+	// Decodes side by side make theirs on the heap and keep them between
+	// streams.
+	tt []uint32
+
+	// lo and hi hold instead a block of more than keptBlock entries of a
+	// decode alone (see Hold), outside the Go heap, in a mapping of its
+	// own (loMap) given back to the system when the stream is done
+	// (release): on the heap the array was live when the collector ran
+	// during the stream, which then let the heap grow to twice what was
+	// live, the array included, for the rest of the decode and the
+	// replay's analysis (test8, 170 KB: a one-file check peaked at 28.1 MB
+	// RSS with it on the heap, 24.6 outside). And in 2.5 bytes a byte
+	// rather than tt's 4 (2.25 MB rather than 3.6 for a tracker stream's
+	// 900k block), as the decompression of that stream was then the peak:
+	// the block's bytes in lo at first, then each entry's 20-bit link, its
+	// low 16 bits in lo and its high 4 in a nibble of hi; the byte an
+	// entry stands for is found from its index and the bytes' counts
+	// (smallBlock), at some cost in time only a decode alone pays.
+	lo    []uint16
+	hi    []byte
+	loMap []byte
 
 	trees [maxTrees]huffTree
 	sels  []byte
@@ -124,10 +135,30 @@ func (h *huffTree) build(lens []uint8) bool {
 // release lets the block array go: a mapping goes back to the system.
 func (z *bzDecoder) release() {
 	z.tt = nil
-	if z.ttMap != nil {
-		unmapBlock(z.ttMap)
-		z.ttMap = nil
+	z.lo, z.hi = nil, nil
+	if z.loMap != nil {
+		unmapBlock(z.loMap)
+		z.loMap = nil
 	}
+}
+
+// large reports whether the decoder holds a block array of more than
+// keptBlock entries.
+func (z *bzDecoder) large() bool { return cap(z.tt) > keptBlock || cap(z.lo) > keptBlock }
+
+// mapSmall makes lo and hi room for n entries outside the Go heap; false
+// when the system gives no such memory (then tt, on the heap, is used).
+func (z *bzDecoder) mapSmall(n int) bool {
+	if cap(z.lo) >= n {
+		return true
+	}
+	z.release()
+	m := mapBytes(2*n + (n+1)/2)
+	if m == nil {
+		return false
+	}
+	z.lo, z.hi, z.loMap = unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(m))), n), m[2*n:], m
+	return true
 }
 
 // refill loads bits until at least 57 are held or the input ends.
@@ -364,84 +395,22 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 	// indices, end of block
 	max := level * 100000 // dsnet's limit, by the stream's digit
 	room := min(max, z.blockMax)
+	var counts [256]int
+	if room > keptBlock && alone() && z.mapSmall(room) {
+		n, ok := symbols(z, z.lo[:room], sels, &dict, alpha, max, &counts)
+		if !ok || n == 0 || int(origPtr) >= n {
+			return out, false
+		}
+		return z.smallBlock(out, n, int(origPtr), &counts, end, limit)
+	}
 	if cap(z.tt) < room {
 		z.release()
-		if room > keptBlock && alone() {
-			z.tt, z.ttMap = mapBlock(room)
-		}
-		if z.tt == nil {
-			z.tt = make([]uint32, room)
-		}
+		z.tt = make([]uint32, room)
 	}
 	tt := z.tt[:room]
-	var counts [256]int
-	mtf := dict
-	eob := alpha - 1
-	n, nsyms, sel := 0, 0, 0
-	run, runBit := 0, 0
-	var tree *huffTree
-	left := 0
-	for {
-		if left == 0 {
-			if sel >= len(sels) {
-				return out, false
-			}
-			tree = &z.trees[sels[sel]]
-			sel++
-			left = 50
-		}
-		left--
-		s, ok := z.sym(tree)
-		if !ok {
-			return out, false
-		}
-		if s <= 1 { // RUNA, RUNB: bijective base 2, least significant first
-			if runBit >= 24 {
-				return out, false
-			}
-			run += (s + 1) << runBit
-			runBit++
-			if nsyms++; nsyms > max {
-				return out, false
-			}
-			continue
-		}
-		if run > 0 {
-			if n+run > room {
-				return out, false
-			}
-			b := mtf[0]
-			counts[b] += run
-			for k := n; k < n+run; k++ {
-				tt[k] = uint32(b)
-			}
-			n += run
-			run, runBit = 0, 0
-		}
-		if s == eob {
-			break
-		}
-		if s > eob || n >= room {
-			return out, false
-		}
-		if nsyms++; nsyms > max {
-			return out, false
-		}
-		i := s - 1
-		b := mtf[i]
-		if i < 16 {
-			// most symbols are near the front: a call to copy costs
-			// more than moving a few bytes
-			for k := i; k > 0; k-- {
-				mtf[k] = mtf[k-1]
-			}
-		} else {
-			copy(mtf[1:i+1], mtf[:i])
-		}
-		mtf[0] = b
-		counts[b]++
-		tt[n] = uint32(b)
-		n++
+	n, ok := symbols(z, tt, sels, &dict, alpha, max, &counts)
+	if !ok {
+		return out, false
 	}
 	if n == 0 || int(origPtr) >= n {
 		return out, false
@@ -499,6 +468,163 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 		return out, false
 	}
 	return out, true
+}
+
+// smallBlock finishes a block whose n bytes symbols put in z.lo: the
+// inverse BWT and the first run-length stage, as block does with tt, in
+// 2.5 bytes a byte. Sorted, the block's bytes are byte b from start[b]
+// to start[b+1]; an entry's byte is found from its index there (by
+// halves, 8 steps) rather than kept beside its link.
+func (z *bzDecoder) smallBlock(out []byte, n, origPtr int, counts *[256]int, end, limit int) ([]byte, bool) {
+	lo, hi := z.lo[:n], z.hi[:(n+1)/2]
+	link := func(i int) int { return int(lo[i]) | int(hi[i>>1]>>(4*(i&1))&15)<<16 }
+	setLink := func(i, v int) {
+		lo[i] = uint16(v)
+		sh := 4 * (i & 1)
+		hi[i>>1] = hi[i>>1]&^(15<<sh) | byte(v>>16&15)<<sh
+	}
+	var start [257]int
+	for b := range counts {
+		start[b+1] = start[b] + counts[b]
+	}
+	// each entry's link to where its byte is in the sorted block, written
+	// over the byte once read
+	next := start
+	for i := 0; i < n; i++ {
+		b := byte(lo[i])
+		setLink(i, next[b])
+		next[b]++
+	}
+	// the links form one cycle through origPtr in a block that decodes:
+	// turned around, each sorted entry links to the entry of the byte
+	// that follows it (one that does not decode fails its CRC)
+	i, j := origPtr, link(origPtr)
+	for {
+		t := link(j)
+		setLink(j, i)
+		i, j = j, t
+		if i == origPtr {
+			break
+		}
+	}
+	byteAt := func(k int) byte {
+		b := 0
+		for step := 128; step > 0; step >>= 1 {
+			if start[b+step] <= k {
+				b += step
+			}
+		}
+		return byte(b)
+	}
+	pos := origPtr
+	last, same := byte(0), 0
+	for k := 0; k < n; k++ {
+		b := byteAt(pos)
+		pos = link(pos)
+		if same == 4 {
+			if len(out)+int(b) > end {
+				return out, false
+			}
+			for c := 0; c < int(b); c++ {
+				if len(out) == cap(out) {
+					out = grow(out, 1, limit)
+				}
+				out = append(out, last)
+			}
+			same = 0
+			continue
+		}
+		if same > 0 && b == last {
+			same++
+		} else {
+			last, same = b, 1
+		}
+		if len(out) >= end {
+			return out, false
+		}
+		if len(out) == cap(out) {
+			out = grow(out, 1, limit)
+		}
+		out = append(out, b)
+	}
+	if same == 4 { // four equal bytes and no count: dsnet refuses it
+		return out, false
+	}
+	return out, true
+}
+
+// symbols decodes a block's symbols into tt, the bytes of the block in
+// the low byte of each entry, and counts them; n is how many.
+func symbols[T uint16 | uint32](z *bzDecoder, tt []T, sels []byte, dict *[256]byte, alpha, max int, counts *[256]int) (n int, ok bool) {
+	room := len(tt)
+	mtf := *dict
+	eob := alpha - 1
+	nsyms, sel := 0, 0
+	run, runBit := 0, 0
+	var tree *huffTree
+	left := 0
+	for {
+		if left == 0 {
+			if sel >= len(sels) {
+				return n, false
+			}
+			tree = &z.trees[sels[sel]]
+			sel++
+			left = 50
+		}
+		left--
+		s, ok := z.sym(tree)
+		if !ok {
+			return n, false
+		}
+		if s <= 1 { // RUNA, RUNB: bijective base 2, least significant first
+			if runBit >= 24 {
+				return n, false
+			}
+			run += (s + 1) << runBit
+			runBit++
+			if nsyms++; nsyms > max {
+				return n, false
+			}
+			continue
+		}
+		if run > 0 {
+			if n+run > room {
+				return n, false
+			}
+			b := mtf[0]
+			counts[b] += run
+			for k := n; k < n+run; k++ {
+				tt[k] = T(b)
+			}
+			n += run
+			run, runBit = 0, 0
+		}
+		if s == eob {
+			return n, true
+		}
+		if s > eob || n >= room {
+			return n, false
+		}
+		if nsyms++; nsyms > max {
+			return n, false
+		}
+		i := s - 1
+		b := mtf[i]
+		if i < 16 {
+			// most symbols are near the front: a call to copy costs
+			// more than moving a few bytes
+			for k := i; k > 0; k-- {
+				mtf[k] = mtf[k-1]
+			}
+		} else {
+			copy(mtf[1:i+1], mtf[:i])
+		}
+		mtf[0] = b
+		counts[b]++
+		tt[n] = T(b)
+		n++
+	}
 }
 
 // bzCRCTables is bzip2's CRC-32 (polynomial 0x04c11db7, most significant

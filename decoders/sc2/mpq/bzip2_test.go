@@ -247,7 +247,7 @@ func TestBzip2BlockArrays(t *testing.T) {
 			fs = append(fs, <-bzFastFree.c)
 		}
 		for _, f := range fs {
-			if cap(f.dec.tt) > keptBlock {
+			if f.dec.large() {
 				n++
 			}
 			putFast(f)
@@ -280,18 +280,67 @@ func TestBzip2BlockArrays(t *testing.T) {
 	}
 }
 
-// TestMapBlock: a block array outside the heap holds what is written to it.
-func TestMapBlock(t *testing.T) {
-	tt, m := mapBlock(300_000)
-	if tt == nil {
+// TestMapBytes: memory outside the heap holds what is written to it.
+func TestMapBytes(t *testing.T) {
+	m := mapBytes(300_001)
+	if m == nil {
 		t.Skip("no memory outside the heap on this system")
 	}
-	if len(tt) != 300_000 || tt[0] != 0 || tt[len(tt)-1] != 0 {
-		t.Fatalf("len %d, ends %d %d", len(tt), tt[0], tt[len(tt)-1])
+	if len(m) != 300_001 || m[0] != 0 || m[len(m)-1] != 0 {
+		t.Fatalf("len %d, ends %d %d", len(m), m[0], m[len(m)-1])
 	}
-	tt[len(tt)-1] = 0xdeadbeef
-	if tt[len(tt)-1] != 0xdeadbeef {
-		t.Error("the array does not hold what was written")
+	m[len(m)-1] = 0xbe
+	if m[len(m)-1] != 0xbe {
+		t.Error("the memory does not hold what was written")
 	}
 	unmapBlock(m)
+}
+
+// TestBzip2SmallBlocks: a decode alone reads large blocks in 2.5 bytes a
+// byte (smallBlock), decodes side by side in 4 (tt); both give back the
+// bytes that were compressed: blocks of runs, of few byte values, of all
+// of them, several blocks a stream.
+func TestBzip2SmallBlocks(t *testing.T) {
+	inputs := map[string][]byte{}
+	runs := make([]byte, 700_000)
+	for i := range runs {
+		runs[i] = byte(i / 1000 % 7) // runs of a thousand: the first run-length stage's counts
+	}
+	inputs["runs"] = runs
+	mixed := make([]byte, 1_900_000) // three level-9 blocks
+	x := uint32(1)
+	for i := range mixed {
+		x = x*1664525 + 1013904223
+		mixed[i] = byte(x>>24) & byte(0x0f|i>>15) // few values at first, all of them later
+	}
+	inputs["mixed"] = mixed
+	two := make([]byte, 150_000)
+	for i := range two {
+		two[i] = "ab"[i*i>>7&1]
+	}
+	inputs["two values"] = two
+	for name, data := range inputs {
+		for _, level := range []int{1, 9} {
+			src := bzipped(t, data, level)
+			for _, alone := range []bool{true, false} {
+				func() {
+					if !alone {
+						done1, done2 := Hold(), Hold()
+						defer func() { done1(); done2(); overlapAt.Store(0) }()
+					} else {
+						overlapAt.Store(0)
+					}
+					var z bzDecoder
+					defer z.release()
+					got, ok := z.decode(nil, len(data), len(data), src)
+					if !ok || !bytes.Equal(got, data) {
+						t.Errorf("%s, level %d, alone %v: ok %v, %d bytes, equal %v", name, level, alone, ok, len(got), bytes.Equal(got, data))
+					}
+					if small := z.lo != nil; small != alone {
+						t.Errorf("%s, level %d, alone %v: read in 2.5 bytes a byte %v", name, level, alone, small)
+					}
+				}()
+			}
+		}
+	}
 }

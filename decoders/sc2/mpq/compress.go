@@ -108,7 +108,7 @@ func trimBlocks() {
 
 // trim gives back f's arrays of more than keptBlock entries.
 func (f *bzFast) trim() {
-	if cap(f.dec.tt) > keptBlock {
+	if f.dec.large() {
 		f.dec.release()
 	}
 	if cap(f.scratch) > keptBlock {
