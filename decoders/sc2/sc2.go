@@ -507,18 +507,25 @@ func (d *decoder) readArchive() {
 		if !d.st.has(t.stream) {
 			continue
 		}
+		if t.stream == fTracker && d.opt.NoEvents {
+			// A check keeps no events, so nothing shows the stream's
+			// bytes, and the analysis has what it reads of them (the
+			// tracker copies the names it keeps): the largest member (1.7
+			// MB of a 240 KB replay) is given back once decoded, read
+			// again should anything ask (Replay.Bytes).
+			if b, release, ok := d.readOutside(t.stream, &t.diags); ok {
+				t.run(b, &t.diags)
+				if d.tr != nil {
+					d.tr.data = nil
+				}
+				release()
+			}
+			continue
+		}
 		b, ok := d.read(t.stream, &t.diags)
 		if ok {
 			t.data = b
 			t.run(b, &t.diags)
-		}
-		if ok && t.stream == fTracker && d.opt.NoEvents && d.tr != nil {
-			// A check keeps no events, so nothing shows the stream's
-			// bytes, and the analysis has what it reads of them: the
-			// largest member (1.7 MB of a 240 KB replay) is dropped,
-			// read again should anything ask (Replay.Bytes).
-			d.tr.data, t.data = nil, nil
-			d.st.drop(fTracker)
 		}
 	}
 	rest.run(nil, &rest.diags)

@@ -56,15 +56,6 @@ func (s *streams) get(name string) ([]byte, error) {
 	return ls.data, ls.err
 }
 
-// drop forgets a file's bytes: a later read decompresses it again.
-func (s *streams) drop(name string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ls, ok := s.m[name]; ok {
-		s.m[name] = &lazyStream{bi: ls.bi}
-	}
-}
-
 // load is Replay.LoadStream: the bytes of any file of the archive, read
 // on first use.
 func (s *streams) load(name string) []byte {
@@ -87,6 +78,25 @@ func (d *decoder) read(name string, out *[]model.Diagnostic) ([]byte, bool) {
 		d.progress(name)
 	}
 	return data, true
+}
+
+// readOutside is read for a stream the decode is done with when it calls
+// release, which is not kept (mpq.Archive.ReadBlockOutside): nothing may
+// hold the bytes, or anything sliced from them, afterwards.
+func (d *decoder) readOutside(name string, out *[]model.Diagnostic) (data []byte, release func(), ok bool) {
+	if !d.st.has(name) {
+		return nil, func() {}, false
+	}
+	data, release, err := d.arc.ReadBlockOutside(name, d.arc.FindBlock(name))
+	d.readError(name, len(data), err, out)
+	if data == nil {
+		release()
+		return nil, func() {}, false
+	}
+	if d.opt.Progress != nil {
+		d.progress(name)
+	}
+	return data, release, true
 }
 
 // readError records a file that did not read whole as an error: where

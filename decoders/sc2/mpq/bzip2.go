@@ -35,8 +35,8 @@ type bzDecoder struct {
 	// streams.
 	tt []uint32
 
-	// lo and hi hold instead a block of more than keptBlock entries of a
-	// decode alone (see Hold), outside the Go heap, in a mapping of its
+	// lo and hi hold instead a block of more than mappedBlock entries of
+	// a decode alone (see Hold), outside the Go heap, in a mapping of its
 	// own (loMap) given back to the system when the stream is done
 	// (release): on the heap the array was live when the collector ran
 	// during the stream, which then let the heap grow to twice what was
@@ -64,6 +64,10 @@ const (
 	maxCodeLen   = 20
 	huffBits     = 10      // bits looked up at once; longer codes are walked
 	keptBlock    = 1 << 16 // block arrays larger (256 KB) are given back when a decode is alone
+	// mappedBlock is the fewest entries a decode alone reads outside the
+	// heap (lo and hi): a battle lobby's block (58k entries for 46 KB)
+	// was a 232 KB array on the heap that the free list then kept
+	mappedBlock = 1 << 12
 )
 
 // huffTree decodes one of a block's prefix codes: a table for codes of up
@@ -142,9 +146,9 @@ func (z *bzDecoder) release() {
 	}
 }
 
-// large reports whether the decoder holds a block array of more than
-// keptBlock entries.
-func (z *bzDecoder) large() bool { return cap(z.tt) > keptBlock || cap(z.lo) > keptBlock }
+// large reports whether the decoder holds a block array outside the
+// heap, or one of more than keptBlock entries on it.
+func (z *bzDecoder) large() bool { return cap(z.tt) > keptBlock || z.loMap != nil }
 
 // mapSmall makes lo and hi room for n entries outside the Go heap; false
 // when the system gives no such memory (then tt, on the heap, is used).
@@ -396,7 +400,7 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 	max := level * 100000 // dsnet's limit, by the stream's digit
 	room := min(max, z.blockMax)
 	var counts [256]int
-	if room > keptBlock && alone() && z.mapSmall(room) {
+	if room > mappedBlock && alone() && z.mapSmall(room) {
 		n, ok := symbols(z, z.lo[:room], sels, &dict, alpha, max, &counts)
 		if !ok || n == 0 || int(origPtr) >= n {
 			return out, false

@@ -61,10 +61,10 @@ var (
 
 // Hold says a decode that reads archives is under way until release is
 // called. A decode alone (none beside it, none started beside another in
-// the last overlapGap) gives back a bzip2 block array of more than
-// keptBlock entries (one outside the heap, see bzDecoder.tt) as soon as its
+// the last overlapGap) gives back a bzip2 block array outside the heap
+// (see bzDecoder.lo) or of more than keptBlock entries as soon as its
 // stream is done, and when it ends, those the free list kept: a one-file
-// check has no use for a tracker stream's 3.6 MB array after the stream.
+// check has no use for a tracker stream's 2.25 MB array after the stream.
 // Decodes that overlap (a check of a folder on all cores) keep their
 // arrays for the next stream: giving them back cost a check of the corpus
 // folder 3-5% more CPU, making them again.
@@ -106,7 +106,8 @@ func trimBlocks() {
 	}
 }
 
-// trim gives back f's arrays of more than keptBlock entries.
+// trim gives back f's arrays outside the heap and those of more than
+// keptBlock entries.
 func (f *bzFast) trim() {
 	if f.dec.large() {
 		f.dec.release()
