@@ -156,8 +156,15 @@ func (d *decoder) attributes(b []byte) {
 	// only the slots a player took have their fields made (the 16 slots'
 	// were 0.2 MB, most of them thrown away)
 	perSlot := map[uint8][]model.Field{}
+	count := map[uint8]int{}
+	for _, a := range attrs {
+		count[a.Scope]++
+	}
 	for _, s := range played {
 		perSlot[uint8(s)] = nil
+		if n := count[uint8(s)]; n > 0 && fields {
+			perSlot[uint8(s)] = make([]model.Field, 0, n)
+		}
 	}
 	for _, a := range attrs {
 		if !fields {

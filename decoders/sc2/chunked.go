@@ -78,3 +78,24 @@ func appendDoubling[T any](s []T, x T) []T {
 	}
 	return append(s, x)
 }
+
+// slab hands out short slices carved from shared chunks, each with room
+// for a few elements: append within the room writes into the slice's own
+// part of the chunk, past it copies the slice out as any append does. A
+// list per unit made by append costs an allocation for each, rounded up
+// to a size class, and another when it grows by one (a unit's position
+// when it dies): 0.45 MB for the 7,500 units of a 240 KB replay, 0.25 MB
+// in chunks.
+type slab[T any] struct{ free []T }
+
+// take is a slice holding x with room for n elements.
+func (s *slab[T]) take(x T, n int) []T {
+	if cap(s.free)-len(s.free) < n {
+		s.free = make([]T, 0, max(chunkLen, n))
+	}
+	k := len(s.free)
+	s.free = s.free[:k+n]
+	out := s.free[k : k+1 : k+n]
+	out[0] = x
+	return out
+}

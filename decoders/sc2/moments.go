@@ -45,16 +45,43 @@ type line struct {
 	player           int
 	kind             model.MomentKind
 	verb, name       string // "Train", "Marine": the game's name of the unit or upgrade
-	text             string // an order's words ("Train Marine"), name being the command's
-	makes            string // the unit an order makes, "" for research
 	upgrade          bool
 	count            int
 	done             bool // the line's time is when the thing was finished
 	ordered          bool // a command, not a unit made (replays without tracker events)
-	units            []int32
-	supply           string
-	note             string
 	span             model.Span
+	// more is what an order's line and the whole analysis's lines add:
+	// nil in a summary's walk of tracker events, whose lines (for test10,
+	// 1,730 of them) were half these fields, all empty
+	more *lineMore
+}
+
+// lineMore is what some lines add to a line.
+type lineMore struct {
+	text   string // an order's words ("Train Marine"), name being the command's
+	makes  string // the unit an order makes, "" for research
+	units  []int32
+	supply string
+	note   string
+}
+
+// noMore is the lineMore of a line without one.
+var noMore lineMore
+
+// extra is the line's lineMore, to read.
+func (l *line) extra() *lineMore {
+	if l.more == nil {
+		return &noMore
+	}
+	return l.more
+}
+
+// grown is the line's lineMore, to write.
+func (l *line) grown() *lineMore {
+	if l.more == nil {
+		l.more = &lineMore{}
+	}
+	return l.more
 }
 
 type groupKey struct {
@@ -64,7 +91,7 @@ type groupKey struct {
 
 // what is the line as a player reads it: "Train Marine ×2".
 func (a *analysis) what(l *line) string {
-	s := l.text
+	s := l.extra().text
 	if s == "" {
 		s = l.verb + " " + a.lineTitle(l)
 	}
@@ -78,7 +105,7 @@ func (a *analysis) what(l *line) string {
 func (a *analysis) lineTitle(l *line) string {
 	switch {
 	case l.ordered:
-		return l.text
+		return l.extra().text
 	case l.upgrade:
 		// "WarpGateResearch" is the Warp Gate research
 		return names.Words(strings.TrimSuffix(l.name, "Research"))
@@ -93,8 +120,8 @@ func (a *analysis) lineMove(l *line) string {
 	if !l.ordered {
 		return a.lineTitle(l)
 	}
-	if l.makes != "" {
-		return a.unitTitle(l.makes)
+	if makes := l.extra().makes; makes != "" {
+		return a.unitTitle(makes)
 	}
 	for _, verb := range []string{"Research", "Upgrade", "Evolve"} {
 		if rest, ok := strings.CutPrefix(l.name, verb); ok && rest != "" {
@@ -142,8 +169,8 @@ type loss struct {
 	name, killerUnit string
 	count            int
 	structure        bool
-	building         bool // a structure or warp-in not yet finished
-	span             model.Span
+	building         bool  // a structure or warp-in not yet finished
+	off, len         int32 // the UnitDied event in the tracker stream
 }
 
 type lossKey struct {
@@ -156,7 +183,7 @@ type lossKey struct {
 // a map: a map grown unit by unit made 2 MB of garbage in a 240 KB replay).
 type death struct {
 	loop      int32
-	killer    int // player index, -1 when not a player
+	killer    int32 // player index, -1 when not a player
 	hasKiller bool
 	died      bool // false: the unit did not die
 }
@@ -227,12 +254,16 @@ func (a *analysis) addLine(l line) {
 		g := a.lines.at(i)
 		g.count++
 		g.lastFrame = l.frame
-		g.units = append(g.units, l.units...)
+		if units := l.extra().units; len(units) > 0 {
+			g.grown().units = append(g.grown().units, units...)
+		}
 		return
 	}
 	l.count, l.lastFrame = 1, l.frame
 	if !a.lean {
-		l.supply = a.supplyAt(l.player, l.frame)
+		if s := a.supplyAt(l.player, l.frame); s != "" {
+			l.grown().supply = s
+		}
 	}
 	a.groups[k] = a.lines.add(l)
 }
@@ -300,7 +331,7 @@ func (a *analysis) unitMade(e *tevent) {
 	ps := &a.players[p]
 	l := line{frame: a.frame(e.loop), player: p, name: name, span: a.trackerSpan(e)}
 	if !a.lean {
-		l.units = []int32{u} // for outcomes
+		l.grown().units = []int32{u} // for outcomes
 	}
 	switch {
 	case info.Kind == names.Worker:
@@ -395,10 +426,11 @@ func (a *analysis) unitDied(e *tevent, k *killRec) {
 	}
 	ur := t.units.at(int(u))
 	owner := int(a.d.playerIndex(int64(ur.ownerAt(e.loop))))
-	dth := death{loop: e.loop, killer: -1, died: true, hasKiller: k.hasKiller}
-	if dth.hasKiller {
-		dth.killer = int(k.killer)
+	killer := -1
+	if k.hasKiller {
+		killer = int(k.killer)
 	}
+	dth := death{loop: e.loop, killer: int32(killer), died: true, hasKiller: k.hasKiller}
 	a.deaths[u] = dth
 	name := t.unitName(u, e.loop)
 	info, ok := a.unitInfo(name)
@@ -407,7 +439,7 @@ func (a *analysis) unitDied(e *tevent, k *killRec) {
 	}
 	building := a.inited[u] && !a.done[u]
 	ps := &a.players[owner]
-	if !dth.hasKiller || dth.killer == owner {
+	if !dth.hasKiller || killer == owner {
 		if building {
 			ps.cancelled++
 		}
@@ -418,8 +450,8 @@ func (a *analysis) unitDied(e *tevent, k *killRec) {
 	} else {
 		ps.unitsLost++
 	}
-	if dth.killer >= 0 && dth.killer < a.n {
-		a.players[dth.killer].kills++
+	if killer >= 0 && killer < a.n {
+		a.players[killer].kills++
 	}
 	killerUnit := ""
 	if k.hasKillerUnit {
@@ -427,9 +459,9 @@ func (a *analysis) unitDied(e *tevent, k *killRec) {
 			killerUnit = t.unitName(ku, e.loop)
 		}
 	}
-	l := loss{frame: a.frame(e.loop), player: owner, killer: dth.killer, name: name, killerUnit: killerUnit,
-		structure: info.Kind == names.Structure, building: building, span: a.trackerSpan(e)}
-	key := lossKey{owner, dth.killer, name, killerUnit, building}
+	l := loss{frame: a.frame(e.loop), player: owner, killer: killer, name: name, killerUnit: killerUnit,
+		structure: info.Kind == names.Structure, building: building, off: e.off, len: e.end - e.off}
+	key := lossKey{owner, killer, name, killerUnit, building}
 	if i, ok := a.lossGroups[key]; ok && l.frame-a.losses.at(i).frame <= groupGap {
 		g := a.losses.at(i)
 		g.count++
@@ -471,14 +503,14 @@ type unitTag struct {
 func (a *analysis) outcomes() {
 	for _, l := range a.lines.all() {
 		var cancelled, destroyed, unfinished []int32
-		for _, u := range l.units {
+		for _, u := range l.extra().units {
 			if !a.inited[u] || a.done[u] {
 				continue
 			}
 			switch d := a.deaths[u]; {
 			case !d.died:
 				unfinished = append(unfinished, u)
-			case !d.hasKiller || d.killer == l.player:
+			case !d.hasKiller || int(d.killer) == l.player:
 				cancelled = append(cancelled, u)
 			default:
 				destroyed = append(destroyed, u)
@@ -500,13 +532,15 @@ func (a *analysis) outcomes() {
 			if l.kind != model.MomentBuild {
 				while = "while warping in"
 			}
-			notes = append(notes, fmt.Sprintf("%sdestroyed by %s at %s %s", of(len(destroyed)), a.name(d.killer),
+			notes = append(notes, fmt.Sprintf("%sdestroyed by %s at %s %s", of(len(destroyed)), a.name(int(d.killer)),
 				a.clockText(a.frame(d.loop)), while))
 		}
 		if len(unfinished) > 0 {
 			notes = append(notes, of(len(unfinished))+"unfinished when the game ended")
 		}
-		l.note = strings.Join(notes, "; ")
+		if note := strings.Join(notes, "; "); note != "" {
+			l.grown().note = note
+		}
 	}
 }
 
@@ -538,10 +572,24 @@ func (a *analysis) countAlive() {
 		}
 	}
 	a.alive = make([]alive, a.n)
+	// each player's lists made at their length, counted first (grown by
+	// append they were twice it)
+	size, last := make([]int, a.n), make([]int32, a.n)
+	for _, c := range t.changes.all() {
+		if p := int(c.player); kind[c.typ] != none && p >= 0 && p < a.n && (size[p] == 0 || last[p] != c.loop) {
+			size[p]++
+			last[p] = c.loop
+		}
+	}
+	for p := range a.alive {
+		if size[p] > 0 {
+			a.alive[p] = alive{loops: make([]int32, 0, size[p]), workers: make([]int32, 0, size[p]), army: make([]int32, 0, size[p])}
+		}
+	}
 	for i := range t.changes.len() {
 		c := t.changes.at(i)
 		k := kind[c.typ]
-		if k == none || int(c.player) >= a.n {
+		if k == none || c.player < 0 || int(c.player) >= a.n {
 			continue
 		}
 		al := &a.alive[c.player]
@@ -625,13 +673,13 @@ func (a *analysis) lineMoments() {
 		case l.done:
 			s += " done"
 		}
-		if l.supply != "" {
-			s += " (supply " + l.supply + ")"
-			fs = append(fs, model.Field{Key: "supply", Label: "supply used/cap", Value: l.supply})
+		if supply := l.extra().supply; supply != "" {
+			s += " (supply " + supply + ")"
+			fs = append(fs, model.Field{Key: "supply", Label: "supply used/cap", Value: supply})
 		}
-		if l.note != "" {
-			s += "; " + l.note
-			fs = append(fs, model.Field{Key: "note", Label: "note", Value: l.note})
+		if note := l.extra().note; note != "" {
+			s += "; " + note
+			fs = append(fs, model.Field{Key: "note", Label: "note", Value: note})
 		}
 		m := a.leanMoment(i)
 		m.Summary, m.Fields = s, fs
@@ -661,7 +709,8 @@ func (a *analysis) leanMoment(i int) model.Moment {
 	}
 	l := a.losses.at(i - a.lines.len())
 	return model.Moment{Kind: model.MomentKill, Frame: l.frame, End: l.frame, By: l.killer,
-		On: l.player, Span: l.span, Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}}
+		On: l.player, Span: model.Span{Stream: fTracker, Off: int64(l.off), Len: int64(l.len)},
+		Facts: model.MomentFacts{Move: a.unitTitle(l.name), Hits: l.count, Kill: true}}
 }
 
 // leanRecords are the archive records of the lean walk's lines and losses
@@ -815,9 +864,9 @@ func (a *analysis) buildOrderTable(p int) (model.StatTable, bool) {
 		r := model.StatRow{Key: l.name, Label: a.clockText(l.frame), Frame: l.frame}
 		if a.tracked {
 			r.Cells = []model.Field{
-				{Key: "supply", Label: "Supply", Value: nonEmpty(l.supply, "—")},
+				{Key: "supply", Label: "Supply", Value: nonEmpty(l.extra().supply, "—")},
 				what,
-				{Key: "note", Label: "Note", Value: l.note},
+				{Key: "note", Label: "Note", Value: l.extra().note},
 			}
 		} else {
 			r.Cells = []model.Field{what}

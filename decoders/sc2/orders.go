@@ -58,7 +58,7 @@ func (a *analysis) walkOrders() {
 		if kind == itemWorker {
 			continue // workers are in the JSON's build order, not the table's
 		}
-		l := line{frame: a.frame(e.loop), player: p, name: c.Name, text: c.Text(), makes: c.Makes, ordered: true,
+		l := line{frame: a.frame(e.loop), player: p, name: c.Name, more: &lineMore{text: c.Text(), makes: c.Makes}, ordered: true,
 			span: model.Span{Stream: fGame, Off: int64(e.off), Len: int64(e.end - e.off)}}
 		l.kind = a.orderKind(c)
 		a.players[p].orders[l.kind]++

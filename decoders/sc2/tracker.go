@@ -2,6 +2,7 @@ package sc2
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,13 +85,25 @@ var townHalls = map[string]bool{"Nexus": true, "CommandCenter": true, "OrbitalCo
 	"PlanetaryFortress": true, "CommandCenterFlying": true, "OrbitalCommandFlying": true,
 	"Hatchery": true, "Lair": true, "Hive": true}
 
+// tevent is a tracker event: 20 bytes (36,000 of them in a 240 KB
+// replay). Where its body starts is found again when it is read
+// (bodyIn), not kept.
 type tevent struct {
-	loop      int32
-	id        int32
-	off, end  int32 // whole event in the stream
-	structOff int32
-	unit      int32 // unit index, -1 none
-	player    int32 // player index, -1 none
+	loop     int32
+	off, end int32 // whole event in the stream
+	unit     int32 // unit index, -1 none
+	player   int16 // player index, -1 none (or past what an int16 holds)
+	id       uint8
+}
+
+// playerOf is a player index as an event keeps it: one past what an
+// int16 holds (a crafted replay's) is none, as the model's events have
+// them as int16s.
+func playerOf(pi int32) int16 {
+	if pi > math.MaxInt16 {
+		return -1
+	}
+	return int16(pi)
 }
 
 type unitRec struct {
@@ -141,9 +154,13 @@ type tracker struct {
 	reload   func() []byte // the stream's bytes after a check dropped data
 	events   chunked[tevent]
 	units    chunked[unitRec]
-	byIndex  map[uint32]int32 // current unit for a tag index
-	types    []string
-	typeIdx  map[string]int32
+	// a unit's first history entry and room for its first two positions
+	// (born and died: most units have no more)
+	hists   slab[unitHist]
+	places  slab[unitPos]
+	byIndex map[uint32]int32 // current unit for a tag index
+	types   []string
+	typeIdx map[string]int32
 
 	stats   [][]statRec // per player index
 	changes chunked[change]
@@ -276,7 +293,7 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 			*out = append(*out, dg)
 			break
 		}
-		ev := tevent{loop: int32(loop), id: int32(id.Int), off: int32(start), end: int32(dec.Pos()), structOff: int32(sv.Off), unit: -1, player: -1}
+		ev := tevent{loop: int32(loop), id: uint8(id.Int), off: int32(start), end: int32(dec.Pos()), unit: -1, player: -1}
 		t.apply(d, &ev, &sv)
 		if t.b.Exhausted() {
 			d.budgetHit(model.Span{Stream: fTracker, Off: int64(start)})
@@ -348,8 +365,8 @@ func (t *tracker) unitByTag(index, recycle int64) int32 {
 
 func (t *tracker) count(loop int32, pid int16, typ int32, delta int8, d *decoder) {
 	pi := d.playerIndex(int64(pid))
-	if pi < 0 {
-		return
+	if pi < 0 || pi > math.MaxInt16 {
+		return // no player, or one past what a change's int16 holds (a crafted replay's)
 	}
 	if !t.pay(changeSize) {
 		return
@@ -371,7 +388,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 	switch e.id {
 	case tPlayerStats:
 		pi := d.playerIndex(geti(0))
-		e.player = pi
+		e.player = playerOf(pi)
 		st, ok := v.Get(1)
 		if pi < 0 || !ok {
 			return
@@ -385,6 +402,12 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if !t.pay(statRecSize) {
 			return
 		}
+		if t.stats[pi] == nil {
+			// a record every 10 game seconds (160 loops) of the game's
+			// length, at most as many as the stream can hold (one takes
+			// 80 bytes and more): room made once, not grown
+			t.stats[pi] = make([]statRec, 0, min(int(d.loops)/160+2, len(t.data)/80+1))
+		}
 		t.stats[pi] = appendDoubling(t.stats[pi], rec)
 	case tUnitBorn, tUnitInit:
 		name, _ := v.BytesOf(2)
@@ -395,21 +418,23 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		owner := int16(geti(3))
 		x, y := geti(5)*t.posScale, geti(6)*t.posScale
 		t.see(x, y)
-		u := unitRec{index: uint32(geti(0)), recycle: uint32(geti(1)), born: e.loop, died: -1,
-			hist: []unitHist{{loop: e.loop, owner: owner, typ: typ}}, pos: []unitPos{{loop: e.loop, x: int32(x), y: int32(y)}}}
+		index, recycle := uint32(geti(0)), uint32(geti(1))
 		// A UnitDone after a UnitInit is the same unit; a born unit with a
 		// tag still alive replaces it.
-		if old, ok := t.byIndex[u.index]; ok && t.units.at(int(old)).died < 0 && t.units.at(int(old)).recycle == u.recycle {
+		if old, ok := t.byIndex[index]; ok && t.units.at(int(old)).died < 0 && t.units.at(int(old)).recycle == recycle {
 			e.unit = old
-			e.player = d.playerIndex(int64(owner))
+			e.player = playerOf(d.playerIndex(int64(owner)))
 			return
 		}
 		if !t.pay(unitRecSize) {
 			return
 		}
+		u := unitRec{index: index, recycle: recycle, born: e.loop, died: -1,
+			hist: t.hists.take(unitHist{loop: e.loop, owner: owner, typ: typ}, 1),
+			pos:  t.places.take(unitPos{loop: e.loop, x: int32(x), y: int32(y)}, 2)}
 		e.unit = int32(t.units.add(u))
 		t.byIndex[u.index] = e.unit
-		e.player = d.playerIndex(int64(owner))
+		e.player = playerOf(d.playerIndex(int64(owner)))
 		t.count(e.loop, owner, typ, 1, d)
 	case tUnitDied:
 		if !t.pay(killSize) {
@@ -437,7 +462,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		}
 		ur.died = e.loop
 		h := ur.hist[len(ur.hist)-1]
-		e.player = d.playerIndex(int64(h.owner))
+		e.player = playerOf(d.playerIndex(int64(h.owner)))
 		if !t.pay(posSize) {
 			return
 		}
@@ -449,14 +474,14 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			// Units placed with the map are never born; arcade maps hand
 			// them to players this way.
 			t.preplaced++
-			e.player = d.playerIndex(geti(2))
+			e.player = playerOf(d.playerIndex(geti(2)))
 			return
 		}
 		e.unit = u
 		ur := t.units.at(int(u))
 		h := ur.hist[len(ur.hist)-1]
 		owner := int16(geti(2))
-		e.player = d.playerIndex(int64(owner))
+		e.player = playerOf(d.playerIndex(int64(owner)))
 		if ur.died >= 0 || owner == h.owner {
 			return
 		}
@@ -480,7 +505,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		if !ok {
 			return
 		}
-		e.player = d.playerIndex(int64(h.owner))
+		e.player = playerOf(d.playerIndex(int64(h.owner)))
 		if ur.died >= 0 || typ == h.typ {
 			return
 		}
@@ -491,7 +516,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		}
 		ur.hist = append(ur.hist, unitHist{loop: e.loop, owner: h.owner, typ: typ})
 	case tUpgrade:
-		e.player = d.playerIndex(geti(0))
+		e.player = playerOf(d.playerIndex(geti(0)))
 		if !t.pay(upgradeSize) {
 			return
 		}
@@ -517,7 +542,7 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 		}
 		e.unit = u
 		hist := t.units.at(int(u)).hist
-		e.player = d.playerIndex(int64(hist[len(hist)-1].owner))
+		e.player = playerOf(d.playerIndex(int64(hist[len(hist)-1].owner)))
 	case tUnitPositions:
 		idx := geti(0)
 		items, ok := v.Get(1)
@@ -537,10 +562,10 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			}
 		}
 	case tPlayerSetup:
-		pid := geti(0)
-		e.player = d.playerIndex(pid)
-		if uid, ok := v.IntOf(2); ok && e.player >= 0 {
-			t.setupUsers[int(uid)] = int(e.player)
+		pi := d.playerIndex(geti(0))
+		e.player = playerOf(pi)
+		if uid, ok := v.IntOf(2); ok && pi >= 0 {
+			t.setupUsers[int(uid)] = int(pi)
 		}
 	}
 }
@@ -768,30 +793,28 @@ func (t *tracker) install(d *decoder) {
 	}
 }
 
-func (t *tracker) body(e *tevent) versioned.Value {
-	v, _ := versioned.Decode(t.bodyBytes(e))
-	return v
-}
-
-// bodyIn reads an event's body as body does, with a decoder that uses an
-// arena: the value is good until the decoder reads another.
+// bodyIn reads an event's body, after its loop delta and id, with a
+// decoder that uses an arena: the value is good until the decoder reads
+// another. Its offsets count from the event's start (e.off).
 func (t *tracker) bodyIn(dec *versioned.Decoder, e *tevent) versioned.Value {
-	dec.Reset(t.bodyBytes(e))
+	dec.Reset(t.eventBytes(e))
+	dec.Value() // the loop delta
+	dec.Value() // the event id
 	v, _ := dec.Value()
 	return v
 }
 
-// bodyBytes are an event's body bytes: from the stream, read again when a
-// check dropped it (nothing in a check asks).
-func (t *tracker) bodyBytes(e *tevent) []byte {
+// eventBytes are an event's bytes: from the stream, read again when a
+// check gave it back (nothing in a check asks).
+func (t *tracker) eventBytes(e *tevent) []byte {
 	b := t.data
 	if b == nil && t.reload != nil {
 		b = t.reload()
 	}
-	if int(e.end) > len(b) {
+	if int(e.end) > len(b) || e.off > e.end {
 		return nil
 	}
-	return b[e.structOff:e.end]
+	return b[e.off:e.end]
 }
 
 // summaryDecoders read events for summaries, their values in an arena
@@ -977,7 +1000,7 @@ func (t *tracker) detail(e *tevent) []model.Field {
 	dec := summaryDecoders.Get().(*versioned.Decoder)
 	defer summaryDecoders.Put(dec)
 	v := t.bodyIn(dec, e)
-	base := int64(e.structOff)
+	base := int64(e.off) // the body's offsets count from the event's start
 	names := trackerFields[e.id]
 	out := []model.Field{{Key: "event", Label: "event", Value: int64(e.id), Name: trackerNames[e.id],
 		Span: model.Span{Stream: fTracker, Off: int64(e.off), Len: int64(e.end - e.off)}},
@@ -989,7 +1012,7 @@ func (t *tracker) detail(e *tevent) []model.Field {
 		} else {
 			label = fmt.Sprintf("field %d", f.Tag)
 		}
-		out = append(out, fieldOf(f, label, base, e.id))
+		out = append(out, fieldOf(f, label, base, int32(e.id)))
 	}
 	if e.id == tUnitBorn || e.id == tUnitInit || e.id == tUnitDied || e.id == tUnitDone || e.id == tUnitOwnerChange || e.id == tUnitTypeChange {
 		idx, _ := v.IntOf(0)
