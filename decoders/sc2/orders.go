@@ -23,7 +23,6 @@ func (a *analysis) walkOrders() {
 	if g == nil || d.names == nil {
 		return
 	}
-	a.groups = map[groupKey]int{}
 	cmd := -1
 	for id, et := range g.table.events {
 		if et.Name == "Cmd" {

@@ -57,11 +57,9 @@ type analysis struct {
 
 	// from the tracker walk
 	tracked      bool
-	inited, done []bool        // per tracker unit: started by UnitInit, finished
-	deaths       []death       // per tracker unit: how it died
-	histAt       map[int32]int // tracker unit -> its history entry of the last type change read
-	groups       map[groupKey]int
-	lossGroups   map[lossKey]int
+	inited, done []bool               // per tracker unit: started by UnitInit, finished
+	deaths       []death              // per tracker unit: how it died
+	histAt       map[int32]int        // tracker unit -> its history entry of the last type change read
 	byTag        []unitTag            // the tracker units by tag, sorted (unitByTag)
 	alive        []alive              // per player
 	titles       map[string]string    // unit type -> its title
