@@ -9,11 +9,12 @@ import (
 	"rewind/model"
 )
 
-// A check (NoEvents) decodes the tracker stream from memory it gives back
-// once the stream is decoded and keeps none of it; anything that asks for
-// the stream afterwards (Replay.Bytes, an event's body) gets it read
-// again, the same bytes the whole decode keeps.
-func TestCheckGivesTheTrackerStreamBack(t *testing.T) {
+// A check (NoEvents) decodes the tracker stream, and the game events of a
+// replay with tracker events, from memory it gives back once the stream
+// is decoded, and keeps none of it; anything that asks for a stream
+// afterwards (Replay.Bytes, an event's body) gets it read again, the same
+// bytes the whole decode keeps.
+func TestCheckGivesStreamsBack(t *testing.T) {
 	n := 0
 	for _, p := range samplesAndCorpus(t) {
 		data, err := os.ReadFile(p)
@@ -38,6 +39,19 @@ func TestCheckGivesTheTrackerStreamBack(t *testing.T) {
 		if k := check.tr.events.len(); k > 0 {
 			if got, want := check.tr.summary(check, check.tr.events.at(k-1)), full.tr.summary(full, full.tr.events.at(k-1)); got != want {
 				t.Errorf("%s: the last tracker event reads %q after a check, %q after the whole decode", filepath.Base(p), got, want)
+			}
+		}
+		if g, fg := check.game, full.game; g != nil && fg != nil && check.tr.events.len() > 0 {
+			if g.data != nil {
+				t.Errorf("%s: the check kept the game events", filepath.Base(p))
+			}
+			if got, want := check.r.Bytes(fGame), full.r.Streams[fGame]; !bytes.Equal(got, want) {
+				t.Errorf("%s: the check's game events read again: %d bytes, the whole decode's %d", filepath.Base(p), len(got), len(want))
+			}
+			if k := len(g.events); k > 0 {
+				if got, want := g.summary(check, &g.events[k-1]), fg.summary(full, &fg.events[k-1]); got != want {
+					t.Errorf("%s: the last game event reads %q after a check, %q after the whole decode", filepath.Base(p), got, want)
+				}
 			}
 		}
 		n++

@@ -17,6 +17,7 @@ import (
 // again when an event is shown (summary, fields).
 type gameStream struct {
 	data   []byte
+	reload func() []byte // the stream's bytes after a check gave data back
 	table  eventTable
 	events []rawEvent
 	exact  bool // the table read the whole stream
@@ -45,7 +46,8 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 		}
 		*out = append(*out, streamError(fGame, len(ps.events), ps.err, len(b), last))
 	}
-	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil}
+	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil,
+		reload: func() []byte { return d.st.load(fGame) }}
 	if dg, ok := d.pastTheEnd(fGame, "game", len(ps.events), func(i int) (int32, int32, int32) {
 		e := &ps.events[i]
 		return e.loop, e.off, e.end
@@ -94,10 +96,23 @@ func (g *gameStream) source(d *decoder, kt *kindTable) eventSource {
 		}}
 }
 
+// eventBytes are an event's bytes: from the stream, read again when a
+// check gave it back (only a summary or an event's fields ask then).
+func (g *gameStream) eventBytes(e *rawEvent) []byte {
+	b := g.data
+	if b == nil && g.reload != nil {
+		b = g.reload()
+	}
+	if int(e.end) > len(b) || e.off > e.end {
+		return nil
+	}
+	return b[e.off:e.end]
+}
+
 // body reads an event's body again. It is bounded by the event's own
 // bytes, so it needs no budget.
 func (g *gameStream) body(e *rawEvent) bitpack.Value {
-	r := bitpack.New(g.data[e.off:e.end])
+	r := bitpack.New(g.eventBytes(e))
 	g.table.head(r)
 	et, _ := g.table.event(int64(e.id))
 	dec := bitpack.Decoder{Tab: g.table.p.Types}
@@ -152,7 +167,7 @@ func (g *gameStream) summary(d *decoder, e *rawEvent) string {
 // bodyIn reads an event's body as body does, into the scratch's arena:
 // the value is good until the scratch reads another.
 func (g *gameStream) bodyIn(s *summaryScratch, e *rawEvent) bitpack.Value {
-	s.r.Reset(g.data[e.off:e.end])
+	s.r.Reset(g.eventBytes(e))
 	g.table.head(&s.r)
 	et, _ := g.table.event(int64(e.id))
 	s.dec.Tab = g.table.p.Types

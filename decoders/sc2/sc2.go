@@ -507,16 +507,21 @@ func (d *decoder) readArchive() {
 		if !d.st.has(t.stream) {
 			continue
 		}
-		if t.stream == fTracker && d.opt.NoEvents {
+		if d.opt.NoEvents && (t.stream == fTracker || t.stream == fGame && d.tr != nil && d.tr.events.len() > 0) {
 			// A check keeps no events, so nothing shows the stream's
-			// bytes, and the analysis has what it reads of them (the
-			// tracker copies the names it keeps): the largest member (1.7
-			// MB of a 240 KB replay) is given back once decoded, read
-			// again should anything ask (Replay.Bytes).
+			// bytes, and the analysis has what it reads of the tracker's
+			// (the tracker copies the names it keeps) and, with tracker
+			// events, reads no game event's body: the largest members
+			// (1.7 and 0.15 MB of a 240 KB replay) are given back once
+			// decoded, read again should anything ask (Replay.Bytes, an
+			// event's summary).
 			if b, release, ok := d.readOutside(t.stream, &t.diags); ok {
 				t.run(b, &t.diags)
 				if d.tr != nil {
 					d.tr.data = nil
+				}
+				if d.game != nil {
+					d.game.data = nil
 				}
 				release()
 			}

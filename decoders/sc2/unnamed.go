@@ -131,7 +131,7 @@ func (d *decoder) noteUnnamedCommands(out *[]model.Diagnostic) {
 		if int(e.id) != cmd {
 			continue
 		}
-		r.Reset(g.data[e.off:e.end])
+		r.Reset(g.eventBytes(e))
 		g.table.head(&r)
 		link, index, has := path.read(&r, tab)
 		if !has {
