@@ -2,7 +2,21 @@
 
 package mpq
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
+
+// mapBlock is a block array of n entries in memory of its own, outside the
+// Go heap (see bzDecoder.tt), and the mapping to give back with
+// unmapBlock; nil when the system refuses it.
+func mapBlock(n int) ([]uint32, []byte) {
+	m := mapBytes(n * 4)
+	if m == nil {
+		return nil, nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(m))), n), m
+}
 
 // mapBytes is n bytes of memory of their own, outside the Go heap (see
 // bzDecoder.lo), to give back with unmapBlock; nil when the system
@@ -15,5 +29,6 @@ func mapBytes(n int) []byte {
 	return m
 }
 
-// unmapBlock gives a mapping of mapBytes back to the system at once.
+// unmapBlock gives a mapping of mapBlock or mapBytes back to the system at
+// once.
 func unmapBlock(m []byte) { _ = syscall.Munmap(m) }

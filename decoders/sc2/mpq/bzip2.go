@@ -30,25 +30,31 @@ type bzDecoder struct {
 	blockMax int // the most bytes a block of this member can hold
 
 	// tt holds the block: the move-to-front output in the low byte of
-	// each entry, then the inverse BWT's links in the upper 24 bits.
-	// Decodes side by side make theirs on the heap and keep them between
-	// streams.
-	tt []uint32
+	// each entry, then the inverse BWT's links in the upper 24 bits. One
+	// of more than keptBlock entries made for a decode alone (see Hold;
+	// a tracker stream's 900k block, 3.6 MB) lives outside the Go heap,
+	// in a mapping of its own (ttMap) given back to the system when the
+	// stream is done (release). On the heap it was live when the collector
+	// ran during the stream, which then let the heap grow to twice what
+	// was live, the array included, for the rest of the decode and the
+	// replay's analysis: test8 (170 KB), whose one-file check peaked at
+	// 28.1 MB RSS, peaks at 24.6 with it outside (medians of 5). Decodes
+	// side by side make theirs on the heap and keep them between streams.
+	tt    []uint32
+	ttMap []byte
 
-	// lo and hi hold instead a block of more than mappedBlock entries of
-	// a decode alone (see Hold), outside the Go heap, in a mapping of its
-	// own (loMap) given back to the system when the stream is done
-	// (release): on the heap the array was live when the collector ran
-	// during the stream, which then let the heap grow to twice what was
-	// live, the array included, for the rest of the decode and the
-	// replay's analysis (test8, 170 KB: a one-file check peaked at 28.1 MB
-	// RSS with it on the heap, 24.6 outside). And in 2.5 bytes a byte
-	// rather than tt's 4 (2.25 MB rather than 3.6 for a tracker stream's
-	// 900k block), as the decompression of that stream was then the peak:
-	// the block's bytes in lo at first, then each entry's 20-bit link, its
-	// low 16 bits in lo and its high 4 in a nibble of hi; the byte an
-	// entry stands for is found from its index and the bytes' counts
-	// (smallBlock), at some cost in time only a decode alone pays.
+	// lean (a check's archive, Archive.Lean) has a block of more than
+	// mappedBlock entries of a decode alone held in lo and hi instead: in
+	// 2.5 bytes a byte rather than tt's 4 (2.25 MB rather than 3.6 for a
+	// tracker stream's 900k block), outside the heap like ttMap (loMap), as
+	// the decompression of that stream was then the peak of a one-file
+	// check of test8 and test5. The block's bytes go in lo at first, then
+	// each entry's 20-bit link, its low 16 bits in lo and its high 4 in a
+	// nibble of hi; the byte an entry stands for is found from its index
+	// and the bytes' counts (smallBlock). That takes a second pass over the
+	// links, each a load that misses the cache: a block costs about twice
+	// the time, which only a check alone pays (a whole decode does not).
+	lean  bool
 	lo    []uint16
 	hi    []byte
 	loMap []byte
@@ -64,8 +70,8 @@ const (
 	maxCodeLen   = 20
 	huffBits     = 10      // bits looked up at once; longer codes are walked
 	keptBlock    = 1 << 16 // block arrays larger (256 KB) are given back when a decode is alone
-	// mappedBlock is the fewest entries a decode alone reads outside the
-	// heap (lo and hi): a battle lobby's block (58k entries for 46 KB)
+	// mappedBlock is the fewest entries a lean decode alone reads outside
+	// the heap (lo and hi): a battle lobby's block (58k entries for 46 KB)
 	// was a 232 KB array on the heap that the free list then kept
 	mappedBlock = 1 << 12
 )
@@ -139,6 +145,10 @@ func (h *huffTree) build(lens []uint8) bool {
 // release lets the block array go: a mapping goes back to the system.
 func (z *bzDecoder) release() {
 	z.tt = nil
+	if z.ttMap != nil {
+		unmapBlock(z.ttMap)
+		z.ttMap = nil
+	}
 	z.lo, z.hi = nil, nil
 	if z.loMap != nil {
 		unmapBlock(z.loMap)
@@ -400,7 +410,7 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 	max := level * 100000 // dsnet's limit, by the stream's digit
 	room := min(max, z.blockMax)
 	var counts [256]int
-	if room > mappedBlock && alone() && z.mapSmall(room) {
+	if z.lean && room > mappedBlock && alone() && z.mapSmall(room) {
 		n, ok := symbols(z, z.lo[:room], sels, &dict, alpha, max, &counts)
 		if !ok || n == 0 || int(origPtr) >= n {
 			return out, false
@@ -409,7 +419,12 @@ func (z *bzDecoder) block(out []byte, level, end, limit int) ([]byte, bool) {
 	}
 	if cap(z.tt) < room {
 		z.release()
-		z.tt = make([]uint32, room)
+		if room > keptBlock && alone() {
+			z.tt, z.ttMap = mapBlock(room)
+		}
+		if z.tt == nil {
+			z.tt = make([]uint32, room)
+		}
 	}
 	tt := z.tt[:room]
 	n, ok := symbols(z, tt, sels, &dict, alpha, max, &counts)

@@ -280,6 +280,22 @@ func TestBzip2BlockArrays(t *testing.T) {
 	}
 }
 
+// TestMapBlock: a block array outside the heap holds what is written to it.
+func TestMapBlock(t *testing.T) {
+	tt, m := mapBlock(300_000)
+	if tt == nil {
+		t.Skip("no memory outside the heap on this system")
+	}
+	if len(tt) != 300_000 || tt[0] != 0 || tt[len(tt)-1] != 0 {
+		t.Fatalf("len %d, ends %d %d", len(tt), tt[0], tt[len(tt)-1])
+	}
+	tt[len(tt)-1] = 0xdeadbeef
+	if tt[len(tt)-1] != 0xdeadbeef {
+		t.Error("the array does not hold what was written")
+	}
+	unmapBlock(m)
+}
+
 // TestMapBytes: memory outside the heap holds what is written to it.
 func TestMapBytes(t *testing.T) {
 	m := mapBytes(300_001)
@@ -296,9 +312,9 @@ func TestMapBytes(t *testing.T) {
 	unmapBlock(m)
 }
 
-// TestBzip2SmallBlocks: a decode alone reads large blocks in 2.5 bytes a
-// byte (smallBlock), decodes side by side in 4 (tt); both give back the
-// bytes that were compressed: blocks of runs, of few byte values, of all
+// TestBzip2SmallBlocks: a lean decode alone reads large blocks in 2.5
+// bytes a byte (smallBlock), decodes side by side in 4 (tt); both give
+// back the bytes that were compressed: blocks of runs, of few byte values, of all
 // of them, several blocks a stream.
 func TestBzip2SmallBlocks(t *testing.T) {
 	inputs := map[string][]byte{}
@@ -330,7 +346,7 @@ func TestBzip2SmallBlocks(t *testing.T) {
 					} else {
 						overlapAt.Store(0)
 					}
-					var z bzDecoder
+					z := bzDecoder{lean: true}
 					defer z.release()
 					got, ok := z.decode(nil, len(data), len(data), src)
 					if !ok || !bytes.Equal(got, data) {

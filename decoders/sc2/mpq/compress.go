@@ -28,6 +28,11 @@ const (
 // the whole member's size), never by the claim alone. On error the bytes
 // appended are the good start of the sector.
 func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
+	return decompressAs(out, size, limit, sec, false)
+}
+
+// decompressAs is decompress; lean trades time for memory (Archive.Lean).
+func decompressAs(out []byte, size, limit int, sec []byte, lean bool) ([]byte, error) {
 	if len(sec) == 0 {
 		return out, errors.New("empty compressed sector")
 	}
@@ -35,7 +40,7 @@ func decompress(out []byte, size, limit int, sec []byte) ([]byte, error) {
 	case CompZlib:
 		return inflate(out, size, limit, sec[1:])
 	case CompBzip2:
-		return unbzip2(out, size, limit, sec[1:])
+		return unbzip2As(out, size, limit, sec[1:], lean)
 	}
 	return out, fmt.Errorf("unsupported compression byte 0x%02x (expected 0x02 zlib or 0x10 bzip2)", sec[0])
 }
@@ -174,7 +179,13 @@ type zReader struct {
 // take it whole, with dsnet's reader, whose outcome (the bytes and the
 // error) is then the sector's.
 func unbzip2(out []byte, size, limit int, src []byte) ([]byte, error) {
+	return unbzip2As(out, size, limit, src, false)
+}
+
+// unbzip2As is unbzip2; lean trades time for memory (Archive.Lean).
+func unbzip2As(out []byte, size, limit int, src []byte, lean bool) ([]byte, error) {
 	f := bzFastFree.get()
+	f.dec.lean = lean
 	defer func() {
 		if alone() {
 			f.trim() // no other decode is under way to use it (see Hold)

@@ -168,7 +168,10 @@ type Warning = Error
 
 // Archive is an opened MPQ archive over a byte slice.
 type Archive struct {
-	Data     []byte
+	Data []byte
+	// Lean makes its bzip2 blocks read in less memory and more time when
+	// the decode is alone (a one-file check; see bzDecoder.lean).
+	Lean     bool
 	UserData *UserData // nil when the file starts with the archive header
 	Offset   int64     // file offset of the archive header
 	Header   Header

@@ -144,7 +144,7 @@ func (a *Archive) readBlock(name string, bi int, room func(n int) []byte) ([]byt
 		}
 		var err error
 		whole := len(out)
-		if out, err = decompress(out, s.Size, int(b.FileSize), src); err != nil {
+		if out, err = decompressAs(out, s.Size, int(b.FileSize), src, a.Lean); err != nil {
 			// what a sector that failed its checks yielded cannot be
 			// trusted: the member is the whole sectors before it
 			out = out[:whole]
