@@ -181,13 +181,16 @@ func FuzzBzip2LikeDsnet(f *testing.F) {
 	text := []byte("SC2 replay.tracker.events \x00\x00\x00\x00\x00\x07\x07\x07\x07\x07\x07 units")
 	f.Add(bzipped(f, text, 1), uint16(len(text)))
 	f.Add(bzipped(f, bytes.Repeat(text, 40), 1), uint16(40*len(text)))
+	f.Add(bzipped(f, bytes.Repeat(text, 150), 1), uint16(150*len(text))) // a lean decode's 2.5-byte block
 	f.Add(append(bzipped(f, text[:9], 1), bzipped(f, text[9:], 1)...), uint16(len(text)))
 	f.Fuzz(func(t *testing.T, src []byte, size uint16) {
 		n := int(size)
 		want, werr := unbzip2Dsnet([]byte("x"), n, n+1, src)
-		got, gerr := unbzip2([]byte("x"), n, n+1, src)
-		if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
-			t.Fatalf("unbzip2 %d bytes, %v; dsnet %d bytes, %v", len(got), gerr, len(want), werr)
+		for _, lean := range []bool{false, true} {
+			got, gerr := unbzip2As([]byte("x"), n, n+1, src, lean)
+			if !bytes.Equal(got, want) || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+				t.Fatalf("unbzip2 (lean %v) %d bytes, %v; dsnet %d bytes, %v", lean, len(got), gerr, len(want), werr)
+			}
 		}
 		var z bzDecoder
 		if fast, ok := z.decode(nil, n, n, src); ok && (werr != nil || !bytes.Equal(fast, want[1:])) {
