@@ -16,8 +16,7 @@ import (
 // gameStream is replay.game.events: where each event is; bodies are read
 // again when an event is shown (summary, fields).
 type gameStream struct {
-	data   []byte
-	reload func() []byte // the stream's bytes after a check gave data back
+	keptStream
 	table  eventTable
 	events []rawEvent
 	exact  bool // the table read the whole stream
@@ -46,8 +45,8 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 		}
 		*out = append(*out, streamError(fGame, len(ps.events), ps.err, len(b), last))
 	}
-	d.game = &gameStream{data: b, table: ps.table, events: ps.events, exact: ps.err == nil,
-		reload: func() []byte { return d.st.load(fGame) }}
+	d.game = &gameStream{keptStream: keptStream{data: b, reload: func() []byte { return d.st.load(fGame) }},
+		table: ps.table, events: ps.events, exact: ps.err == nil}
 	if dg, ok := d.pastTheEnd(fGame, "game", len(ps.events), func(i int) (int32, int32, int32) {
 		e := &ps.events[i]
 		return e.loop, e.off, e.end
@@ -98,16 +97,7 @@ func (g *gameStream) source(d *decoder, kt *kindTable) eventSource {
 
 // eventBytes are an event's bytes: from the stream, read again when a
 // check gave it back (only a summary or an event's fields ask then).
-func (g *gameStream) eventBytes(e *rawEvent) []byte {
-	b := g.data
-	if b == nil && g.reload != nil {
-		b = g.reload()
-	}
-	if int(e.end) > len(b) || e.off > e.end {
-		return nil
-	}
-	return b[e.off:e.end]
-}
+func (g *gameStream) eventBytes(e *rawEvent) []byte { return g.span(e.off, e.end) }
 
 // body reads an event's body again. It is bounded by the event's own
 // bytes, so it needs no budget.

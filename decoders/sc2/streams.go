@@ -125,3 +125,23 @@ func (d *decoder) progress(name string) {
 	d.progressDone += int64(d.arc.Block[bi].CompressedSize)
 	d.opt.Progress(min(d.progressDone, int64(len(d.data))), int64(len(d.data)))
 }
+
+// keptStream is a decoded stream's bytes as its events point into them:
+// data, or, once a check gave data back (readOutside), the stream read
+// again through reload when something asks.
+type keptStream struct {
+	data   []byte
+	reload func() []byte
+}
+
+// span is the stream's bytes from off to end; nil when they are not there.
+func (k *keptStream) span(off, end int32) []byte {
+	b := k.data
+	if b == nil && k.reload != nil {
+		b = k.reload()
+	}
+	if int(end) > len(b) || off > end {
+		return nil
+	}
+	return b[off:end]
+}

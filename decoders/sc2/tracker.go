@@ -150,10 +150,9 @@ type tracker struct {
 	// (sc2reader: "(15,25) recorded as (12,24)"), so they are multiplied
 	// by 4, as sc2reader does; the event's fields keep the values written.
 	posScale int64
-	data     []byte
-	reload   func() []byte // the stream's bytes after a check dropped data
-	events   chunked[tevent]
-	units    chunked[unitRec]
+	keptStream
+	events chunked[tevent]
+	units  chunked[unitRec]
 	// a unit's first history entry and room for its first two positions
 	// (born and died: most units have no more)
 	hists   slab[unitHist]
@@ -237,13 +236,12 @@ const (
 // state. It runs as a task of its own (readArchive): it reads d.players (through
 // playerIndex) and writes only d.tr and out.
 func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
-	t := &tracker{data: b, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, upgradeIdx: map[string]int32{}, nplayers: len(d.r.Players),
+	t := &tracker{keptStream: keptStream{data: b, reload: func() []byte { return d.st.load(fTracker) }}, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, upgradeIdx: map[string]int32{}, nplayers: len(d.r.Players),
 		setupUsers: map[int]int{}, b: d.b, posScale: 1}
 	if d.baseBuild < 27950 {
 		t.posScale = 4
 	}
 	t.stats = make([][]statRec, t.nplayers)
-	t.reload = func() []byte { return d.st.load(fTracker) }
 	d.tr = t
 	dec := versioned.NewDecoder(b)
 	dec.Budget, dec.What = d.b, fTracker
@@ -806,16 +804,7 @@ func (t *tracker) bodyIn(dec *versioned.Decoder, e *tevent) versioned.Value {
 
 // eventBytes are an event's bytes: from the stream, read again when a
 // check gave it back (nothing in a check asks).
-func (t *tracker) eventBytes(e *tevent) []byte {
-	b := t.data
-	if b == nil && t.reload != nil {
-		b = t.reload()
-	}
-	if int(e.end) > len(b) || e.off > e.end {
-		return nil
-	}
-	return b[e.off:e.end]
-}
+func (t *tracker) eventBytes(e *tevent) []byte { return t.span(e.off, e.end) }
 
 // summaryDecoders read events for summaries, their values in an arena
 // that each summary reuses (the body is done with when the line is).
