@@ -1,6 +1,7 @@
 package library
 
 import (
+	"math/bits"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -115,6 +116,17 @@ type text struct {
 type pview struct {
 	name, code, char text
 	team             string
+}
+
+// texts returns player i's name, code and character (not the team: a word
+// does not look at it, and reading it was a cache miss a row).
+func (v *view) texts(i int) (name, code, char text) {
+	if v.pl != nil {
+		p := &v.pl[i]
+		return text{nil, int32(p.name)}, text{nil, int32(p.code)}, text{nil, int32(p.char)}
+	}
+	p := &v.players[i]
+	return p.name, p.code, p.char
 }
 
 // view is what a query looks at in a row, made without allocating from a
@@ -328,7 +340,14 @@ const (
 // thousands of rows before. One per goroutine.
 type matchCache struct {
 	c       [][nRoles][]uint8 // term -> role -> string id -> tier+1, noHit, or 0 unknown
+	fmts    []fmtMemo         // term -> the last format text looked in
 	resolve func(id int32) *prep
+}
+
+// fmtMemo is whether a word term is in a format text.
+type fmtMemo struct {
+	text       string
+	hit, known bool
 }
 
 const noHit = 0xff
@@ -473,43 +492,12 @@ func matchup(t *term, v *view, c *matchCache, ti int) bool {
 
 // wordMatch finds a plain word in a row's texts and says how well: each
 // text on its own gives its best tier (a whole word 0, part of it 1, its
-// initials 2, a misspelling 3), and the row takes the best of them.
+// initials 2, a misspelling 3), and the row takes the best of them. It runs
+// for every row at each keystroke, so it makes no closures: the caches are
+// read first and a text is looked at only when they do not know it.
 func wordMatch(t *term, v *view, c *matchCache, ti int) (bool, int) {
-	w := t.val
-	n := utf8.RuneCountInString(w)
-	limit := 1
-	if n >= 8 {
-		limit = 2
-	}
-	fuzzy := func(words []string) bool {
-		if n < 4 {
-			return false
-		}
-		for _, x := range words {
-			if withinEdits(w, x, limit) {
-				return true
-			}
-		}
-		return false
-	}
-	tierOf := func(p *prep, sub string, inits bool) int {
-		for _, x := range p.words {
-			if x == w {
-				return 0
-			}
-		}
-		if strings.Contains(sub, w) {
-			return 1
-		}
-		if inits && len(w) >= 2 && strings.HasPrefix(p.inits, w) {
-			return 2
-		}
-		if fuzzy(p.words) {
-			return 3
-		}
-		return -1
-	}
 	best := -1
+	// better keeps the best tier so far and reports a whole word (done)
 	better := func(r int) bool {
 		if r >= 0 && (best < 0 || r < best) {
 			best = r
@@ -517,30 +505,96 @@ func wordMatch(t *term, v *view, c *matchCache, ti int) (bool, int) {
 		return best == 0
 	}
 	for i := range v.nPlayers() {
-		p := v.player(i)
-		if better(c.cached(ti, roleName, p.name, func(p *prep) int { return tierOf(p, p.fold, true) })) ||
-			better(c.cached(ti, roleCode, p.code, func(p *prep) int { return tierOf(p, p.tight, false) })) ||
-			better(c.cached(ti, roleChar, p.char, func(p *prep) int { return tierOf(p, p.tight, true) })) {
+		name, code, char := v.texts(i)
+		if better(c.word(t, ti, roleName, name)) || better(c.word(t, ti, roleCode, code)) || better(c.word(t, ti, roleChar, char)) {
 			return true, 0
 		}
 	}
-	if better(c.cached(ti, roleTitle, v.title, func(p *prep) int { return tierOf(p, p.fold, true) })) ||
-		better(c.cached(ti, roleMode, v.mode, func(p *prep) int { return tierOf(p, p.fold, true) })) {
+	if better(c.word(t, ti, roleTitle, v.title)) || better(c.word(t, ti, roleMode, v.mode)) {
 		return true, 0
 	}
-	if strings.Contains(v.fmtText, w) && better(1) {
+	if c.inFormat(t, ti, v.fmtText) && better(1) {
 		return true, 0
 	}
 	if best != 0 {
-		better(fileTier(w, v.file, n, limit))
+		better(fileTier(t, v.file, best))
 	}
 	return best >= 0, best
 }
 
-// fileTier is a word's tier in a file name's words (a text made per row,
-// so not cached); n is the word's length in runes, limit the edits a
-// misspelling may have.
-func fileTier(w, file string, n, limit int) int {
+// inFormat reports whether a word term is in a row's format text, known
+// from the row before when the text is the same (rows of one format come
+// in runs).
+func (c *matchCache) inFormat(t *term, ti int, fmtText string) bool {
+	if c == nil || ti >= len(c.fmts) {
+		return strings.Contains(fmtText, t.val)
+	}
+	m := &c.fmts[ti]
+	if !m.known || m.text != fmtText {
+		m.text, m.hit, m.known = fmtText, strings.Contains(fmtText, t.val), true
+	}
+	return m.hit
+}
+
+// word is a word term's tier in a text of a role, from the cache when it
+// has it.
+func (c *matchCache) word(t *term, ti, role int, x text) int {
+	if c == nil || x.id < 0 || ti >= len(c.c) {
+		return wordTier(t, x.p, role)
+	}
+	tab := c.c[ti][role]
+	if int(x.id) < len(tab) {
+		if v := tab[x.id]; v == noHit {
+			return -1
+		} else if v != 0 {
+			return int(v) - 1
+		}
+	}
+	return c.cached(ti, role, x, func(p *prep) int { return wordTier(t, p, role) })
+}
+
+// wordTier is a word term's tier in one prepared text: a name, title or
+// mode is searched folded and by its initials, a code or character
+// without spaces (a code's initials mean nothing).
+func wordTier(t *term, p *prep, role int) int {
+	w := t.val
+	for _, x := range p.words {
+		if x == w {
+			return 0
+		}
+	}
+	sub, inits := p.fold, true
+	switch role {
+	case roleCode:
+		sub, inits = p.tight, false
+	case roleChar:
+		sub = p.tight
+	}
+	if strings.Contains(sub, w) {
+		return 1
+	}
+	if inits && len(w) >= 2 && strings.HasPrefix(p.inits, w) {
+		return 2
+	}
+	if t.runes >= 4 {
+		for _, x := range p.words {
+			if withinEdits(w, x, t.edits) {
+				return 3
+			}
+		}
+	}
+	return -1
+}
+
+// fileTier is a word term's tier in a file name's words (a text made per
+// row, so not cached), looked for only as far as it could beat best, the
+// row's tier so far (-1: none): after a part of a player's name, only a
+// whole word in the file name counts.
+func fileTier(t *term, file string, best int) int {
+	w := t.val
+	if best < 0 {
+		best = 4
+	}
 	if i := strings.Index(file, w); i >= 0 {
 		// a whole word?
 		for j := i; ; {
@@ -555,26 +609,59 @@ func fileTier(w, file string, n, limit int) int {
 			j += 1 + k
 		}
 	}
+	if best <= 2 {
+		return -1
+	}
 	if len(w) >= 2 && strings.IndexByte(file, ' ') >= 0 && initialsHave(file, w) {
 		return 2
 	}
-	if n >= 4 {
-		for rest := file; rest != ""; {
-			x := rest
-			if k := strings.IndexByte(rest, ' '); k >= 0 {
-				x, rest = rest[:k], rest[k+1:]
-			} else {
-				rest = ""
+	if best <= 3 || t.runes < 4 || !misspelt(t, file) {
+		return -1
+	}
+	return 3
+}
+
+// misspelt reports whether a word of a file text is a misspelling of a
+// word term: the one test a row that matches nothing pays for every word
+// of its file name, so ASCII words are first ruled out by their length
+// and by the letters one has and the other lacks (letterMask), before
+// the edits are counted.
+func misspelt(t *term, file string) bool {
+	w, k := t.val, t.edits
+	for i := 0; i < len(file); {
+		j, high, mask := i, false, uint64(0)
+		for ; j < len(file) && file[j] != ' '; j++ {
+			high = high || file[j] >= utf8.RuneSelf
+			mask |= 1 << (file[j] & 63)
+		}
+		x := file[i:j]
+		i = j + 1
+		if high || !t.ascii {
+			if withinEdits(w, x, k) {
+				return true
 			}
-			if d := len(x) - len(w); d > limit*utf8.UTFMax || -d > limit*utf8.UTFMax {
-				continue
-			}
-			if withinEdits(w, x, limit) {
-				return 3
-			}
+			continue
+		}
+		// an edit takes away at most one letter and brings at most one
+		if d := len(x) - len(w); d > k || -d > k ||
+			bits.OnesCount64(t.mask&^mask) > k || bits.OnesCount64(mask&^t.mask) > k {
+			continue
+		}
+		if bagDistance(w, x) <= k && osaWithin([]byte(w), []byte(x), k) {
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// letterMask is the set of bytes of an ASCII word, folded onto 64 bits: two
+// bytes may share a bit, which only lets more words through to the count.
+func letterMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 63)
+	}
+	return m
 }
 
 // initialsHave reports whether the initials of the words of s (one space

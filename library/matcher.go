@@ -24,7 +24,7 @@ type Matcher struct {
 
 // needs are the parts of a row the query's terms look at: a view fills only
 // those (a length query folds no file name).
-type needs struct{ players, texts, file, fmtText bool }
+type needs struct{ players, texts, file, fmtText, problems bool }
 
 // Matcher prepares the query for a store's rows; format, when set, keeps
 // only that format's rows (the browser's f key).
@@ -34,7 +34,9 @@ func (q *Query) Matcher(s *Store, format model.Format) *Matcher {
 		for _, t := range q.terms {
 			switch t.kind {
 			case tWord:
-				m.need = needs{true, true, true, true}
+				m.need.players, m.need.texts, m.need.file, m.need.fmtText = true, true, true, true
+			case tProblems, tChecked:
+				m.need.problems = true
 			case tPlayer, tCode, tChar, tMatchup:
 				m.need.players = true
 			case tTitle, tMode, tResult:
@@ -70,6 +72,10 @@ type matchWorker struct {
 	v     view
 	buf   []byte
 	fmts  map[[2]uint32]string
+	// the last format text made: rows of one format come in runs, and a
+	// map lookup per row was a tenth of a word's keystroke
+	fmtKey [2]uint32
+	fmtVal string
 	// files are the file texts of the chunk being matched, from row lo on
 	// (nil: made per row)
 	files *chunkFiles
@@ -84,6 +90,7 @@ func (m *Matcher) worker() *matchWorker {
 	w := &matchWorker{m: m, preps: m.s.prepared(n), buf: make([]byte, 0, 256), fmts: map[[2]uint32]string{}}
 	if m.q != nil {
 		w.cache.c = make([][nRoles][]uint8, len(m.q.terms))
+		w.cache.fmts = make([]fmtMemo, len(m.q.terms))
 	}
 	w.cache.resolve = w.prep
 	return w
@@ -123,13 +130,15 @@ func (w *matchWorker) fill(r *rowRec) {
 	s, v, need := w.m.s, &w.v, w.m.need
 	v.format = model.Format(s.strs[r.fmtID])
 	if need.fmtText {
-		k := [2]uint32{r.fmtID, r.fmtName}
-		ft, ok := w.fmts[k]
-		if !ok {
-			ft = fold(s.strs[r.fmtID] + " " + s.strs[r.fmtName])
-			w.fmts[k] = ft
+		if k := [2]uint32{r.fmtID, r.fmtName}; k != w.fmtKey || w.fmtVal == "" {
+			ft, ok := w.fmts[k]
+			if !ok {
+				ft = fold(s.strs[r.fmtID] + " " + s.strs[r.fmtName])
+				w.fmts[k] = ft
+			}
+			w.fmtKey, w.fmtVal = k, ft
 		}
-		v.fmtText = ft
+		v.fmtText = w.fmtVal
 	}
 	v.pl, v.strs = nil, s.strs
 	if need.players {
@@ -152,7 +161,9 @@ func (w *matchWorker) fill(r *rowRec) {
 	v.dated = r.flags&fStart != 0
 	v.start = r.startSec + int64(r.startZone)
 	v.dur, v.size = r.dur, r.size
-	v.problems, v.checked = s.problemCount(r), r.flags&fCheck != 0 || r.err != 0
+	if need.problems {
+		v.problems, v.checked = s.problemCount(r), r.flags&fCheck != 0 || r.err != 0
+	}
 }
 
 var noPlayers = []playerRec{}

@@ -176,6 +176,11 @@ type term struct {
 	formats map[model.Format]bool
 	lo, hi  int64 // [lo, hi) for date (wall-clock unix seconds), len (ns), size, problems
 	yes     bool
+	// word terms: the value's length in runes, the edits a misspelling of
+	// it may have, and whether it is ASCII and its letterMask
+	runes, edits int
+	ascii        bool
+	mask         uint64
 	// moment terms: the kinds of kind:, the [flo, fhi) of damage:, hits:
 	// and start:
 	kinds    map[model.MomentKind]bool
@@ -311,6 +316,13 @@ func parseTerm(tk token) (term, error) {
 	if t.val == "" {
 		return t, &QueryError{Col: tk.at(off), Msg: fmt.Sprintf("%q has no letters or digits to look for", text[off:])}
 	}
+	// a misspelling of a word of 4 runes or more matches: one edit, two
+	// from 8 runes
+	t.runes, t.edits = utf8.RuneCountInString(t.val), 1
+	if t.runes >= 8 {
+		t.edits = 2
+	}
+	t.ascii, t.mask = asciiOnly(t.val), letterMask(t.val)
 	return t, nil
 }
 

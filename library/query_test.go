@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"rewind/model"
 )
@@ -355,4 +356,76 @@ func TestWithinEditsASCII(t *testing.T) {
 			t.Fatalf("withinEdits(%q, %q, %d) = %v, want %v", a, b, k, got, want)
 		}
 	}
+}
+
+// TestFileTierShortcuts: the file name's tier, looked for only as far as it
+// could beat the row's tier so far, and the misspelling test that rules
+// ASCII words out by length and letters, give the row the tier a plain
+// look at every word of the file name gives it (the word's own: a whole
+// word, part of one, the initials, within its edits), on random words and
+// file names, some not ASCII.
+func TestFileTierShortcuts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	letters := []string{"a", "b", "e", "o", "x", "4", "2", "é"}
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(letters[rng.IntN(len(letters))])
+		}
+		return b.String()
+	}
+	plain := func(w, file string, edits int) int {
+		words := strings.Fields(file)
+		switch {
+		case slices.Contains(words, w):
+			return 0
+		case strings.Contains(file, w):
+			return 1
+		case len(w) >= 2 && len(words) > 1 && initialsHave(file, w):
+			return 2
+		}
+		if utf8.RuneCountInString(w) >= 4 {
+			for _, x := range words {
+				if withinEdits(w, x, edits) {
+					return 3
+				}
+			}
+		}
+		return -1
+	}
+	for range 50000 {
+		q, err := ParseQuery(word(1 + rng.IntN(9)))
+		if err != nil || len(q.terms) != 1 {
+			continue // "é" alone and the like fold to something else
+		}
+		tm := &q.terms[0]
+		var file []string
+		for range 1 + rng.IntN(4) {
+			if rng.IntN(3) == 0 { // a near miss of the word
+				file = append(file, tm.val[:rng.IntN(len(tm.val)+1)]+word(rng.IntN(3)))
+			} else {
+				file = append(file, word(1+rng.IntN(12)))
+			}
+		}
+		f := strings.Join(file, " ")
+		want := plain(tm.val, f, tm.edits)
+		if got := fileTier(tm, f, -1); got != want {
+			t.Fatalf("fileTier(%q, %q) = %d, want %d", tm.val, f, got, want)
+		}
+		best := rng.IntN(4)
+		if got, want := min4(best, fileTier(tm, f, best)), min4(best, want); got != want {
+			t.Fatalf("fileTier(%q, %q) after tier %d: row tier %d, want %d", tm.val, f, best, got, want)
+		}
+	}
+}
+
+// min4 is the better of two tiers, -1 being none.
+func min4(a, b int) int {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
 }
