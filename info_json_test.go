@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"math/rand"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/library"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -108,5 +110,25 @@ func TestJSONStringSameAsMarshal(t *testing.T) {
 		if got := jsonString(nil, s); string(got) != string(want) {
 			t.Fatalf("case %d %q: %s, want %s", n, s, got, want)
 		}
+	}
+}
+
+// BenchmarkInfoLine is one line of `info --json` from a replay's header,
+// as info makes it on the scan's workers: a million of them is the bulk of
+// a warm info of a million files.
+func BenchmarkInfoLine(b *testing.B) {
+	var hs []library.Header
+	library.Scan(context.Background(), library.FSPaths(samples(), "."), library.ScanOptions{}, func(h library.Header) bool {
+		hs = append(hs, h)
+		return true
+	})
+	if len(hs) == 0 {
+		b.Fatal("no samples")
+	}
+	b.ReportAllocs()
+	var buf []byte
+	for i := range b.N {
+		h := hs[i%len(hs)]
+		buf = theme.EscapeJSON(appendInfoJSON(buf[:0], summarize(&h)))
 	}
 }

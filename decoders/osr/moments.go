@@ -71,7 +71,9 @@ func (v *view) moments(ns *nativeStats) []model.Moment {
 	pts := v.d.h.lifePoints
 	failed, fi := v.d.failedByLife()
 	for i, p := range pts {
-		if failed && i >= fi {
+		if failed && i >= fi || v.d.h.mode == modeTaiko {
+			// osu!taiko's life bar starts empty and fills as notes are
+			// hit: low there is the start of every play, not a danger
 			break
 		}
 		low := p.life < lowLife && p.life > 0 &&

@@ -164,3 +164,25 @@ func TestFrameRows(t *testing.T) {
 		}
 	}
 }
+
+// TestTaikoLifeNoLowPoints: osu!taiko's life bar starts empty and fills, so
+// its low points are no moment; the same life bar in standard gives two.
+func TestTaikoLifeNoLowPoints(t *testing.T) {
+	for _, c := range []struct {
+		mode byte
+		low  int
+	}{{modeStd, 2}, {modeTaiko, 0}} {
+		tf := streamFile("0|1,1000|0.2,2000|0.5,3000|0.1,4000|0.6,")
+		tf.mode = c.mode
+		r, _ := decodeClean(t, tf.bytes(t))
+		low := 0
+		for _, m := range r.Analysis().Moments {
+			if m.Kind == MomentLowLife {
+				low++
+			}
+		}
+		if low != c.low {
+			t.Errorf("%s: %d low-life moments, want %d", modeNames[c.mode], low, c.low)
+		}
+	}
+}
