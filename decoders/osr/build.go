@@ -247,7 +247,9 @@ func (d *decoder) computed(failed, passed bool) []model.Field {
 		out = "failed"
 		if d.info != nil && d.info.Rank == "F" {
 			out += " (lazer's rank F)"
-		} else if _, i := d.failedByLife(); i >= 0 {
+		} else if _, i := d.failedByLife(); i >= 0 && h.mode == modeTaiko {
+			out += fmt.Sprintf(" (the life bar ends %.0f%% full; osu!taiko passes at half)", h.lifePoints[i].life*100)
+		} else if i >= 0 {
 			out += fmt.Sprintf(" (the life bar is empty from %s)", model.FormatDuration(ms(h.lifePoints[i].t)))
 		}
 	case passed:

@@ -108,12 +108,24 @@ func (d *decoder) lifeAt(t int64) (float64, bool) {
 	return a.life + (b.life-a.life)*float64(t-a.t)/float64(b.t-a.t), true
 }
 
-// failed reports whether the life bar says the play failed: its last
-// point is empty and no mod kept the play from failing (No Fail, Autoplay,
-// Cinema; Relax and Autopilot plays fail as others do).
+// taikoPass is the life an osu!taiko play needs at its end to pass: its
+// bar starts empty and a play never fails before the end (the osu! wiki's
+// Health page; the bar's 200 points, 100 passing).
+const taikoPass = 0.5
+
+// failed reports whether the life bar says the play failed, and at which
+// point: its last point is empty (osu!taiko's: under half full) and no mod
+// kept the play from failing (No Fail, Autoplay, Cinema; Relax and
+// Autopilot plays fail as others do).
 func (d *decoder) failedByLife() (bool, int) {
 	pts := d.h.lifePoints
 	if len(pts) == 0 || d.h.mods&(modNF|modAT|modCN) != 0 {
+		return false, -1
+	}
+	if d.h.mode == modeTaiko {
+		if pts[len(pts)-1].life < taikoPass {
+			return true, len(pts) - 1
+		}
 		return false, -1
 	}
 	if last := pts[len(pts)-1]; last.life <= 0 {

@@ -90,8 +90,12 @@ func (v *view) moments(ns *nativeStats) []model.Moment {
 	case failed:
 		p := pts[fi]
 		f := v.frameAt(p.t)
+		why := "failed: the life bar ran out"
+		if v.d.h.mode == modeTaiko {
+			why = fmt.Sprintf("failed: the life bar ended %.0f%% full, under the half osu!taiko needs", p.life*100)
+		}
 		out = append(out, model.Moment{Kind: MomentFail, Frame: f, End: f, By: 0, On: -1, Span: p.span,
-			Summary: "failed: the life bar ran out",
+			Summary: why,
 			Fields:  []model.Field{timeField("time", "Song time", p.t), {Key: "life", Label: "Life", Value: p.life}}})
 	case v.d.info != nil && v.d.info.Rank == "F" && len(v.mono) > 0:
 		// lazer says it failed but not when: at the last frame

@@ -165,24 +165,40 @@ func TestFrameRows(t *testing.T) {
 	}
 }
 
-// TestTaikoLifeNoLowPoints: osu!taiko's life bar starts empty and fills, so
-// its low points are no moment; the same life bar in standard gives two.
-func TestTaikoLifeNoLowPoints(t *testing.T) {
+// TestTaikoLife: osu!taiko's life bar starts empty and fills, so its low
+// points are no moment, and a play fails only by ending under half full;
+// the same life bars in standard give low points, and fail only empty.
+func TestTaikoLife(t *testing.T) {
 	for _, c := range []struct {
-		mode byte
-		low  int
-	}{{modeStd, 2}, {modeTaiko, 0}} {
-		tf := streamFile("0|1,1000|0.2,2000|0.5,3000|0.1,4000|0.6,")
+		mode   byte
+		life   string
+		low    int
+		result string
+		fail   string // the fail moment's summary
+	}{
+		{modeStd, "0|1,1000|0.2,2000|0.5,3000|0.1,4000|0.6,", 2, "passed", ""},
+		{modeTaiko, "0|1,1000|0.2,2000|0.5,3000|0.1,4000|0.6,", 0, "passed", ""},
+		{modeStd, "0|0,1000|0.2,2000|0.5,3000|0.1,4000|0.4,", 1, "passed", ""},
+		{modeTaiko, "0|0,1000|0.2,2000|0.5,3000|0.1,4000|0.4,", 0, "failed", "failed: the life bar ended 40% full, under the half osu!taiko needs"},
+		{modeTaiko, "0|0,4000|0.5,", 0, "passed", ""},
+		{modeStd, "0|1,3000|0.1,4000|0,", 0, "failed", "failed: the life bar ran out"},
+	} {
+		tf := streamFile(c.life)
 		tf.mode = c.mode
 		r, _ := decodeClean(t, tf.bytes(t))
-		low := 0
-		for _, m := range r.Analysis().Moments {
-			if m.Kind == MomentLowLife {
+		a := r.Analysis()
+		low, fail := 0, ""
+		for _, m := range a.Moments {
+			switch m.Kind {
+			case MomentLowLife:
 				low++
+			case MomentFail:
+				fail = m.Summary
 			}
 		}
-		if low != c.low {
-			t.Errorf("%s: %d low-life moments, want %d", modeNames[c.mode], low, c.low)
+		ns := a.Stats.Native.(*nativeStats)
+		if low != c.low || ns.Result != c.result || fail != c.fail {
+			t.Errorf("%s %s: %d low-life moments, %s, fail %q; want %d, %s, %q", modeNames[c.mode], c.life, low, ns.Result, fail, c.low, c.result, c.fail)
 		}
 	}
 }
