@@ -231,7 +231,7 @@ func failureOf(h *library.Header) string {
 }
 
 func summarize(h *library.Header) infoJSON {
-	j := infoJSON{Path: h.Path, Players: []infoPlayer{}}
+	j := infoJSON{Path: h.Path, Players: make([]infoPlayer, 0, len(h.Players))}
 	if h.Size > 0 || h.Size == 0 && h.Kind != library.Unreadable { // an unreadable path has no size
 		size := h.Size
 		j.Size = &size

@@ -16,7 +16,7 @@ import (
 func appendInfoJSON(b []byte, jv infoJSON) []byte {
 	j := &jv
 	if !plainInfo(j) {
-		out, err := json.Marshal(j)
+		out, err := marshalInfo(jv)
 		if err != nil {
 			return b // as writeJSON: nothing written
 		}
@@ -90,6 +90,10 @@ func appendInfoJSON(b []byte, jv infoJSON) []byte {
 	}
 	return append(b, "}\n"...)
 }
+
+// marshalInfo is encoding/json's line for j. Its own copy of j goes to
+// the heap, not appendInfoJSON's, which a million lines would pay for.
+func marshalInfo(j infoJSON) ([]byte, error) { return json.Marshal(&j) }
 
 // plainInfo reports whether every value of j is one appendInfoJSON writes
 // itself: finite numbers, years 0 to 9999.
