@@ -155,13 +155,16 @@ func TestBzip2CorpusFast(t *testing.T) {
 }
 
 // BenchmarkBzip2Corpus decodes every bzip2 sector of the corpus: with
-// bzDecoder (as unbzip2 does) and with dsnet's reader alone.
+// bzDecoder (as unbzip2 does; lean, as a check does) and with dsnet's
+// reader alone.
 func BenchmarkBzip2Corpus(b *testing.B) {
 	secs := corpusBzip2Sectors(b)
 	for _, bm := range []struct {
 		name string
 		f    func(out []byte, size, limit int, src []byte) ([]byte, error)
-	}{{"unbzip2", unbzip2}, {"dsnet", unbzip2Dsnet}} {
+	}{{"unbzip2", unbzip2}, {"lean", func(out []byte, size, limit int, src []byte) ([]byte, error) {
+		return unbzip2As(out, size, limit, src, true)
+	}}, {"dsnet", unbzip2Dsnet}} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var out []byte
