@@ -74,6 +74,8 @@ const (
 	// the heap (lo and hi): a battle lobby's block (58k entries for 46 KB)
 	// was a 232 KB array on the heap that the free list then kept
 	mappedBlock = 1 << 12
+	maxBlock    = 9 * 100000 // the most a block holds (level 9)
+	groupShift  = 8          // smallBlock knows the byte at every 256th entry
 )
 
 // huffTree decodes one of a block's prefix codes: a table for codes of up
@@ -526,11 +528,23 @@ func (z *bzDecoder) smallBlock(out []byte, n, origPtr int, counts *[256]int, end
 			break
 		}
 	}
+	// the byte at every 256th entry narrows the search: most such spans
+	// hold one byte value, and need no step at all
+	var firsts [maxBlock>>groupShift + 2]byte
+	for g, b := 0, 0; g <= (n-1)>>groupShift+1; g++ {
+		for k := min(g<<groupShift, n-1); start[b+1] <= k; {
+			b++
+		}
+		firsts[g] = byte(b)
+	}
 	byteAt := func(k int) byte {
-		b := 0
-		for step := 128; step > 0; step >>= 1 {
-			if start[b+step] <= k {
-				b += step
+		b, top := int(firsts[k>>groupShift]), int(firsts[k>>groupShift+1])
+		for b < top { // the last byte value of b..top that starts at or before k
+			mid := (b + top + 1) / 2
+			if start[mid] <= k {
+				b = mid
+			} else {
+				top = mid - 1
 			}
 		}
 		return byte(b)
