@@ -1,8 +1,10 @@
 package library
 
 import (
+	"cmp"
 	"math/bits"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -310,6 +312,9 @@ func (q *Query) Rank(d *Doc) (ok bool, tier int) {
 }
 
 func (q *Query) rank(v *view, c *matchCache) (ok bool, tier int) {
+	if c != nil && len(c.order) == len(q.terms) {
+		return q.rankIn(v, c)
+	}
 	for i := range q.terms {
 		t := &q.terms[i]
 		hit, tr := t.match(v, c, i)
@@ -321,6 +326,30 @@ func (q *Query) rank(v *view, c *matchCache) (ok bool, tier int) {
 		}
 	}
 	return true, tier
+}
+
+// rankIn is rank with the terms tried in the cache's order, the one that
+// turned most rows away first, and each turn-away counted: a row every
+// term must keep is rejected by the first that does not, so "game 2020"
+// over a million file names named game_... looks for 2020 first.
+func (q *Query) rankIn(v *view, c *matchCache) (ok bool, tier int) {
+	for _, i := range c.order {
+		t := &q.terms[i]
+		hit, tr := t.match(v, c, i)
+		if hit == t.neg {
+			c.rejected[i]++
+			return false, 0
+		}
+		if t.kind == tWord && !t.neg {
+			tier = max(tier, tr)
+		}
+	}
+	return true, tier
+}
+
+// reorder puts the terms that turned most rows away so far first.
+func (c *matchCache) reorder() {
+	slices.SortStableFunc(c.order, func(a, b int) int { return cmp.Compare(c.rejected[b], c.rejected[a]) })
 }
 
 // the roles a text plays, for the caches: the same string may be a
@@ -342,6 +371,10 @@ type matchCache struct {
 	c       [][nRoles][]uint8 // term -> role -> string id -> tier+1, noHit, or 0 unknown
 	fmts    []fmtMemo         // term -> the last format text looked in
 	resolve func(id int32) *prep
+	// the order the matcher tries the terms in, and how many rows each
+	// turned away (rankIn)
+	order    []int
+	rejected []int
 }
 
 // fmtMemo is whether a word term is in a format text.

@@ -91,6 +91,12 @@ func (m *Matcher) worker() *matchWorker {
 	if m.q != nil {
 		w.cache.c = make([][nRoles][]uint8, len(m.q.terms))
 		w.cache.fmts = make([]fmtMemo, len(m.q.terms))
+		if len(m.q.terms) > 1 {
+			w.cache.order, w.cache.rejected = make([]int, len(m.q.terms)), make([]int, len(m.q.terms))
+			for i := range w.cache.order {
+				w.cache.order[i] = i
+			}
+		}
 	}
 	w.cache.resolve = w.prep
 	return w
@@ -242,6 +248,7 @@ func (m *Matcher) Filter(ctx context.Context, ids []RowID) (kept []RowID, tiers 
 					return
 				}
 				lo, hi := c*filterChunk, min((c+1)*filterChunk, n)
+				w.cache.reorder()
 				m.s.mu.RLock()
 				if m.need.file {
 					w.files, w.lo = m.s.chunkFiles(&files[c], lo, hi, w.buf), lo
