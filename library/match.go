@@ -526,8 +526,9 @@ func matchup(t *term, v *view, c *matchCache, ti int) bool {
 // wordMatch finds a plain word in a row's texts and says how well: each
 // text on its own gives its best tier (a whole word 0, part of it 1, its
 // initials 2, a misspelling 3), and the row takes the best of them. It runs
-// for every row at each keystroke, so it makes no closures: the caches are
-// read first and a text is looked at only when they do not know it.
+// for every row at each keystroke, so the caches are read first, inline,
+// and a text is looked at (through cached's closure) only when they do not
+// know it.
 func wordMatch(t *term, v *view, c *matchCache, ti int) (bool, int) {
 	best := -1
 	// better keeps the best tier so far and reports a whole word (done)
