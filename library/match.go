@@ -662,14 +662,23 @@ func fileTier(t *term, file string, best int) int {
 // the edits are counted.
 func misspelt(t *term, file string) bool {
 	w, k := t.val, t.edits
-	for i := 0; i < len(file); {
-		j, high, mask := i, false, uint64(0)
-		for ; j < len(file) && file[j] != ' '; j++ {
-			high = high || file[j] >= utf8.RuneSelf
-			mask |= 1 << (file[j] & 63)
+	for rest := file; rest != ""; {
+		x := rest
+		if j := strings.IndexByte(rest, ' '); j >= 0 {
+			x, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
 		}
-		x := file[i:j]
-		i = j + 1
+		// most words are ruled out by their length in bytes alone (a
+		// rune's edit changes it by at most utf8.UTFMax)
+		if d := len(x) - len(w); d > k*utf8.UTFMax || -d > k*utf8.UTFMax {
+			continue
+		}
+		high, mask := false, uint64(0)
+		for j := 0; j < len(x); j++ {
+			high = high || x[j] >= utf8.RuneSelf
+			mask |= 1 << (x[j] & 63)
+		}
 		if high || !t.ascii {
 			if withinEdits(w, x, k) {
 				return true
