@@ -429,3 +429,39 @@ func min4(a, b int) int {
 	}
 	return min(a, b)
 }
+
+// FuzzQuery: any text either fails to parse with a QueryError or gives a
+// query whose matcher over a store's rows (caches, file texts, terms tried
+// in the order that turns most rows away, the work split over cores)
+// keeps the rows and tiers that matching each header alone does: the
+// headers of TestQueryMatch and of every sample file.
+func FuzzQuery(f *testing.F) {
+	for _, c := range queryCases {
+		f.Add(c.q)
+	}
+	for _, q := range []string{"game 2020", "marht", "fox -char:fox", "tests data fox", "2023 v3 -terran", "battlefeild", "é", "ic bf ps"} {
+		f.Add(q)
+	}
+	var hs []*Header
+	for _, d := range queryDocs() {
+		hs = append(hs, d.H)
+	}
+	Scan(context.Background(), Paths([]string{samplesDir}), ScanOptions{}, func(h Header) bool {
+		hs = append(hs, &h)
+		return true
+	})
+	s := NewStore()
+	var ids []RowID
+	for _, h := range hs {
+		ids = append(ids, s.Put(h))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, err := ParseQuery(text); err != nil {
+			if qe := (*QueryError)(nil); !errors.As(err, &qe) {
+				t.Fatalf("%q: %v is no QueryError", text, err)
+			}
+			return
+		}
+		agree(t, s, ids, hs, []string{text})
+	})
+}
