@@ -272,14 +272,7 @@ func TestFold(t *testing.T) {
 // for every query of TestQueryMatch and more, on hand-made headers and on
 // every sample file.
 func TestMatcherAgrees(t *testing.T) {
-	var hs []*Header
-	for _, d := range queryDocs() {
-		hs = append(hs, d.H)
-	}
-	Scan(context.Background(), Paths([]string{samplesDir}), ScanOptions{}, func(h Header) bool {
-		hs = append(hs, &h)
-		return true
-	})
+	hs := matchHeaders()
 	s := NewStore()
 	var ids []RowID
 	put := func(hs []*Header) {
@@ -298,6 +291,20 @@ func TestMatcherAgrees(t *testing.T) {
 		queries = append(queries, c.q)
 	}
 	agree(t, s, ids, hs, queries)
+}
+
+// matchHeaders are the headers the matcher is held to per-header matching
+// on: TestQueryMatch's and every sample file's.
+func matchHeaders() []*Header {
+	var hs []*Header
+	for _, d := range queryDocs() {
+		hs = append(hs, d.H)
+	}
+	Scan(context.Background(), Paths([]string{samplesDir}), ScanOptions{}, func(h Header) bool {
+		hs = append(hs, &h)
+		return true
+	})
+	return hs
 }
 
 // agree holds the matcher over a store's rows to Query.Rank over their
@@ -442,14 +449,7 @@ func FuzzQuery(f *testing.F) {
 	for _, q := range []string{"game 2020", "marht", "fox -char:fox", "tests data fox", "2023 v3 -terran", "battlefeild", "é", "ic bf ps"} {
 		f.Add(q)
 	}
-	var hs []*Header
-	for _, d := range queryDocs() {
-		hs = append(hs, d.H)
-	}
-	Scan(context.Background(), Paths([]string{samplesDir}), ScanOptions{}, func(h Header) bool {
-		hs = append(hs, &h)
-		return true
-	})
+	hs := matchHeaders()
 	s := NewStore()
 	var ids []RowID
 	for _, h := range hs {
