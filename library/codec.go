@@ -331,15 +331,22 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		id, ok := s.find(dir, name)
 		var row *rowRec
+		var was [textKeyRoom]uint32
+		var before []uint32
 		if ok {
 			row = s.rec(id)
 			s.dropSum(row)
+			before = s.textKey(row, was[:0])
 		} else {
 			id, row = s.add(dir, name)
 		}
 		r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
+		r.textRev = row.textRev
 		*row = r
 		copy(s.players(row, len(players)), players)
+		if ok {
+			s.textChanged(row, before)
+		}
 		if flags&rSum != 0 {
 			row.flags |= fSum
 			x.sumRef = gen<<40 | uint64(sumOff)

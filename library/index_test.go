@@ -245,3 +245,74 @@ func TestRowSize(t *testing.T) {
 		t.Errorf("playerRec is %d bytes", n)
 	}
 }
+
+// TestTextRevision: a row's text revision changes when its text key does,
+// whether this process put the row or read it from another's block, and
+// not when another row is written or the row is written with the same
+// text (a check of the file, a new size).
+func TestTextRevision(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	a, _ := OpenIndex(path)
+	defer a.Close()
+	p := sampleHeader("/r/p.slp", 1)
+	a.Put(p)
+	if err := a.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := OpenIndex(path)
+	defer b.Close()
+	rev := func(x *Index, path string) uint16 {
+		var r uint16
+		x.Store().Read([]RowID{mustLookup(t, x, path)}, func(_ int, row Row) { r = row.TextRevision() })
+		return r
+	}
+	loaded := rev(b, p.Path)
+	b.Put(sampleHeader("/r/q.slp", 2)) // another row
+	if got := rev(b, p.Path); got != loaded {
+		t.Errorf("another row's put: revision %d -> %d", loaded, got)
+	}
+	put := rev(a, p.Path)
+	p.Size, p.Check = 2000, &Check{Problems: 7}
+	a.Put(p)
+	if got := rev(a, p.Path); got != put {
+		t.Errorf("a put of the row with the same text: revision %d -> %d", put, got)
+	}
+	for _, change := range []func(h *Header){
+		func(h *Header) { h.Players[0].Character = "Falco" },
+		func(h *Header) { h.Players[1].Name = "Zain" },
+		func(h *Header) { h.Players[1].Team = "Red" },
+		func(h *Header) { h.Players = h.Players[:1] },
+		func(h *Header) { h.Title = "Final Destination" },
+		func(h *Header) { h.Mode = "unranked" },
+		func(h *Header) { h.Err = "cut short" },
+		func(h *Header) { h.Format = "osu" },
+	} {
+		change(&p)
+		a.Put(p)
+		if got := rev(a, p.Path); got == put {
+			t.Errorf("%+v: the row's text changed and its revision stayed %d", p, got)
+		}
+		put = rev(a, p.Path)
+	}
+	if err := a.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Flush(); err != nil { // reads a's blocks before its own
+		t.Fatal(err)
+	}
+	if got := rev(b, p.Path); got == loaded {
+		t.Errorf("the row read again from the other process's block kept its revision %d", got)
+	}
+	if h := b.Store().Header(mustLookup(t, b, p.Path)); h.Format != "osu" {
+		t.Errorf("the other process's block was not read: %q", h.Format)
+	}
+}
+
+func mustLookup(t *testing.T, x *Index, path string) RowID {
+	t.Helper()
+	id, ok := x.Store().Lookup(path)
+	if !ok {
+		t.Fatalf("%s: no row", path)
+	}
+	return id
+}

@@ -110,18 +110,19 @@ func (r Row) HasCheck() bool { return r.r.flags&fCheck != 0 }
 // HasSummary says whether the store keeps the row's archive summary.
 func (r Row) HasSummary() bool { return r.r.flags&fSum != 0 }
 
+// TextRevision changes each time the row's TextKey does (a scan or the
+// index read again found other players, another title...): what a list
+// worked out from the key holds while the revision is the same. It counts
+// in 16 bits and wraps, so a key changed exactly 65,536 times between two
+// looks reads as unchanged.
+func (r Row) TextRevision() uint16 { return r.r.textRev }
+
 // TextKey appends the numbers of the strings a list shows for the row (its
 // error, title, format and mode, which decide how a title reads, and each
 // player's name, character and team, which groups the players into
 // sides): two rows with the same key read the same, so a list can
 // describe each distinct key once.
-func (r Row) TextKey(dst []uint32) []uint32 {
-	dst = append(dst, r.r.err, r.r.title, r.r.fmtID, r.r.mode)
-	for _, p := range r.s.playerList(r.r) {
-		dst = append(dst, p.name, p.char, p.team)
-	}
-	return dst
-}
+func (r Row) TextKey(dst []uint32) []uint32 { return r.s.textKey(r.r, dst) }
 
 // RowsUnder returns the rows whose files are under the given paths (a
 // folder's files at any depth, or the file itself), as the index knows

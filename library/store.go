@@ -3,6 +3,7 @@ package library
 import (
 	"hash/maphash"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -98,6 +99,9 @@ type rowRec struct {
 	nPlayers    uint16
 	flags       uint16
 	kind        uint8
+	// textRev counts the changes of the row's text key (TextKey), wrapping
+	// (it fills the record's padding: a million rows pay nothing for it)
+	textRev uint16
 }
 
 // extRec is what a row has once a full decode ran (the check, where the
@@ -424,6 +428,27 @@ func (s *Store) players(r *rowRec, n int) []playerRec {
 	return s.playerList(r)
 }
 
+// textKey appends the numbers of the strings of a row's text key (TextKey).
+func (s *Store) textKey(r *rowRec, dst []uint32) []uint32 {
+	dst = append(dst, r.err, r.title, r.fmtID, r.mode)
+	for _, p := range s.playerList(r) {
+		dst = append(dst, p.name, p.char, p.team)
+	}
+	return dst
+}
+
+// textKeyRoom holds the text key of a row of up to eight players without
+// an allocation; more players (rare) make one.
+const textKeyRoom = 4 + 3*8
+
+// textChanged counts a change of r's text key from before, written over.
+func (s *Store) textChanged(r *rowRec, before []uint32) {
+	var is [textKeyRoom]uint32
+	if !slices.Equal(before, s.textKey(r, is[:0])) {
+		r.textRev++
+	}
+}
+
 // playerList returns a row's players.
 func (s *Store) playerList(r *rowRec) []playerRec {
 	if r.nPlayers == 0 {
@@ -463,9 +488,12 @@ func (s *Store) putLocked(h *Header, blob []byte) RowID {
 
 // setHeader writes h's fields into r (all but the path and summary).
 func (s *Store) setHeader(r *rowRec, h *Header) {
+	var was [textKeyRoom]uint32
+	before := s.textKey(r, was[:0])
+	defer s.textChanged(r, before)
 	sum := r.flags & fSum
 	*r = rowRec{dir: r.dir, nameRef: r.nameRef, nameLen: r.nameLen, players: r.players, nPlayers: r.nPlayers,
-		ext: r.ext, flags: sum}
+		ext: r.ext, flags: sum, textRev: r.textRev}
 	r.kind = uint8(h.Kind)
 	r.size, r.mtime = h.Size, unixNano(h.ModTime)
 	r.fmtID, r.fmtName, r.version = s.intern(string(h.Format)), s.intern(h.FormatName), s.intern(h.Version)

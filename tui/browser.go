@@ -285,6 +285,8 @@ type browser struct {
 	// for the store it was made from (whatsOf)
 	whats   *whatCache
 	whatsOf *library.Store
+	// prepCancel stops the background description of rows (prepareWhats)
+	prepCancel context.CancelFunc
 
 	gen      int
 	done     bool
@@ -369,6 +371,9 @@ func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
 
 // close writes the index and stops the checker; Run calls it on the way out.
 func (b *browser) close() {
+	if b.prepCancel != nil {
+		b.prepCancel()
+	}
 	if b.checker != nil {
 		b.checker.Close()
 	}
@@ -701,7 +706,38 @@ func (b *browser) startScan() tea.Cmd {
 	}
 	b.scanning = true
 	b.checker = library.NewChecker(b.index, b.store, b.fsys)
-	return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()))
+	return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()), b.prepareWhats())
+}
+
+// prepareStretch is how many rows prepareWhats describes under one hold
+// of the job slot: a key press's job waits for at most one (a few ms).
+const prepareStretch = 1 << 16
+
+// prepareWhats describes the listed rows for a sort by players in the
+// background, a stretch at a time between jobs, so the first such sort of
+// a large list reads each row's description from the cache (half the
+// time of reading its players). Rows found later are described by the
+// sort that meets them, or by the prepare at the walk's end.
+func (b *browser) prepareWhats() tea.Cmd {
+	if len(b.all) <= syncLimit {
+		return nil // sorted on the UI goroutine, quickly anyway
+	}
+	if b.prepCancel != nil {
+		b.prepCancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.prepCancel = cancel
+	in := b.jobInput()
+	return func() tea.Msg {
+		for lo := 0; lo < len(in.all) && ctx.Err() == nil; lo += prepareStretch {
+			in.slot <- struct{}{}
+			if ctx.Err() == nil {
+				in.whats.prepare(in.store, in.all[lo:min(lo+prepareStretch, len(in.all))])
+			}
+			<-in.slot
+		}
+		return nil
+	}
 }
 
 // refilter applies the filter's text. A query that does not parse keeps
@@ -845,7 +881,7 @@ func (b *browser) walkDone() tea.Cmd {
 		cmd = tea.Batch(cmd, flush)
 	}
 	b.startChecks()
-	return cmd
+	return tea.Batch(cmd, b.prepareWhats())
 }
 
 func (b *browser) Update(msg tea.Msg) (tea.Cmd, *row) {

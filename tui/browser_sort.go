@@ -66,6 +66,9 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		k.names = make([]string, n)
 	}
 	parts := stretches(n, 1<<14)
+	if o.col == colWhat {
+		whats.sized(s)
+	}
 	rs := make([]rangeRead, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
@@ -77,12 +80,14 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rs[p].read(s, ids, lo, hi, o, &k)
+			rs[p].read(s, ids, lo, hi, o, &k, whats)
 		}()
 	}
 	wg.Wait()
-	// a format's rank, and a description's, in each stretch's numbers
+	// a format's rank in each stretch's numbers; a description's number
+	// in each stretch's key numbers
 	ranks := make([][]uint64, parts)
+	var descs [][]int
 	switch o.col {
 	case colFormat:
 		byName := map[string]uint64{}
@@ -109,19 +114,22 @@ func readKeys(s *library.Store, ids []library.RowID, o order, whats *whatCache) 
 		for p := range parts {
 			tables[p] = rs[p].whats
 		}
-		descs := whats.merge(s, tables)
-		rank := whats.ranks(o.desc)
-		for p := range parts {
-			ranks[p] = make([]uint64, len(descs[p]))
-			for d, c := range descs[p] {
-				ranks[p][d] = rank[c]
-			}
-		}
+		descs = whats.merge(s, tables)
 	}
-	if o.col == colFormat || o.col == colWhat {
+	switch o.col {
+	case colFormat:
 		inParts(n, parts, func(p, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				k.primary[i] = ranks[p][k.primary[i]]
+			}
+		})
+	case colWhat:
+		// a row read from the cache holds its description, the others
+		// their key's number in the stretch, kept now
+		rank := whats.ranks(o.desc)
+		inParts(n, parts, func(p, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				k.primary[i] = rank[whats.described(ids[i], k.primary[i], descs[p])]
 			}
 		})
 	}
@@ -162,8 +170,10 @@ type rangeRead struct {
 	longest int
 }
 
-// read reads rows lo to hi of ids into k's arrays.
-func (rr *rangeRead) read(s *library.Store, ids []library.RowID, lo, hi int, o order, k *sortKeys) {
+// read reads rows lo to hi of ids into k's arrays. In a sort by
+// description it only reads whats (it is written after, each row by the
+// goroutine that read it).
+func (rr *rangeRead) read(s *library.Store, ids []library.RowID, lo, hi int, o order, k *sortKeys, whats *whatCache) {
 	// what is learnt is kept here while the rows are read, and in rr after:
 	// rr is next to the other goroutines' in memory, and a write a row to
 	// it took the cache line from them (a sort of a million rows by file
@@ -214,8 +224,7 @@ func (rr *rangeRead) read(s *library.Store, ids []library.RowID, lo, hi int, o o
 		case colFormat:
 			p = fmtNum
 		case colWhat:
-			key = r.TextKey(key[:0])
-			p = uint64(rr.whats.number(key, r.ID()))
+			p = whats.rowKey(r, rr.whats, &key)
 		case colLength:
 			p = missing
 			if d := r.Duration(); d > 0 {

@@ -12,6 +12,9 @@ import (
 
 	"rewind/library"
 	"rewind/model"
+	"rewind/theme"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // sortRef is the order sortRows means, from the rows' headers: the column
@@ -267,6 +270,43 @@ func TestBrowserSortByPlayersKeepsItsCache(t *testing.T) {
 	checkOrder(t, "by players", hdrs, b.shown, sortRef(hdrs, ids, b.order))
 }
 
+// TestBrowserPreparesDescriptions: once a long list's walk is done, the
+// browser describes its rows in the background, and a sort by players then
+// finds every row's description in the cache and orders as it should.
+func TestBrowserPreparesDescriptions(t *testing.T) {
+	b := newBrowser(theme.New(false), "many")
+	b.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	chars := []string{"Fox", "Marth", "Sheik", "Falco", "Peach", "Jigglypuff"}
+	var hs []library.Header
+	for i := range syncLimit + 500 {
+		hs = append(hs, library.Header{Path: fmt.Sprintf("d/%05d.slp", i), Kind: library.File, Title: []string{"Battlefield", "Dream Land N64"}[i%2],
+			Start:   time.Date(2023, 1, 1+i%300, 0, 0, 0, 0, time.UTC),
+			Players: []library.Player{{Name: fmt.Sprint("p", i%13), Character: chars[i%6]}, {Character: chars[i/6%6]}}})
+	}
+	feed(b, true, hs...)
+	if b.whats == nil {
+		t.Fatal("no descriptions prepared")
+	}
+	kept := 0
+	var key []uint32
+	b.store.Read(b.all, func(_ int, r library.Row) {
+		if b.whats.rowKey(r, newWhatPart(), &key)&fromCache != 0 {
+			kept++
+		}
+	})
+	if kept != len(b.all) {
+		t.Errorf("%d of %d rows described in the background", kept, len(b.all))
+	}
+	for b.order.col != colWhat {
+		b.press("s")
+	}
+	list := make([]library.Header, b.store.Len())
+	for _, id := range b.all {
+		list[id] = b.store.Header(id)
+	}
+	checkOrder(t, "by players", list, b.shown, sortRef(list, b.all, b.order))
+}
+
 // TestWhatCacheRowChangedWhileSorting: a row that changes between the
 // read of its text key and its description (a scan writes while a sort
 // reads) leaves no description under its old key, so a later sort
@@ -294,6 +334,79 @@ func TestWhatCacheRowChangedWhileSorting(t *testing.T) {
 	if got := w.list[descs[0][0]]; got != "battlefield · marth" { // one player: what was played first
 		t.Errorf("described as %q", got)
 	}
+}
+
+// TestWhatCacheKeepsRows: a sort by players keeps each row's description
+// with the row's text revision, and a later sort with the same cache,
+// after some rows' players or titles changed and rows were added, orders
+// by what every row reads now, reading again just the rows changed since;
+// prepare describes the rows the cache lacks.
+func TestWhatCacheKeepsRows(t *testing.T) {
+	s := library.NewStore()
+	chars := []string{"Fox", "Marth", "Sheik", "Falco", "Peach"}
+	header := func(i int, title string) library.Header {
+		return library.Header{Path: fmt.Sprintf("g%02d.slp", i), Kind: library.File, Title: title,
+			Start:   time.Date(2024, 1, 1, 0, i%7, 0, 0, time.UTC),
+			Players: []library.Player{{Slot: "P1", Character: chars[i%5]}, {Slot: "P2", Character: chars[i*3%5]}}}
+	}
+	var ids []library.RowID
+	hs := map[library.RowID]library.Header{}
+	put := func(h library.Header) {
+		id := s.Put(&h)
+		if _, ok := hs[id]; !ok {
+			ids = append(ids, id)
+		}
+		hs[id] = h
+	}
+	for i := range 40 {
+		put(header(i, "Battlefield"))
+	}
+	w := newWhatCache()
+	check := func(what string) {
+		t.Helper()
+		list := make([]library.Header, len(ids))
+		for id, h := range hs {
+			list[id] = h
+		}
+		for _, desc := range []bool{false, true} {
+			o := order{colWhat, desc}
+			got, _ := sortRows(context.Background(), s, ids, o, w)
+			checkOrder(t, fmt.Sprintf("%s, descending %v", what, desc), list, got, sortRef(list, ids, o))
+		}
+	}
+	kept := func() (n int) {
+		var key []uint32
+		s.Read(ids, func(_ int, r library.Row) {
+			if w.rowKey(r, newWhatPart(), &key)&fromCache != 0 {
+				n++
+			}
+		})
+		return n
+	}
+	check("first sort")
+	if n := kept(); n != len(ids) {
+		t.Errorf("%d of %d rows kept their description", n, len(ids))
+	}
+	put(header(3, "Final Destination"))
+	h := header(17, "Battlefield")
+	h.Players[0].Character = "Bowser"
+	put(h)
+	put(header(40, "Yoshi's Story"))
+	if n := kept(); n != len(ids)-3 {
+		t.Errorf("%d of %d rows kept a description after three were written", n, len(ids))
+	}
+	check("after changes")
+	if n := kept(); n != len(ids) {
+		t.Errorf("%d of %d rows kept their description after the second sort", n, len(ids))
+	}
+	// what the browser runs in the background: the rows the cache lacks
+	put(header(5, "Pokémon Stadium"))
+	put(header(41, "Battlefield"))
+	w.prepare(s, ids)
+	if n := kept(); n != len(ids) {
+		t.Errorf("%d of %d rows kept their description after prepare", n, len(ids))
+	}
+	check("after prepare")
 }
 
 // TestSortByPlayersFormatAndMode: rows of one title and player read

@@ -13,7 +13,10 @@ import (
 // once. The rows are read on all cores, each goroutine numbering the keys
 // it meets in a table of its own (whatPart); the tables are then merged
 // into the cache, the new keys described, the descriptions ranked, and
-// each row's number turned into its description's rank.
+// each row's number turned into its description's rank. The cache keeps
+// each row's description with the row's revision: the next sort reads the
+// key again only of rows whose text changed since (TextRevision), which
+// halves a sort by players: reading every row's players is most of it.
 
 // whatCache holds a description of each distinct text key and their
 // ranks. A store's strings never change once added, so a key describes
@@ -23,10 +26,81 @@ type whatCache struct {
 	byKey map[string]int // the texts' numbers -> description
 	list  []string       // descriptions, lower case; "" for a row with nothing to say
 	has   []bool
-	rank  []uint64 // ascending ranks of list, made by ranks (nil when list grew)
+	// kept says a description belongs to its key (not one of a row that
+	// changed while it was read): only those are kept for a row
+	kept []bool
+	rank []uint64 // ascending ranks of list, made by ranks (nil when list grew)
+	// byRow is, by row number, the row's description + 1 (0: none) in
+	// the low 32 bits and the row's text revision when its key was read
+	// above
+	byRow []uint64
 }
 
 func newWhatCache() *whatCache { return &whatCache{byKey: map[string]int{}} }
+
+// fromCache marks a rowKey that is the row's description, kept from an
+// earlier sort.
+const fromCache = 1 << 63
+
+// rowKey is what a sort by description reads of row r: its description
+// | fromCache, when the cache kept one for the row's text revision; else
+// the number of its text key in part << 16 | the revision. key is
+// scratch.
+func (w *whatCache) rowKey(r library.Row, part *whatPart, key *[]uint32) uint64 {
+	rev := r.TextRevision()
+	if id := r.ID(); int(id) < len(w.byRow) {
+		if v := w.byRow[id]; uint32(v) != 0 && uint16(v>>32) == rev {
+			return uint64(uint32(v)-1) | fromCache
+		}
+	}
+	*key = r.TextKey((*key)[:0])
+	return uint64(part.number(*key, r.ID()))<<16 | uint64(rev)
+}
+
+// described returns the description of row id, whose rowKey was v, from
+// the descriptions its part's keys merged into (merge), keeping it for
+// the row when it belongs to the key (kept). Each row is kept by one
+// goroutine, and no rowKey reads meanwhile.
+func (w *whatCache) described(id library.RowID, v uint64, descs []int) int {
+	if v&fromCache != 0 {
+		return int(v &^ fromCache)
+	}
+	d := descs[v>>16]
+	if w.kept[d] {
+		w.byRow[id] = uint64(uint16(v))<<32 | uint64(d+1)
+	}
+	return d
+}
+
+// sized makes room in byRow for every row of s.
+func (w *whatCache) sized(s *library.Store) {
+	if n := s.Len(); n > len(w.byRow) {
+		w.byRow = append(w.byRow, make([]uint64, n-len(w.byRow))...)
+	}
+}
+
+// prepare describes the rows the cache keeps nothing for, so that the
+// first sort by description reads only the cache (the browser runs it
+// in the background, a stretch at a time).
+func (w *whatCache) prepare(s *library.Store, ids []library.RowID) {
+	w.sized(s)
+	part := newWhatPart()
+	var key []uint32
+	var read []library.RowID
+	var keys []uint64
+	s.Read(ids, func(_ int, r library.Row) {
+		if v := w.rowKey(r, part, &key); v&fromCache == 0 {
+			read, keys = append(read, r.ID()), append(keys, v)
+		}
+	})
+	if len(read) == 0 {
+		return
+	}
+	descs := w.merge(s, []*whatPart{part})[0]
+	for j, id := range read {
+		w.described(id, keys[j], descs)
+	}
+}
 
 // whatPart numbers the distinct text keys one goroutine meets, in an open
 // addressing table of its own.
@@ -162,6 +236,7 @@ func (w *whatCache) merge(s *library.Store, parts []*whatPart) [][]int {
 		}
 		w.list = append(w.list, descs...)
 		w.has = append(w.has, has...)
+		w.kept = append(w.kept, same...)
 		w.rank = nil
 		for p := range out {
 			for d, c := range out[p] {
