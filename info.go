@@ -125,18 +125,13 @@ func (o *infoOptions) run(c *call, paths []string) int {
 	defer out.Flush()
 	named := namedPaths(paths)
 	// the JSON lines are made on the scan's workers: writeJSON's bytes,
-	// written by hand, escaped for terminals (a million lines notice)
+	// escaped for terminals, written by hand (a million lines notice)
 	line := func(b []byte, h *library.Header) []byte {
 		h.Path = prefix + h.Path
 		if !o.json || stray(h, named) {
 			return b
 		}
-		start := len(b)
-		b = appendInfoJSON(b, summarize(h))
-		if esc := theme.EscapeJSON(b[start:]); len(esc) != len(b)-start {
-			b = append(b[:start], esc...)
-		}
-		return b
+		return appendInfoJSON(b, summarize(h))
 	}
 	library.ScanLines(context.Background(), walk, opt, line, func(h *library.Header, text []byte) bool {
 		if stray(h, named) {

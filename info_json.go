@@ -3,16 +3,17 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"rewind/theme"
 	"strconv"
 	"time"
 	"unicode/utf8"
 )
 
-// appendInfoJSON appends the line `info --json` writes for j before
-// theme.EscapeJSON: exactly what json.Marshal writes, and a newline
-// (TestInfoJSONSameAsWriteJSON holds it to writeJSON), in a tenth of the
-// time, which a million files notice. A value encoding/json would refuse (a
-// NaN, a year past 9999) goes through it, refusal included.
+// appendInfoJSON appends the line `info --json` writes for j: exactly
+// what writeJSON writes (json.Marshal, theme.EscapeJSON and a newline;
+// TestInfoJSONSameAsWriteJSON holds it so), in a tenth of the time, which
+// a million files notice. A value encoding/json would refuse (a NaN, a
+// year past 9999) goes through it, refusal included.
 func appendInfoJSON(b []byte, jv infoJSON) []byte {
 	j := &jv
 	if !plainInfo(j) {
@@ -20,7 +21,7 @@ func appendInfoJSON(b []byte, jv infoJSON) []byte {
 		if err != nil {
 			return b // as writeJSON: nothing written
 		}
-		return append(append(b, out...), '\n')
+		return append(append(b, theme.EscapeJSON(out)...), '\n')
 	}
 	b = append(b, `{"path":`...)
 	b = jsonString(b, j.Path)
@@ -138,9 +139,12 @@ func jsonFloat(b []byte, f float64) []byte {
 const hexDigits = "0123456789abcdef"
 
 // jsonString writes a string as encoding/json does with HTML escaping (an
-// Encoder's default): quotes, backslashes and control characters escaped,
-// <, > and & as \u003c and the like, invalid UTF-8 as \ufffd, and the line
-// and paragraph separators escaped.
+// Encoder's default) and then theme.EscapeJSON: quotes, backslashes and
+// control characters escaped, <, > and & as \u003c and the like, invalid
+// UTF-8 as \ufffd, and DEL and every other character a terminal would act
+// on (theme.Unsafe: C1 controls, the invisible ones) as \u escapes, the
+// line and paragraph separators among them. One pass, not two: a million
+// lines notice.
 func jsonString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -151,7 +155,7 @@ func jsonString(b []byte, s string) []byte {
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f {
 				i++
 				continue
 			}
@@ -184,9 +188,9 @@ func jsonString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if theme.Unsafe(r) { // all of them under U+10000: four digits
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			b = append(b, '\\', 'u', hexDigits[r>>12], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += size
 			start = i
 			continue
@@ -198,15 +202,15 @@ func jsonString(b []byte, s string) []byte {
 }
 
 // plainJSON8 reports whether the first eight bytes of s go into a JSON
-// string as they are: printable ASCII but for the quote, the backslash
-// and the three HTML characters. Paths are almost nothing else, and eight
+// string as they are: printable ASCII (not DEL) but for the quote, the
+// backslash and the three HTML characters. Paths are almost nothing else, and eight
 // bytes at a time is what a million of them notice.
 func plainJSON8(s string) bool {
 	const low, high = 0x0101010101010101, 0x8080808080808080
 	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	has := func(c uint64) uint64 { y := x ^ low*c; return (y - low) &^ y }
-	// a byte with its high bit set, one under 0x20, or one of "\<>&
-	bad := x | (x-0x20*low)&^x | has('"') | has('\\') | has('<') | has('>') | has('&')
+	// a byte with its high bit set, one under 0x20, DEL, or one of "\<>&
+	bad := x | (x-0x20*low)&^x | has(0x7f) | has('"') | has('\\') | has('<') | has('>') | has('&')
 	return bad&high == 0
 }

@@ -74,7 +74,7 @@ func TestInfoJSONSameAsWriteJSON(t *testing.T) {
 		t.Helper()
 		var want bytes.Buffer
 		writeJSON(&want, j)
-		if got := theme.EscapeJSON(appendInfoJSON(nil, *j)); !bytes.Equal(got, want.Bytes()) {
+		if got := appendInfoJSON(nil, *j); !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("\n got %s\nwant %s", got, want.Bytes())
 		}
 	}
@@ -92,10 +92,12 @@ func TestInfoJSONSameAsWriteJSON(t *testing.T) {
 
 // TestJSONStringSameAsMarshal: strings of every length, plain or with a
 // character to escape anywhere in them (so the eight-at-a-time scan meets
-// it at each place in a word), come out as encoding/json writes them.
+// it at each place in a word), come out as encoding/json writes them,
+// escaped for terminals by theme.EscapeJSON.
 func TestJSONStringSameAsMarshal(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	special := []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\x7f", "\n", "é", "\xff", "\u2028", "\u009b", "~", " "}
+	special := []string{`"`, `\`, "<", ">", "&", "\x00", "\x1f", "\x7f", "\n", "é", "\xff", "\u2028", "\u2029", "\u009b", "~", " ",
+		"\u0085", "\u061c", "\u200b", "\u202e", "\u2066", "\ufeff", "\ufffb", "\u00a0", "ザ", "😀"}
 	for n := range 20000 {
 		var sb strings.Builder
 		for range rng.Intn(40) {
@@ -107,6 +109,7 @@ func TestJSONStringSameAsMarshal(t *testing.T) {
 		}
 		s := sb.String()
 		want, _ := json.Marshal(s)
+		want = theme.EscapeJSON(want)
 		if got := jsonString(nil, s); string(got) != string(want) {
 			t.Fatalf("case %d %q: %s, want %s", n, s, got, want)
 		}
@@ -129,6 +132,6 @@ func BenchmarkInfoLine(b *testing.B) {
 	var buf []byte
 	for i := range b.N {
 		h := hs[i%len(hs)]
-		buf = theme.EscapeJSON(appendInfoJSON(buf[:0], summarize(&h)))
+		buf = appendInfoJSON(buf[:0], summarize(&h))
 	}
 }
