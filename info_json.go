@@ -5,6 +5,7 @@ import (
 	"math"
 	"rewind/theme"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -149,16 +150,12 @@ func jsonString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainJSON8(s[i:]) {
-			i += 8
+		c := s[i]
+		if jsonPlain[c] {
+			i++
 			continue
 		}
-		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':
@@ -201,16 +198,13 @@ func jsonString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// plainJSON8 reports whether the first eight bytes of s go into a JSON
-// string as they are: printable ASCII (not DEL) but for the quote, the
-// backslash and the three HTML characters. Paths are almost nothing else, and eight
-// bytes at a time is what a million of them notice.
-func plainJSON8(s string) bool {
-	const low, high = 0x0101010101010101, 0x8080808080808080
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	has := func(c uint64) uint64 { y := x ^ low*c; return (y - low) &^ y }
-	// a byte with its high bit set, one under 0x20, DEL, or one of "\<>&
-	bad := x | (x-0x20*low)&^x | has(0x7f) | has('"') | has('\\') | has('<') | has('>') | has('&')
-	return bad&high == 0
-}
+// jsonPlain says which bytes go into a JSON string as they are: printable
+// ASCII (not DEL) but for the quote, the backslash and the three HTML
+// characters. A look-up a byte is faster than eight bytes at a time here:
+// the strings are short.
+var jsonPlain = func() (t [256]bool) {
+	for c := ' '; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, c)
+	}
+	return t
+}()

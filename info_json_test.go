@@ -135,3 +135,18 @@ func BenchmarkInfoLine(b *testing.B) {
 		buf = appendInfoJSON(buf[:0], summarize(&h))
 	}
 }
+
+// BenchmarkJSONString is the strings of an info line: a path, a title,
+// names and characters, mostly plain ASCII.
+func BenchmarkJSONString(b *testing.B) {
+	strs := []string{"/tmp/million/2019/01/01/slp__nametags2_0189.slp", "Final Destination", "slippi", "Slippi replay",
+		"P1", "Mang0", "Fox", "online ranked", "/home/player/replays/2023-05/Game_20230514T201533.slp", "ザイン", "Pokémon Stadium"}
+	b.SetBytes(int64(len(strings.Join(strs, ""))))
+	var buf []byte
+	for range b.N {
+		buf = buf[:0]
+		for _, s := range strs {
+			buf = jsonString(buf, s)
+		}
+	}
+}
