@@ -71,7 +71,7 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 	if opt.Index != nil {
 		store = opt.Index.s
 	}
-	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []Header) {
+	pipeline(ctx, walk, opt, true, func(w *scanWorker, batch []Entry, out []Header) {
 		if opt.Index != nil {
 			opt.Index.wait() // the walk has gone ahead while the index was read
 		}
@@ -93,9 +93,9 @@ func Scan(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, fn func(He
 // header becomes to its batch's buffer, so a million lines are made on
 // every core and the caller's goroutine only copies them out. fn gets
 // each header with its text, in walk order when opt.Ordered, and must not
-// keep the text past its return. line is
-// called from several goroutines at once; a change it makes to the header
-// is what fn sees.
+// keep the text or the pointer to the header past its return (both are
+// used again). line is called from several goroutines at once; a change
+// it makes to the header is what fn sees.
 func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line func(b []byte, h *Header) []byte, fn func(h *Header, text []byte) bool) {
 	var store *Store
 	if opt.Index != nil {
@@ -109,7 +109,7 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 	// the batches' buffers go round: made once for the batches in flight,
 	// not once a batch (a million lines are 650 MB of text)
 	free := make(chan []byte, window+2*runtime.GOMAXPROCS(0))
-	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []lined) {
+	pipeline(ctx, walk, opt, true, func(w *scanWorker, batch []Entry, out []lined) {
 		if opt.Index != nil {
 			opt.Index.wait()
 		}
@@ -166,7 +166,8 @@ func ScanRows(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, store 
 	if opt.Index != nil {
 		store = opt.Index.Store()
 	}
-	pipeline(ctx, walk, opt, func(w *scanWorker, batch []Entry, out []Scanned) {
+	// the batches go to the browser, which keeps them: not reused
+	pipeline(ctx, walk, opt, false, func(w *scanWorker, batch []Entry, out []Scanned) {
 		for i, e := range batch {
 			out[i] = w.row(e, store)
 		}
@@ -185,8 +186,10 @@ const noRow = ^RowID(0)
 
 // pipeline runs work over batches of the walk on all cores and hands the
 // results to emit from the caller's goroutine, in walk order when
-// opt.Ordered.
-func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, work func(w *scanWorker, batch []Entry, out []T), emit func([]T) bool) {
+// opt.Ordered. With reuse, emit keeps nothing of a batch's results past
+// its return, and their slices go round (as the walk's batches always
+// do): a million headers would be 400 MB of them made and collected.
+func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, reuse bool, work func(w *scanWorker, batch []Entry, out []T), emit func([]T) bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if !opt.Check {
@@ -209,6 +212,9 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 	jobs := make(chan job, 2*workers)
 	results := make(chan result, window)
 	tokens := make(chan struct{}, window)
+	// slices done with, to be used again: as many as can be in flight
+	freeBatches := make(chan []Entry, window+4*workers)
+	freeOuts := make(chan []T, window+4*workers)
 	dedup := &sameFiles{m: map[fileID]Header{}}
 	var wg sync.WaitGroup
 	for range workers {
@@ -220,8 +226,19 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 				if ctx.Err() != nil {
 					continue // drain: the scan was stopped
 				}
-				out := make([]T, len(j.batch))
+				var out []T
+				select {
+				case out = <-freeOuts:
+					out = out[:len(j.batch)]
+					clear(out)
+				default:
+					out = make([]T, len(j.batch), batchSize)
+				}
 				work(w, j.batch, out)
+				select {
+				case freeBatches <- j.batch:
+				default:
+				}
 				select {
 				case results <- result{j.seq, out}:
 				case <-ctx.Done():
@@ -259,7 +276,12 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 		}
 		for e := range walk {
 			if batch == nil {
-				batch = make([]Entry, 0, batchSize)
+				select {
+				case batch = <-freeBatches:
+					batch = batch[:0]
+				default:
+					batch = make([]Entry, 0, batchSize)
+				}
 			}
 			batch = append(batch, e)
 			// a file named alone goes at once; so does a full batch
@@ -271,6 +293,14 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 		}
 		send()
 	}()
+	done := func(out []T) {
+		if reuse && cap(out) == batchSize {
+			select {
+			case freeOuts <- out:
+			default:
+			}
+		}
+	}
 	next := 0
 	held := map[int][]T{}
 	for r := range results {
@@ -278,6 +308,7 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 			if !emit(r.out) {
 				return
 			}
+			done(r.out)
 			continue
 		}
 		held[r.seq] = r.out
@@ -292,6 +323,7 @@ func pipeline[T any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions,
 			if !emit(out) {
 				return
 			}
+			done(out)
 		}
 	}
 }
