@@ -711,7 +711,12 @@ func (b *browser) startScan() tea.Cmd {
 
 // prepareStretch is how many rows prepareWhats describes under one hold
 // of the job slot: a key press's job waits for at most one (a few ms).
-const prepareStretch = 1 << 16
+const prepareStretch = 1 << 14
+
+// prepareMost is how many distinct descriptions prepareWhats makes before
+// it stops: an archive of games that all read differently would hold tens
+// of megabytes of them for a sort that may never come.
+const prepareMost = 1 << 17
 
 // prepareWhats describes the listed rows for a sort by players in the
 // background, a stretch at a time between jobs, so the first such sort of
@@ -731,10 +736,14 @@ func (b *browser) prepareWhats() tea.Cmd {
 	return func() tea.Msg {
 		for lo := 0; lo < len(in.all) && ctx.Err() == nil; lo += prepareStretch {
 			in.slot <- struct{}{}
-			if ctx.Err() == nil {
+			more := len(in.whats.list) < prepareMost
+			if more && ctx.Err() == nil {
 				in.whats.prepare(in.store, in.all[lo:min(lo+prepareStretch, len(in.all))])
 			}
 			<-in.slot
+			if !more {
+				break
+			}
 		}
 		return nil
 	}
