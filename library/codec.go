@@ -265,7 +265,13 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			return recs, errCorrupt
 		}
 		if dirs[v] == 0 {
-			dirs[v] = s.dirID(s.strs[ids[v]]) + 1
+			// a folder ends in a separator, or a row's path would not
+			// split back into it and its name (nor find its row)
+			text := s.strs[ids[v]]
+			if _, rest := splitPath(text); rest != "" {
+				return recs, errCorrupt
+			}
+			dirs[v] = s.dirID(text) + 1
 		}
 		dir := dirs[v] - 1
 		l := d.small()
@@ -274,6 +280,9 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		name := unsafe.String(unsafe.SliceData(d.b), l)
 		d.b = d.b[l:]
+		if in, _ := splitPath(name); name == "" || in != "" {
+			return recs, errCorrupt // no name, or one with a folder in it
+		}
 		var r rowRec
 		var x extRec
 		r.size, r.mtime = d.int(), d.int()
