@@ -3,11 +3,12 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"rewind/theme"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"rewind/theme"
 )
 
 // appendInfoJSON appends the line `info --json` writes for j: exactly
