@@ -258,36 +258,65 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		return ids[v]
 	}
+	// records are decoded a group at a time, the group's slots in the
+	// rows' table read one after another, then the records put: a million
+	// rows' table is far larger than the cache, and the misses of a group
+	// overlap where, looked up as each record was decoded, they were each
+	// waited for (a third of loading an index)
+	group := make([]loadedRec, 0, loadGroup)
 	recs := 0
+	put := func() {
+		if len(s.table) > 0 {
+			mask, seen := uint64(len(s.table)-1), uint64(0)
+			for i := range group {
+				seen ^= s.table[group[i].h&mask]
+			}
+			s.touched ^= seen
+		}
+		for i := range group {
+			s.putLoaded(&group[i], gen)
+		}
+		recs += len(group)
+		group = group[:0]
+	}
+	// damage keeps the records before it
+	damaged := func(err error) (int, error) {
+		put()
+		return recs, err
+	}
 	for len(d.b) > 0 {
 		v := d.uint()
 		if v == 0 || v > uint64(n) || d.err != nil {
-			return recs, errCorrupt
+			return damaged(errCorrupt)
 		}
 		if dirs[v] == 0 {
 			// a folder ends in a separator, or a row's path would not
 			// split back into it and its name (nor find its row)
 			text := s.strs[ids[v]]
 			if _, rest := splitPath(text); rest != "" {
-				return recs, errCorrupt
+				return damaged(errCorrupt)
 			}
 			dirs[v] = s.dirID(text) + 1
 		}
-		dir := dirs[v] - 1
 		l := d.small()
 		if d.err != nil {
-			return recs, d.err
+			return damaged(d.err)
 		}
 		name := unsafe.String(unsafe.SliceData(d.b), l)
 		d.b = d.b[l:]
 		if in, _ := splitPath(name); name == "" || in != "" {
-			return recs, errCorrupt // no name, or one with a folder in it
+			return damaged(errCorrupt) // no name, or one with a folder in it
 		}
-		var r rowRec
-		var x extRec
+		group = group[:len(group)+1]
+		g := &group[len(group)-1]
+		*g = loadedRec{dir: dirs[v] - 1, name: name}
+		g.abs = s.dirs[g.dir].abs
+		g.h = s.hash(g.abs, name)
+		r, x := &g.r, &g.x
 		r.size, r.mtime = d.int(), d.int()
 		r.kind = uint8(d.uint())
 		flags := d.uint()
+		g.sum = flags&rSum != 0
 		r.fmtID, r.fmtName, r.version = str(), str(), str()
 		if flags&rStart != 0 {
 			r.startSec = d.int()
@@ -298,22 +327,23 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		r.dur = d.int()
 		r.frames = int32(min(max(d.int(), 0), 1<<31-1))
 		if len(d.b) < 8 {
-			return recs, errCorrupt
+			group = group[:len(group)-1]
+			return damaged(errCorrupt)
 		}
 		r.rate = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
 		d.b = d.b[8:]
 		r.unit, x.clock, x.clockNm, r.result = str(), d.int(), str(), str()
 		np := d.small()
 		if np > len(d.b)/6 || np > maxPlayers || d.err != nil {
-			return recs, errCorrupt
+			group = group[:len(group)-1]
+			return damaged(errCorrupt)
 		}
-		var ps [8]playerRec
-		players := ps[:0]
-		if np > len(ps) {
-			players = make([]playerRec, 0, np)
+		g.players = g.few[:0]
+		if np > len(g.few) {
+			g.players = make([]playerRec, 0, np)
 		}
 		for range np {
-			players = append(players, playerRec{str(), str(), str(), str(), str(), str()})
+			g.players = append(g.players, playerRec{str(), str(), str(), str(), str(), str()})
 		}
 		r.problems, r.notes = int32(d.int()), int32(d.int())
 		r.err = str()
@@ -321,47 +351,75 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			x.cProblems, x.cNotes = int32(d.int()), int32(d.int())
 			x.cErr, x.cFirst = str(), str()
 		}
-		var sumOff int64
-		if flags&rSum != 0 {
+		if g.sum {
 			blobLen, off := d.uint(), d.uint()
 			// the CRC and the blob lie inside the summary block
 			if off > uint64(sumsLen) || blobLen > uint64(sumsLen)-off || uint64(sumsLen)-off-blobLen < 4 {
-				return recs, errCorrupt
+				group = group[:len(group)-1]
+				return damaged(errCorrupt)
 			}
-			x.sumLen, sumOff = uint32(blobLen), sumsAt+int64(off)
+			x.sumLen, g.sumOff = uint32(blobLen), sumsAt+int64(off)
 		}
 		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
-			return recs, errCorrupt
+			group = group[:len(group)-1]
+			return damaged(errCorrupt)
 		}
 		for _, f := range [...]struct{ row, rec uint64 }{{fPartial, rPartial}, {fNotReplay, rNotReplay}, {fStart, rStart}, {fCheck, rCheck}, {fCheckPartial, rCheckPartial}} {
 			if flags&f.rec != 0 {
 				r.flags |= uint16(f.row)
 			}
 		}
-		id, ok := s.find(dir, name)
-		var row *rowRec
-		var was [textKeyRoom]uint32
-		var before []uint32
-		if ok {
-			row = s.rec(id)
-			s.dropSum(row)
-			before = s.textKey(row, was[:0])
-		} else {
-			id, row = s.add(dir, name)
+		if len(group) == cap(group) {
+			put()
 		}
-		r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
-		r.textRev = row.textRev
-		*row = r
-		copy(s.players(row, len(players)), players)
-		if ok {
-			s.textChanged(row, before)
-		}
-		if flags&rSum != 0 {
-			row.flags |= fSum
-			x.sumRef = gen<<40 | uint64(sumOff)
-		}
-		s.setX(row, x)
-		recs++
 	}
+	put()
 	return recs, nil
+}
+
+// loadGroup is how many records loadBlock decodes before it puts them.
+const loadGroup = 64
+
+// loadedRec is a record loadBlock decoded and has yet to put.
+type loadedRec struct {
+	r        rowRec
+	x        extRec
+	dir, abs uint32
+	name     string // in the block
+	h        uint64 // the name's hash in the folder
+	players  []playerRec
+	few      [8]playerRec // players, when no more
+	sum      bool         // a summary is in the file, at sumOff
+	sumOff   int64
+}
+
+// putLoaded puts a decoded record in its row, a new one or the one of its
+// path (a later record of a file supersedes the one before). gen is the
+// number of the file the record is in.
+func (s *Store) putLoaded(g *loadedRec, gen uint64) {
+	id, ok := s.findHashed(g.abs, g.name, g.h)
+	var row *rowRec
+	var was [textKeyRoom]uint32
+	var before []uint32
+	if ok {
+		row = s.rec(id)
+		s.dropSum(row)
+		before = s.textKey(row, was[:0])
+	} else {
+		id, row = s.addHashed(g.dir, g.name, g.h)
+	}
+	r := g.r
+	r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
+	r.textRev = row.textRev
+	*row = r
+	copy(s.players(row, len(g.players)), g.players)
+	if ok {
+		s.textChanged(row, before)
+	}
+	x := g.x
+	if g.sum {
+		row.flags |= fSum
+		x.sumRef = gen<<40 | uint64(g.sumOff)
+	}
+	s.setX(row, x)
 }

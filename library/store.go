@@ -51,7 +51,10 @@ type Store struct {
 	np    int // players used in the last chunk
 	names arena
 	table []uint64 // open addressing: the hash's top half << 32 | RowID+1; 0 free
-	seed  maphash.Seed
+	// touched keeps the slots loadBlock reads ahead of using them, so the
+	// reads are not taken away as unused
+	touched uint64
+	seed    maphash.Seed
 
 	sums    arena // summary blobs not (yet) in a file
 	sumLive []int // live bytes per sums chunk, to drop chunks no row uses
@@ -325,11 +328,15 @@ func (s *Store) name(r *rowRec) string {
 // find returns the row of a file in a folder (a dir id), by the folder's
 // absolute form. The caller holds a lock.
 func (s *Store) find(dir uint32, name string) (RowID, bool) {
+	abs := s.dirs[dir].abs
+	return s.findHashed(abs, name, s.hash(abs, name))
+}
+
+// findHashed is find with the folder's absolute id and the name's hash.
+func (s *Store) findHashed(abs uint32, name string, h uint64) (RowID, bool) {
 	if len(s.table) == 0 {
 		return 0, false
 	}
-	abs := s.dirs[dir].abs
-	h := s.hash(abs, name)
 	tag := h >> 32 << 32
 	mask := uint64(len(s.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -376,6 +383,11 @@ func (s *Store) grow(want int) {
 
 // add appends a row for the file in dir; the caller fills it.
 func (s *Store) add(dir uint32, name string) (RowID, *rowRec) {
+	return s.addHashed(dir, name, s.hash(s.dirs[dir].abs, name))
+}
+
+// addHashed is add with the name's hash in its folder (hash).
+func (s *Store) addHashed(dir uint32, name string, h uint64) (RowID, *rowRec) {
 	s.grow(s.n + 1)
 	id := RowID(s.n)
 	if s.n%rowChunk == 0 {
@@ -389,7 +401,7 @@ func (s *Store) add(dir uint32, name string) (RowID, *rowRec) {
 	}
 	ref, n := s.names.put(name)
 	r.nameRef, r.nameLen = uint32(ref>>32)<<20|uint32(ref), n
-	s.slot(s.hash(s.dirs[dir].abs, name), id)
+	s.slot(h, id)
 	return id, r
 }
 
