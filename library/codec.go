@@ -34,6 +34,17 @@ type dec struct {
 }
 
 func (d *dec) uint() uint64 {
+	// most numbers of a record (string numbers, flags, counts) take a
+	// byte or two: read them here, a million rows' index notices
+	if len(d.b) >= 2 {
+		if b0 := d.b[0]; b0 < 0x80 {
+			d.b = d.b[1:]
+			return uint64(b0)
+		} else if b1 := d.b[1]; b1 < 0x80 {
+			d.b = d.b[2:]
+			return uint64(b0&0x7f) | uint64(b1)<<7
+		}
+	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.fail()

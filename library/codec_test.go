@@ -1,6 +1,7 @@
 package library
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 )
@@ -51,4 +52,27 @@ func FuzzLoadBlock(f *testing.F) {
 			}
 		})
 	})
+}
+
+// TestDecUint: the one- and two-byte shortcuts of dec.uint read what
+// binary.Uvarint reads, bytes after a number and numbers cut short
+// included.
+func TestDecUint(t *testing.T) {
+	var cases [][]byte
+	for _, v := range []uint64{0, 1, 0x7f, 0x80, 0xff, 0x3fff, 0x4000, 1 << 21, 1<<40 + 3, ^uint64(0)} {
+		b := binary.AppendUvarint(nil, v)
+		cases = append(cases, b, append(b, 0x05), append(b, 0x85, 0x01), b[:len(b)-1])
+	}
+	cases = append(cases, []byte{0x80, 0x00}, []byte{0x80}, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	for _, b := range cases {
+		want, n := binary.Uvarint(b)
+		d := dec{b: b}
+		got := d.uint()
+		switch {
+		case n <= 0 && d.err == nil:
+			t.Errorf("% x: read %d, want an error", b, got)
+		case n > 0 && (d.err != nil || got != want || len(d.b) != len(b)-n):
+			t.Errorf("% x: %d with %d bytes left (%v), want %d with %d", b, got, len(d.b), d.err, want, len(b)-n)
+		}
+	}
 }
