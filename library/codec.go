@@ -5,6 +5,8 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"path/filepath"
+	"strings"
 	"unsafe"
 )
 
@@ -315,8 +317,10 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		name := unsafe.String(unsafe.SliceData(d.b), l)
 		d.b = d.b[l:]
-		if in, _ := splitPath(name); name == "" || in != "" {
-			return damaged(errCorrupt) // no name, or one with a folder in it
+		// no name, or one with a folder in it (IndexByte, not splitPath:
+		// a byte at a time through every name was a tenth of the load)
+		if name == "" || strings.IndexByte(name, '/') >= 0 || strings.IndexByte(name, filepath.Separator) >= 0 {
+			return damaged(errCorrupt)
 		}
 		group = group[:len(group)+1]
 		g := &group[len(group)-1]
