@@ -56,13 +56,14 @@ func (d *dec) uint() uint64 {
 	return v
 }
 
+// int reads a zigzag varint, as binary.Varint does, through uint's
+// shortcuts.
 func (d *dec) int() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
+	u := d.uint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	d.b = d.b[n:]
 	return v
 }
 

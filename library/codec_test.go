@@ -55,8 +55,8 @@ func FuzzLoadBlock(f *testing.F) {
 }
 
 // TestDecUint: the one- and two-byte shortcuts of dec.uint read what
-// binary.Uvarint reads, bytes after a number and numbers cut short
-// included.
+// binary.Uvarint reads, and dec.int what binary.Varint reads, bytes after
+// a number and numbers cut short included.
 func TestDecUint(t *testing.T) {
 	var cases [][]byte
 	for _, v := range []uint64{0, 1, 0x7f, 0x80, 0xff, 0x3fff, 0x4000, 1 << 21, 1<<40 + 3, ^uint64(0)} {
@@ -64,6 +64,21 @@ func TestDecUint(t *testing.T) {
 		cases = append(cases, b, append(b, 0x05), append(b, 0x85, 0x01), b[:len(b)-1])
 	}
 	cases = append(cases, []byte{0x80, 0x00}, []byte{0x80}, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 8191, -8192, 8192, 1 << 40, -1 << 40, 1<<63 - 1, -1 << 63} {
+		b := binary.AppendVarint(nil, v)
+		cases = append(cases, b, append(b, 0x05), b[:len(b)-1])
+	}
+	for _, b := range cases {
+		wantInt, nInt := binary.Varint(b)
+		d := dec{b: b}
+		got := d.int()
+		switch {
+		case nInt <= 0 && d.err == nil:
+			t.Errorf("% x: int read %d, want an error", b, got)
+		case nInt > 0 && (d.err != nil || got != wantInt || len(d.b) != len(b)-nInt):
+			t.Errorf("% x: int %d with %d bytes left (%v), want %d with %d", b, got, len(d.b), d.err, wantInt, len(b)-nInt)
+		}
+	}
 	for _, b := range cases {
 		want, n := binary.Uvarint(b)
 		d := dec{b: b}
