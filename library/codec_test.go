@@ -68,26 +68,26 @@ func TestDecUint(t *testing.T) {
 		b := binary.AppendVarint(nil, v)
 		cases = append(cases, b, append(b, 0x05), b[:len(b)-1])
 	}
-	for _, b := range cases {
-		wantInt, nInt := binary.Varint(b)
-		d := dec{b: b}
-		got := d.int()
-		switch {
-		case nInt <= 0 && d.err == nil:
-			t.Errorf("% x: int read %d, want an error", b, got)
-		case nInt > 0 && (d.err != nil || got != wantInt || len(d.b) != len(b)-nInt):
-			t.Errorf("% x: int %d with %d bytes left (%v), want %d with %d", b, got, len(d.b), d.err, wantInt, len(b)-nInt)
-		}
+	// each reader against its reference, as unsigned numbers
+	readers := []struct {
+		name string
+		ref  func([]byte) (uint64, int)
+		read func(*dec) uint64
+	}{
+		{"uint", binary.Uvarint, (*dec).uint},
+		{"int", func(b []byte) (uint64, int) { v, n := binary.Varint(b); return uint64(v), n }, func(d *dec) uint64 { return uint64(d.int()) }},
 	}
-	for _, b := range cases {
-		want, n := binary.Uvarint(b)
-		d := dec{b: b}
-		got := d.uint()
-		switch {
-		case n <= 0 && d.err == nil:
-			t.Errorf("% x: read %d, want an error", b, got)
-		case n > 0 && (d.err != nil || got != want || len(d.b) != len(b)-n):
-			t.Errorf("% x: %d with %d bytes left (%v), want %d with %d", b, got, len(d.b), d.err, want, len(b)-n)
+	for _, r := range readers {
+		for _, b := range cases {
+			want, n := r.ref(b)
+			d := dec{b: b}
+			got := r.read(&d)
+			switch {
+			case n <= 0 && d.err == nil:
+				t.Errorf("%s % x: read %d, want an error", r.name, b, got)
+			case n > 0 && (d.err != nil || got != want || len(d.b) != len(b)-n):
+				t.Errorf("%s % x: %d with %d bytes left (%v), want %d with %d", r.name, b, got, len(d.b), d.err, want, len(b)-n)
+			}
 		}
 	}
 }
