@@ -276,7 +276,7 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 	// rows' table read one after another, then the records put: a million
 	// rows' table is far larger than the cache, and the misses of a group
 	// overlap where, looked up as each record was decoded, they were each
-	// waited for (a third of loading an index)
+	// waited for (about a quarter of loading an index)
 	group := make([]loadedRec, 0, loadGroup)
 	recs := 0
 	put := func() {
