@@ -152,17 +152,24 @@ func (x *Index) use(f *os.File) {
 
 func (x *Index) gen() uint64 { return uint64(len(x.files) - 1) }
 
-// readSum reads a summary blob from the file generation it is in. The
-// caller holds s.mu.
-func (x *Index) readSum(ref uint64, n uint32, buf []byte) ([]byte, bool) {
+// readSum reads a summary blob from the file generation it is in, into
+// *buf when buf is not nil (grown when short, and kept for the next read
+// unless the blob is over a MB). The caller holds s.mu.
+func (x *Index) readSum(ref uint64, n uint32, buf *[]byte) ([]byte, bool) {
 	gen, off := ref>>40, int64(ref&(1<<40-1))
 	if gen >= uint64(len(x.files)) || x.files[gen] == nil {
 		return nil, false
 	}
 	sumReads.Add(1)
-	b := buf[:0]
+	var b []byte
+	if buf != nil {
+		b = *buf
+	}
 	if cap(b) < 4+int(n) {
 		b = make([]byte, 4+int(n))
+		if buf != nil && n <= 1<<20 {
+			*buf = b
+		}
 	}
 	b = b[:4+int(n)]
 	if _, err := x.files[gen].ReadAt(b, off); err != nil {

@@ -60,7 +60,7 @@ type Store struct {
 	sumLive []int // live bytes per sums chunk, to drop chunks no row uses
 	// readSum reads a summary blob from the index file; nil for a store
 	// without one.
-	readSum func(ref uint64, n uint32, buf []byte) ([]byte, bool)
+	readSum func(ref uint64, n uint32, buf *[]byte) ([]byte, bool)
 
 	prepMu sync.Mutex
 	preps  []atomic.Pointer[prep]       // strings prepared for queries, by id (matcher.go)
@@ -598,9 +598,10 @@ func (s *Store) dropSum(r *rowRec) {
 	s.setX(r, x)
 }
 
-// summaryBlob returns the bytes of a row's summary, read into buf when it
-// is in the index file and buf has room. The caller holds a lock.
-func (s *Store) summaryBlob(r *rowRec, buf []byte) ([]byte, bool) {
+// summaryBlob returns the bytes of a row's summary, read into *buf when it
+// is in the index file and buf is not nil (see Index.readSum). The caller
+// holds a lock.
+func (s *Store) summaryBlob(r *rowRec, buf *[]byte) ([]byte, bool) {
 	if r.flags&fSum == 0 {
 		return nil, false
 	}
@@ -677,29 +678,43 @@ func (s *Store) summary(id RowID, moments bool) *Summary {
 // packs each summary as it comes (aggregate.Packer) leaves the collector
 // nothing to sweep, where a Summary each would be gigabytes of garbage.
 type SummaryReader struct {
-	s    *Store
-	sum  Summary
-	blob []byte
-	strs []string
+	s       *Store
+	moments bool
+	sum     Summary
+	blob    []byte
+	strs    []string
+	// the most room the players and the moments had, kept across a
+	// summary that has none
+	players []model.PlayerSummary
+	moms    []model.MomentRecord
 }
 
 // SummaryReader starts reading summaries.
 func (s *Store) SummaryReader() *SummaryReader { return &SummaryReader{s: s} }
 
-// Read returns the row's summary without moments, nil when it has none. It
-// is valid until the next Read.
+// MomentReader starts reading summaries with their moments: a list of the
+// moments of a million rows that match a query keeps the matches, and
+// reads each row's hundreds of moments into the same memory.
+func (s *Store) MomentReader() *SummaryReader { return &SummaryReader{s: s, moments: true} }
+
+// Read returns the row's summary (without moments unless the reader is a
+// MomentReader), nil when it has none. It is valid until the next Read.
 func (rd *SummaryReader) Read(id RowID) *Summary {
 	rd.s.mu.RLock()
-	blob, ok := rd.s.summaryBlob(rd.s.rec(id), rd.blob)
+	blob, ok := rd.s.summaryBlob(rd.s.rec(id), &rd.blob)
 	rd.s.mu.RUnlock()
 	if !ok {
 		return nil
 	}
-	if cap(blob) > cap(rd.blob) && len(blob) <= 1<<20 {
-		rd.blob = blob[:0] // read from the file into a buffer to keep
+	if cap(rd.sum.Players) > cap(rd.players) {
+		rd.players = rd.sum.Players[:0]
 	}
+	if cap(rd.sum.Moments) > cap(rd.moms) {
+		rd.moms = rd.sum.Moments[:0]
+	}
+	rd.sum.Players, rd.sum.Moments = rd.players, rd.moms
 	var err error
-	if rd.strs, err = decodeSummaryInto(&rd.sum, blob, false, rd.strs); err != nil {
+	if rd.strs, err = decodeSummaryInto(&rd.sum, blob, rd.moments, rd.strs); err != nil {
 		return nil
 	}
 	return &rd.sum

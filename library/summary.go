@@ -269,14 +269,14 @@ func decodeSummary(b []byte, moments bool) (*Summary, error) {
 }
 
 // decodeSummaryInto is decodeSummary into s, reusing the room of its
-// players and their stats (and of strs, the blob's strings, returned for
-// the next call): a SummaryReader's.
+// players, their stats and its moments (and of strs, the blob's strings,
+// returned for the next call): a SummaryReader's.
 func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]string, error) {
 	d := dec{b: b}
 	if v := d.uint(); v != summaryVersion {
 		return strs, errCorrupt
 	}
-	players := s.Players[:0]
+	players, kept := s.Players[:0], s.Moments[:0]
 	*s = Summary{}
 	flags := d.uint()
 	s.Partial, s.Generic = flags&sumPartial != 0, flags&sumGeneric != 0
@@ -292,7 +292,12 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 	for i := 1; i <= n && d.err == nil; i++ {
 		l := d.small()
 		if d.err == nil {
-			strs[i] = summaryStrings.intern(d.b[:l])
+			// a reader's blobs (one format's, one after another) most often
+			// have the same strings in the same places as the last one:
+			// those need no look-up in the shared, locked table
+			if b := d.b[:l]; strs[i] != string(b) {
+				strs[i] = summaryStrings.intern(b)
+			}
 			d.b = d.b[l:]
 		}
 	}
@@ -351,11 +356,16 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 		return strs, nil
 	}
 	if nm > 0 {
-		s.Moments = make([]model.MomentRecord, nm)
+		if cap(kept) >= nm {
+			s.Moments = kept[:nm]
+		} else {
+			s.Moments = make([]model.MomentRecord, nm)
+		}
 	}
 	var frame int64
 	for i := range s.Moments {
 		m := &s.Moments[i]
+		*m = model.MomentRecord{}
 		m.Kind = model.MomentKind(str())
 		frame += d.int()
 		m.Frame, m.End = frame, frame

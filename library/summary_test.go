@@ -192,6 +192,41 @@ func TestIndexSummaries(t *testing.T) {
 			}
 		}
 	}
+	// a MomentReader reads the moments too, into the same memory: the
+	// files' moments differ in number and facts, and none is left over
+	// from the file read before it
+	mr := y.Store().MomentReader()
+	withMoments := 0
+	for round := range 2 {
+		for name, want := range first {
+			id, _ := y.Store().Lookup(filepath.Join(dir, name))
+			got := mr.Read(id)
+			if got == nil || !reflect.DeepEqual(*got, *want) {
+				t.Errorf("round %d, %s: MomentReader %+v, want %+v", round, name, got, want)
+			} else if len(got.Moments) > 0 {
+				withMoments++
+			}
+		}
+	}
+	if withMoments < 4 {
+		t.Errorf("%d reads with moments: the samples test nothing", withMoments)
+	}
+	// and neither allocates once it has read the rows: a million rows are
+	// read through the same memory (the blob's buffer included)
+	var ids []RowID
+	for name := range first {
+		id, _ := y.Store().Lookup(filepath.Join(dir, name))
+		ids = append(ids, id)
+	}
+	for _, r := range []*SummaryReader{rd, mr} {
+		if n := testing.AllocsPerRun(5, func() {
+			for _, id := range ids {
+				r.Read(id)
+			}
+		}); n != 0 {
+			t.Errorf("moments %v: %v allocations reading the rows again", r.moments, n)
+		}
+	}
 	// a scan that wants headers reads no summary from the file
 	reads := sumReads.Load()
 	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: y, Ordered: true}, func(h Header) bool { return true })
@@ -400,5 +435,42 @@ func TestIndexTableFitsItsRows(t *testing.T) {
 	}
 	if got := len(y.s.table); got > 4*n {
 		t.Errorf("a table of %d slots for %d rows", got, n)
+	}
+}
+
+// TestDecodeSummaryIntoReuses: a summary read into the memory of one read
+// before it (a SummaryReader's) keeps nothing of it: fewer players, stats
+// and moments, and moments without the facts the earlier ones had.
+func TestDecodeSummaryIntoReuses(t *testing.T) {
+	full := &Summary{Summary: model.Summary{
+		First: -123, Last: 9000,
+		Players: []model.PlayerSummary{
+			{Outcome: model.OutcomeWin, Stats: []model.Stat{{Key: "apm", Value: 300.5}, {Key: "kills", Value: 4}}},
+			{Outcome: model.OutcomeLoss, Stats: []model.Stat{{Key: "moves", Name: "up smash", Value: 2}}},
+		},
+		Moments: []model.MomentRecord{
+			{Kind: model.MomentCombo, Frame: 10, End: 70, Time: 0.2, EndTime: 1.2, By: 0, On: 1,
+				Facts: model.MomentFacts{Damage: 45.5, Hits: 6, Kill: true, Move: "up smash", StartPercent: 20, EndPercent: 65.5}},
+			{Kind: model.MomentStock, Frame: 80, End: 80, Time: 1.3, EndTime: 1.3, By: 1, On: 0},
+		},
+	}}
+	bare := &Summary{Generic: true, Summary: model.Summary{
+		Players: []model.PlayerSummary{{Outcome: model.OutcomeDraw}},
+		Moments: []model.MomentRecord{{Kind: model.MomentStock, Frame: 5, End: 5, Time: 0.1, EndTime: 0.1, By: -1, On: 0}},
+	}}
+	var into Summary
+	var strs []string
+	for _, s := range []*Summary{full, bare, full, bare} {
+		blob := encodeSummary(nil, s)
+		want, err := decodeSummary(blob, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strs, err = decodeSummaryInto(&into, blob, true, strs); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(into, *want) {
+			t.Errorf("read into the last one's memory:\n%+v\nwant\n%+v", into, *want)
+		}
 	}
 }
