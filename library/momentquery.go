@@ -98,21 +98,54 @@ func numberBounds(v string) (lo, hi float64, msg string) {
 func (q *Query) HasMomentTerms() bool { return q != nil && len(q.moments) > 0 }
 
 // MatchMoment reports whether a moment of a replay whose players are
-// players satisfies every moment term.
+// players satisfies every moment term. A caller with many moments uses a
+// MomentMatcher.
 func (q *Query) MatchMoment(m *model.MomentRecord, players []Player) bool {
-	if q == nil {
+	mm := MomentMatcher{q: q, players: players}
+	return mm.Match(m)
+}
+
+// A MomentMatcher matches the moments of one replay after another against
+// a query's moment terms, folding a name or a move once (not once a
+// moment: an archive has hundreds of millions of moments, and the same
+// few thousand names and moves).
+type MomentMatcher struct {
+	q       *Query
+	players []Player
+	folded  []foldedPlayer    // the players' names folded, made when a by: or on: term first asks
+	tight   map[string]string // names and moves folded
+}
+
+// foldedPlayer is a player's names as terms compare them (tight).
+type foldedPlayer struct{ char, name, code string }
+
+// maxFolded bounds the folded names and moves a MomentMatcher keeps.
+const maxFolded = 1 << 12
+
+// MomentMatcher starts matching moments; SetPlayers names the replay's
+// players before its moments are matched.
+func (q *Query) MomentMatcher() *MomentMatcher { return &MomentMatcher{q: q} }
+
+// SetPlayers starts on the moments of a replay whose players are players.
+func (mm *MomentMatcher) SetPlayers(players []Player) {
+	mm.players, mm.folded = players, mm.folded[:0]
+}
+
+// Match reports whether a moment of the replay satisfies every moment term.
+func (mm *MomentMatcher) Match(m *model.MomentRecord) bool {
+	if mm.q == nil {
 		return true
 	}
-	for i := range q.moments {
-		t := &q.moments[i]
-		if t.matchMoment(m, players) == t.neg {
+	for i := range mm.q.moments {
+		t := &mm.q.moments[i]
+		if mm.term(t, m) == t.neg {
 			return false
 		}
 	}
 	return true
 }
 
-func (t *term) matchMoment(m *model.MomentRecord, players []Player) bool {
+func (mm *MomentMatcher) term(t *term, m *model.MomentRecord) bool {
 	in := func(x float64) bool { return x >= t.flo && x < t.fhi }
 	switch t.kind {
 	case tKind:
@@ -126,22 +159,42 @@ func (t *term) matchMoment(m *model.MomentRecord, players []Player) bool {
 	case tKill:
 		return m.Facts.Kill
 	case tMove:
-		return strings.Contains(tight(m.Facts.Move), t.val)
+		return strings.Contains(mm.fold(m.Facts.Move), t.val)
 	case tBy:
-		return playerIs(players, m.By, t.val)
+		return mm.playerIs(m.By, t.val)
 	case tOn:
-		return playerIs(players, m.On, t.val)
+		return mm.playerIs(m.On, t.val)
 	}
 	return false
 }
 
 // playerIs reports whether player i is called v: a character that starts
 // with it, or a name or code that holds it.
-func playerIs(players []Player, i int, v string) bool {
-	if i < 0 || i >= len(players) {
+func (mm *MomentMatcher) playerIs(i int, v string) bool {
+	if i < 0 || i >= len(mm.players) {
 		return false
 	}
-	p := players[i]
-	return strings.HasPrefix(tight(p.Character), v) || strings.Contains(tight(p.Name), v) ||
-		strings.Contains(tight(p.Code), v) || strings.EqualFold(p.Slot, v)
+	if len(mm.folded) == 0 {
+		for _, p := range mm.players {
+			mm.folded = append(mm.folded, foldedPlayer{mm.fold(p.Character), mm.fold(p.Name), mm.fold(p.Code)})
+		}
+	}
+	f := &mm.folded[i]
+	return strings.HasPrefix(f.char, v) || strings.Contains(f.name, v) ||
+		strings.Contains(f.code, v) || strings.EqualFold(mm.players[i].Slot, v)
+}
+
+// fold is tight(s), kept for the next time.
+func (mm *MomentMatcher) fold(s string) string {
+	if f, ok := mm.tight[s]; ok {
+		return f
+	}
+	f := tight(s)
+	if mm.tight == nil {
+		mm.tight = map[string]string{}
+	}
+	if len(mm.tight) < maxFolded {
+		mm.tight[s] = f
+	}
+	return f
 }

@@ -60,6 +60,51 @@ func TestMomentTerms(t *testing.T) {
 	}
 }
 
+// TestMomentMatcher: a MomentMatcher over replay after replay answers as
+// MatchMoment does for each (the players folded for one replay are not
+// the next one's), and a replay's moments after the first allocate
+// nothing.
+func TestMomentMatcher(t *testing.T) {
+	replays := []struct {
+		players []Player
+		moments []model.MomentRecord
+	}{
+		{[]Player{{Slot: "P1", Name: "Mang0", Character: "Fox"}, {Slot: "P2", Name: "Zain", Character: "Marth"}},
+			[]model.MomentRecord{{Kind: model.MomentCombo, By: 0, On: 1, Facts: model.MomentFacts{Damage: 50, Move: "up smash"}},
+				{Kind: model.MomentCombo, By: 1, On: 0, Facts: model.MomentFacts{Damage: 20, Move: "Forward Air"}}}},
+		{[]Player{{Slot: "P1", Name: "Hbox", Character: "Jigglypuff"}, {Slot: "P2", Name: "Fox McCloud", Code: "FOX#1", Character: "Falco"}},
+			[]model.MomentRecord{{Kind: model.MomentCombo, By: 0, On: 1, Facts: model.MomentFacts{Damage: 70, Move: "rest"}},
+				{Kind: model.MomentStock, By: 1, On: 0}}},
+		{nil, []model.MomentRecord{{Kind: model.MomentCombo, By: 0, On: 1}}},
+	}
+	for _, text := range []string{"by:fox", "on:fox damage:>=30", "move:upsmash", "move:air -by:p2", "kind:combo by:jiggly", ""} {
+		q, err := ParseQuery(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mm := q.MomentMatcher()
+		for round := range 2 {
+			for ri, r := range replays {
+				mm.SetPlayers(r.players)
+				for mi := range r.moments {
+					if got, want := mm.Match(&r.moments[mi]), q.MatchMoment(&r.moments[mi], r.players); got != want {
+						t.Errorf("%q, round %d, replay %d, moment %d: %v, MatchMoment %v", text, round, ri, mi, got, want)
+					}
+				}
+			}
+		}
+		r := replays[1]
+		if n := testing.AllocsPerRun(10, func() {
+			mm.SetPlayers(r.players)
+			for mi := range r.moments {
+				mm.Match(&r.moments[mi])
+			}
+		}); n != 0 {
+			t.Errorf("%q: %v allocations for a replay's moments", text, n)
+		}
+	}
+}
+
 func TestMomentTermMistakes(t *testing.T) {
 	for _, tt := range []struct{ q, says string }{
 		{"kind:combos", `"combos" is no kind of moment`},
