@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -15,6 +17,7 @@ import (
 	"rewind/decoders"
 	"rewind/library"
 	"rewind/library/aggregate"
+	"rewind/library/dolphin"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -161,10 +164,36 @@ func TestAggregateView(t *testing.T) {
 	}
 }
 
-// The moments view lists the archive's moments that match its terms,
-// biggest first; enter asks for the replay at the moment, d writes the
-// Dolphin queue of the shown moments.
-func TestMomentsView(t *testing.T) {
+// momentsStore puts games into a store as the index keeps them (header
+// and summary) and returns their rows.
+func momentsStore(games []aggregate.Game) (*library.Store, []library.RowID) {
+	s := library.NewStore()
+	var ids []library.RowID
+	for _, g := range games {
+		h := library.Header{Path: g.Path, Kind: library.File, Format: g.Format, Title: g.Title, Start: g.Start, Duration: g.Duration,
+			Check: &library.Check{}, Summary: &library.Summary{Summary: *g.Summary}}
+		for _, p := range g.Players {
+			h.Players = append(h.Players, library.Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team})
+		}
+		ids = append(ids, s.Put(&h))
+	}
+	return s, ids
+}
+
+// openMoments opens the moments view and waits for its first read.
+func openMoments(s *library.Store, ids []library.RowID) *momentsView {
+	v, cmd := newMomentsView(theme.New(false), s, ids, "all replays")
+	v.setSize(120, 30)
+	if v.reading != true || !strings.Contains(ansi.Strip(v.View()), "reading the moments of") {
+		panic("the view does not say it is reading")
+	}
+	v.Update(cmd())
+	return v
+}
+
+// momentGames are aggGames with two moments each: a combo of 10+i%
+// (a kill for even i) and a stock.
+func momentGames() []aggregate.Game {
 	games := aggGames()
 	for i := range games {
 		games[i].Summary.Last = 5000
@@ -174,13 +203,21 @@ func TestMomentsView(t *testing.T) {
 			{Kind: model.MomentStock, Frame: int64(100*i + 60), End: int64(100*i + 60), By: 0, On: 1},
 		}
 	}
-	v := newMomentsView(theme.New(false), games, "all replays")
-	v.setSize(120, 30)
-	if len(v.rows) != 30 || v.rows[0].m.Facts.Damage != 39 {
-		t.Fatalf("%d rows, first %+v", len(v.rows), v.rows[0].m)
+	return games
+}
+
+// The moments view lists the archive's moments that match its terms,
+// biggest first; enter asks for the replay at the moment, d writes the
+// Dolphin queue of the shown moments. The moments come from the
+// summaries in the store.
+func TestMomentsView(t *testing.T) {
+	games := momentGames()
+	v := openMoments(momentsStore(games))
+	if len(v.rows) != 30 || v.rows[0].m.Facts.Damage != 39 || v.found != 30 {
+		t.Fatalf("%d rows of %d, first %+v", len(v.rows), v.found, v.rows[0].m)
 	}
 	out := ansi.Strip(v.View())
-	for _, want := range []string{"30 found", "kind:combo", "Fox→Marth", "39%", "kill up smash", "29.slp"} {
+	for _, want := range []string{"30 found", "kind:combo", "Fox→Marth", "39%", "kill up smash", "29.slp", "2024-03-10 18:00"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("%q not shown:\n%s", want, out)
 		}
@@ -199,10 +236,16 @@ func TestMomentsView(t *testing.T) {
 		}
 	}
 	v.setSize(120, 30)
-	v.setQuery("kind:combo damage:>=30 kill")
+	v.Update(v.setQuery("kind:combo damage:>=30 kill")())
 	if len(v.rows) != 5 {
 		t.Errorf("damage:>=30 kill: %d rows, want 5", len(v.rows))
 	}
+	// s orders the list held by date, newest first, without reading again
+	if cmd := v.Update(keyMsg("s")); cmd != nil || v.sortBy != byDate || v.rows[0].m.Facts.Damage != 38 || v.rows[4].m.Facts.Damage != 30 {
+		t.Errorf("by date: %v, %+v", cmd, v.rows)
+	}
+	v.Update(keyMsg("s"))
+	v.Update(keyMsg("s"))
 	cmd := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	if m, ok := cmd().(momentOpenMsg); !ok || m.path != "games/28.slp" || m.frame != 2800 {
 		t.Errorf("enter: %#v", cmd())
@@ -216,6 +259,71 @@ func TestMomentsView(t *testing.T) {
 	v.Update(keyMsg("d"))
 	if !strings.Contains(v.status, "wrote 5 clips") || !strings.Contains(v.status, "rewind-dolphin-queue.json") {
 		t.Errorf("d: %q", v.status)
+	}
+	c, err := os.ReadFile("rewind-dolphin-queue.json")
+	clip := fmt.Sprintf(`"startFrame": %d,
+      "endFrame": %d,
+      "gameStartAt": "2024-03-09 18:00:00",
+      "gameStation": "P1 Fox (ME#1) vs P2 Marth (OP#0)"`, 2800-dolphin.DefaultLead, 2860+dolphin.DefaultTrail)
+	if err != nil || !strings.Contains(string(c), clip) {
+		t.Errorf("the queue: %v\n%s", err, c)
+	}
+}
+
+// TestMomentsViewLimit: past maxMoments matches the view keeps the first
+// in its order and says how many it found; a sort in another order reads
+// them again (the first by date are not the biggest), the same whichever
+// core read which rows; a new query stops a read under way.
+func TestMomentsViewLimit(t *testing.T) {
+	var games []aggregate.Game
+	for range 70 { // more than one core's run: 1024 rows
+		games = append(games, momentGames()...)
+	}
+	s, ids := momentsStore(games)
+	all, found := findMoments(context.Background(), s, ids, nil, byDamage, 1<<20)
+	if found != 2*len(games) || len(all) != found {
+		t.Fatalf("%d of %d found, want %d", len(all), found, 2*len(games))
+	}
+	for _, by := range []momentSort{byDamage, byDate, byLength} {
+		want := slices.Clone(all)
+		sortMoments(want, by)
+		for _, limit := range []int{1, 7, 100, 3000} {
+			got, n := findMoments(context.Background(), s, ids, nil, by, limit)
+			if n != found || !reflect.DeepEqual(got, want[:min(limit, len(want))]) {
+				t.Errorf("by %s, limit %d: %d rows of %d found, not the first of them all", by, limit, len(got), n)
+			}
+		}
+	}
+	v := openMoments(s, ids)
+	if v.found != len(games) || len(v.rows) != len(games) {
+		t.Fatalf("%d rows of %d", len(v.rows), v.found)
+	}
+	v.rows, v.found = v.rows[:10], 20 // as if cut at 10
+	if !strings.Contains(ansi.Strip(v.View()), "20 found, the first 10 by damage shown") {
+		t.Errorf("a cut list does not say so:\n%s", ansi.Strip(v.View()))
+	}
+	cmd := v.Update(keyMsg("s"))
+	if cmd == nil || !v.reading {
+		t.Fatal("a cut list sorted by date is not read again")
+	}
+	// a query while the read is under way: the first read is stopped, its
+	// result dropped
+	first := v.gen
+	v.typing = true
+	v.input.SetValue("kind:stock")
+	again := v.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if msg := cmd(); msg != nil {
+		v.Update(msg)
+		if m, ok := msg.(momentsReadMsg); !ok || m.gen != first {
+			t.Errorf("the stopped read gave %#v", msg)
+		}
+	}
+	if !v.reading || v.rows[0].m.Kind != model.MomentCombo {
+		t.Error("a stopped read's moments were taken")
+	}
+	v.Update(again())
+	if v.reading || len(v.rows) != len(games) || v.rows[0].m.Kind != model.MomentStock || v.sortBy != byDate {
+		t.Errorf("kind:stock by date: reading %v, %d rows", v.reading, len(v.rows))
 	}
 }
 

@@ -328,12 +328,12 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.agg.setSize(a.w, a.h)
 			a.mode = modeAggregate
 			return a, cmd
-		} else {
-			a.mv = newMomentsView(a.th, msg.games, msg.what)
-			a.mv.setSize(a.w, a.h)
-			a.mode = modeMoments
 		}
-		return a, nil
+		var cmd tea.Cmd
+		a.mv, cmd = newMomentsView(a.th, a.br.store, msg.ids, msg.what)
+		a.mv.setSize(a.w, a.h)
+		a.mode = modeMoments
+		return a, cmd
 	case aggBackMsg:
 		a.mode, a.agg, a.mv = modeBrowser, nil, nil
 		return a, nil

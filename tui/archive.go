@@ -27,8 +27,10 @@ const (
 // the view.
 type archiveMsg struct {
 	kind  archiveKind
-	games []aggregate.Game // the games that count, each with its summary
-	ids   []library.RowID  // the rows, parallel to games
+	games []aggregate.Game // the stats' games that count, each with its summary
+	// ids are the rows, parallel to games for the stats; for the moments,
+	// the rows with a summary (the view reads their moments itself)
+	ids []library.RowID
 	// skipped counts the rows left out, by reason, in the order the
 	// reasons first came: a game is made only of a row that counts, since
 	// a million rows the background check has not reached would be a
@@ -76,6 +78,11 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 				full = append(full, r.ID())
 			}
 		})
+		if kind == archiveMoments {
+			// the moments view reads the summaries itself, for each query:
+			// a million rows' moments do not fit in memory
+			return archiveMsg{kind: kind, ids: full, what: what}
+		}
 		// the rows are read on every core, each worker a run of them, and
 		// joined in order
 		type part struct {
@@ -98,24 +105,18 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 					if h.NotReplay {
 						continue
 					}
-					if kind == archiveStats {
-						// the aggregate view adds up, it does not list: read
-						// into the same memory each time, packed before the next
-						h.Summary = sums.Read(id)
-					} else {
-						h.Summary = store.Summary(id)
-					}
+					// the aggregate view adds up, it does not list: read
+					// into the same memory each time, packed before the next
+					h.Summary = sums.Read(id)
 					g := aggregate.FromHeader(&h)
 					if why := g.SkipReason(); why != "" {
 						p.skipped = append(p.skipped, why)
 						continue
 					}
-					if kind == archiveStats {
-						// the view names rows by index (archIDs), not path:
-						// a million paths are 70 MB
-						g.Path = ""
-						pack.Pack(&g)
-					}
+					// the view names rows by index (archIDs), not path: a
+					// million paths are 70 MB
+					g.Path = ""
+					pack.Pack(&g)
 					p.games = append(p.games, g)
 					p.kept = append(p.kept, id)
 				}

@@ -1,10 +1,10 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -24,14 +24,16 @@ import (
 // biggest first or newest first; enter opens a replay at its moment, and d
 // hands the shown moments to Slippi Dolphin as a playback queue. The
 // summaries in the index hold the moments: no replay is read to list them.
+// They are read again for each query, off the UI goroutine, and only the
+// matches are kept: a million replays hold a few hundred million moments.
 
 // momentsDefault is the query the view starts with.
 const momentsDefault = "kind:combo"
 
-type archMoment struct {
-	game int // index into the view's games
-	m    *model.MomentRecord
-}
+// maxMoments bounds the moments the view keeps (about 200 bytes each):
+// past it the view keeps the first in its order and says how many it
+// found; a sort in another order reads them again.
+const maxMoments = 100_000
 
 type momentSort int
 
@@ -51,7 +53,8 @@ type momentOpenMsg struct {
 
 type momentsView struct {
 	th    *theme.Theme
-	games []aggregate.Game
+	store *library.Store
+	ids   []library.RowID // the rows whose moments are listed, in the browser's order
 	what  string
 	w, h  int
 
@@ -61,68 +64,104 @@ type momentsView struct {
 	input  lineInput
 	typing bool
 
-	rows     []archMoment
-	sortBy   momentSort
+	rows   []archMoment
+	found  int // moments that match: more than rows when maxMoments cut them
+	sortBy momentSort
+	// reading says a read of the moments is under way (gen is its number,
+	// cancel stops it): the view shows the last list until it comes
+	reading  bool
+	gen      int
+	cancel   context.CancelFunc
 	cur, top int
 	status   string
 }
 
-func newMomentsView(th *theme.Theme, games []aggregate.Game, what string) *momentsView {
-	v := &momentsView{th: th, games: games, what: what, input: newLineInput(th, "/ ")}
+func newMomentsView(th *theme.Theme, store *library.Store, ids []library.RowID, what string) (*momentsView, tea.Cmd) {
+	v := &momentsView{th: th, store: store, ids: ids, what: what, input: newLineInput(th, "/ ")}
 	v.input.SetPlaceholder("moment terms: kind:combo damage:>=40 kill by:fox on:marth move:upsmash")
-	v.setQuery(momentsDefault)
-	return v
+	return v, v.setQuery(momentsDefault)
 }
 
 func (v *momentsView) setSize(w, h int) { v.w, v.h = w, h }
 
-// setQuery lists the moments the query's moment terms choose.
-func (v *momentsView) setQuery(s string) {
+// setQuery reads the moments the query's moment terms choose.
+func (v *momentsView) setQuery(s string) tea.Cmd {
 	q, err := library.ParseQuery(s)
 	if err != nil {
 		v.qErr = err.Error()
-		return
+		return nil
 	}
 	v.query, v.q, v.qErr = s, q, ""
-	v.rows = v.rows[:0]
-	for gi := range v.games {
-		g := &v.games[gi]
-		if g.Summary == nil {
-			continue
+	return v.read()
+}
+
+// momentsReadMsg is a read of the moments (read) done.
+type momentsReadMsg struct {
+	v     *momentsView
+	gen   int
+	rows  []archMoment
+	found int
+}
+
+// read lists the moments of the view's rows that match its query, in its
+// order, off the UI goroutine; a read still under way is stopped.
+func (v *momentsView) read() tea.Cmd {
+	v.stop()
+	v.gen++
+	v.reading = true
+	ctx, cancel := context.WithCancel(context.Background())
+	v.cancel = cancel
+	gen, store, ids, q, by := v.gen, v.store, v.ids, v.q, v.sortBy
+	return func() tea.Msg {
+		rows, found := findMoments(ctx, store, ids, q, by, maxMoments)
+		if ctx.Err() != nil {
+			return nil
 		}
-		players := make([]library.Player, len(g.Players))
-		for i, p := range g.Players {
-			players[i] = library.Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team}
-		}
-		for mi := range g.Summary.Moments {
-			m := &g.Summary.Moments[mi]
-			if q.MatchMoment(m, players) {
-				v.rows = append(v.rows, archMoment{gi, m})
-			}
-		}
+		return momentsReadMsg{v: v, gen: gen, rows: rows, found: found}
 	}
-	v.sort()
+}
+
+// stop cancels a read under way.
+func (v *momentsView) stop() {
+	if v.cancel != nil {
+		v.cancel()
+		v.cancel = nil
+	}
+}
+
+// got takes a read's moments, unless a newer read was asked for.
+func (v *momentsView) got(msg momentsReadMsg) {
+	if msg.v != v || msg.gen != v.gen {
+		return
+	}
+	v.reading, v.cancel = false, nil
+	v.rows, v.found = msg.rows, msg.found
 	v.cur, v.top = 0, 0
 }
 
-func (v *momentsView) sort() {
-	sort.SliceStable(v.rows, func(i, j int) bool {
-		a, b := v.rows[i], v.rows[j]
-		switch v.sortBy {
-		case byDate:
-			ga, gb := v.games[a.game].Start, v.games[b.game].Start
-			if !ga.Equal(gb) {
-				return ga.After(gb)
-			}
-			return a.m.Frame < b.m.Frame
-		case byLength:
-			return a.m.EndTime-a.m.Time > b.m.EndTime-b.m.Time
-		}
-		return a.m.Facts.Damage > b.m.Facts.Damage
-	})
+// setSort orders the list by s: in memory when it holds every match,
+// else by reading them again (the first maxMoments in one order are not
+// those of another).
+func (v *momentsView) setSort(s momentSort) tea.Cmd {
+	v.sortBy = s
+	if v.found > len(v.rows) || v.reading {
+		return v.read()
+	}
+	sortMoments(v.rows, s)
+	v.cur, v.top = 0, 0
+	return nil
+}
+
+// header is the header of a listed moment's replay.
+func (v *momentsView) header(r *archMoment) library.Header {
+	return v.store.Header(v.ids[r.pos])
 }
 
 func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(momentsReadMsg); ok {
+		v.got(m)
+		return nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -132,7 +171,7 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 		case "enter":
 			v.typing = false
 			v.input.Blur()
-			v.setQuery(v.input.Value())
+			return v.setQuery(v.input.Value())
 		case "esc":
 			v.typing = false
 			v.input.Blur()
@@ -146,6 +185,7 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 	case "q", "ctrl+c":
 		return tea.Quit
 	case "esc":
+		v.stop()
 		return func() tea.Msg { return aggBackMsg{} }
 	case "up", "k":
 		v.cur = max(v.cur-1, 0)
@@ -156,9 +196,7 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 	case "pgup":
 		v.cur = max(v.cur-max(v.h-6, 1), 0)
 	case "s":
-		v.sortBy = (v.sortBy + 1) % 3
-		v.sort()
-		v.cur, v.top = 0, 0
+		return v.setSort((v.sortBy + 1) % 3)
 	case "/":
 		v.typing = true
 		v.input.SetValue(v.query)
@@ -167,8 +205,9 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 		v.status = v.writeQueue()
 	case "enter":
 		if v.cur < len(v.rows) {
-			r := v.rows[v.cur]
-			return func() tea.Msg { return momentOpenMsg{path: v.games[r.game].Path, frame: r.m.Frame} }
+			r := &v.rows[v.cur]
+			msg := momentOpenMsg{path: v.header(r).Path, frame: r.m.Frame}
+			return func() tea.Msg { return msg }
 		}
 	}
 	return nil
@@ -178,14 +217,16 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 func (v *momentsView) writeQueue() string {
 	var clips []dolphin.Clip
 	refused := 0
-	for _, r := range v.rows {
-		g := &v.games[r.game]
-		if f := decoders.ByID(g.Format); f == nil || !f.Dolphin || !dolphin.Playable(g.Path) {
+	for i := range v.rows {
+		r := &v.rows[i]
+		h := v.header(r)
+		if f := decoders.ByID(h.Format); f == nil || !f.Dolphin || !dolphin.Playable(h.Path) {
 			refused++
 			continue
 		}
-		clips = append(clips, dolphin.Clip{Path: g.Path, Start: r.m.Frame, End: r.m.End, Last: g.Summary.Last,
-			StartAt: g.Start, Station: g.Who()})
+		g := aggregate.FromHeader(&h)
+		clips = append(clips, dolphin.Clip{Path: h.Path, Start: r.m.Frame, End: r.m.End, Last: r.last,
+			StartAt: h.Start, Station: g.Who()})
 	}
 	if len(clips) == 0 {
 		return "no moment shown can go to Dolphin: only Slippi replays play there (rewind moments --json hands the others to scripts)"
@@ -217,8 +258,17 @@ func (v *momentsView) View() string {
 		return ""
 	}
 	th := v.th
-	title := th.TitleFocused.Render(" moments ") + " " + th.Dim.Render(fmt.Sprintf("%s · %d found · by %s · ", theme.Safe(v.what), len(v.rows), v.sortBy)) +
-		th.Bold.Render(theme.Safe(v.query))
+	found := thousands(int64(v.found)) + " found"
+	if v.found > len(v.rows) {
+		found += fmt.Sprintf(", the first %s by %s shown", thousands(int64(len(v.rows))), v.sortBy)
+	} else {
+		found += " · by " + v.sortBy.String()
+	}
+	title := th.TitleFocused.Render(" moments ") + " "
+	if v.reading {
+		title += th.Warning.Render(fmt.Sprintf("reading the moments of %s replays…", thousands(int64(len(v.ids))))) + " "
+	}
+	title += th.Dim.Render(theme.Safe(v.what)+" · "+found+" · ") + th.Bold.Render(theme.Safe(v.query))
 	lines := []string{fit(title, v.w)}
 	switch {
 	case v.typing:
@@ -250,7 +300,7 @@ func (v *momentsView) View() string {
 	}
 	head := row("date", "who", "kind", "damage", "hits", "move", "at", "file")
 	lines = append(lines, th.Label.Render(fit(head, v.w)))
-	if len(v.rows) == 0 {
+	if len(v.rows) == 0 && !v.reading {
 		lines = append(lines, th.Dim.Render("  no moment matches; / changes the terms (kind:combo damage:>=40 kill by:fox on:marth move:upsmash)"))
 	}
 	if v.cur < v.top {
@@ -260,13 +310,13 @@ func (v *momentsView) View() string {
 		v.top = v.cur - rows + 1
 	}
 	for i := v.top; i < len(v.rows) && i < v.top+rows; i++ {
-		r := v.rows[i]
-		g := &v.games[r.game]
+		r := &v.rows[i]
+		h := v.header(r)
 		date := ""
-		if !g.Start.IsZero() {
-			date = g.Start.Format(dateFmt)
+		if !r.start.IsZero() {
+			date = r.start.Format(dateFmt)
 		}
-		who := sideName(g, r.m.By) + "→" + sideName(g, r.m.On)
+		who := sideName(h.Players, r.m.By) + "→" + sideName(h.Players, r.m.On)
 		dmg, hits := "", ""
 		if r.m.Facts.Damage != 0 {
 			dmg = fmt.Sprintf("%.0f%%", r.m.Facts.Damage)
@@ -279,7 +329,7 @@ func (v *momentsView) View() string {
 			move = "kill " + move
 		}
 		line := row(date, theme.Safe(who), string(r.m.Kind), dmg, hits, theme.Safe(move),
-			model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))), theme.Safe(filepath.Base(g.Path)))
+			model.FormatDuration(time.Duration(r.m.Time*float64(time.Second))), theme.Safe(filepath.Base(h.Path)))
 		if i == v.cur {
 			line = th.Cursor.Render(fit(">"+line[1:], v.w))
 		}
@@ -306,12 +356,12 @@ func (v *momentsView) View() string {
 
 // sideName is a player of a moment as the list shows them: the character,
 // or the slot; empty for none.
-func sideName(g *aggregate.Game, p int) string {
-	if p < 0 || p >= len(g.Players) {
+func sideName(players []library.Player, p int) string {
+	if p < 0 || p >= len(players) {
 		return ""
 	}
-	if c := g.Players[p].Character; c != "" {
+	if c := players[p].Character; c != "" {
 		return c
 	}
-	return g.Players[p].Slot
+	return players[p].Slot
 }

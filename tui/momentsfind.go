@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"rewind/library"
+	"rewind/model"
+)
+
+// momentsBatch is how many rows a core reads the players of at a time.
+const momentsBatch = 256
+
+// archMoment is a moment the moments view lists: the moment and what of
+// its replay the list orders by and the Dolphin queue needs; the rest of
+// the replay (path, players) is read from the store when a moment is
+// drawn.
+type archMoment struct {
+	pos   int32 // the row's place in the view's rows
+	mi    int32 // the moment's place in the row's summary
+	start time.Time
+	last  int64 // the replay's last frame
+	m     model.MomentRecord
+}
+
+// findMoments reads the summaries of the rows (on all cores, each core a
+// run of them) and returns the moments q's moment terms match, the first
+// limit of them in order by, and how many matched in all. A core keeps at
+// most twice limit at a time: the matches of a million replays need not
+// fit in memory.
+func findMoments(ctx context.Context, store *library.Store, ids []library.RowID, q *library.Query, by momentSort, limit int) ([]archMoment, int) {
+	type part struct {
+		rows  []archMoment
+		found int
+	}
+	parts := make([]part, min(runtime.GOMAXPROCS(0), max(len(ids)/1024, 1)))
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &parts[w]
+			rd, match := store.MomentReader(), q.MomentMatcher()
+			cut := false // rows were cut to limit: a moment after the last is not kept
+			// the rows' starts and players, a batch at a time, read into
+			// the same memory (ends[j] is where row j's players end)
+			var starts []time.Time
+			var players []library.Player
+			var ends []int
+			lo, hi := w*len(ids)/len(parts), (w+1)*len(ids)/len(parts)
+			for b := lo; b < hi; b += momentsBatch {
+				if ctx.Err() != nil {
+					return
+				}
+				batch := ids[b:min(b+momentsBatch, hi)]
+				starts, players, ends = starts[:0], players[:0], ends[:0]
+				store.Read(batch, func(_ int, r library.Row) {
+					starts = append(starts, r.Start())
+					if r.HasSummary() {
+						for i := range r.Players() {
+							players = append(players, r.Player(i))
+						}
+					}
+					ends = append(ends, len(players))
+				})
+				for j, id := range batch {
+					sum := rd.Read(id)
+					if sum == nil || sum.Err != "" || len(sum.Moments) == 0 {
+						continue
+					}
+					ps := players[:ends[j]]
+					if j > 0 {
+						ps = ps[ends[j-1]:]
+					}
+					match.SetPlayers(ps)
+					for mi := range sum.Moments {
+						m := &sum.Moments[mi]
+						if !match.Match(m) {
+							continue
+						}
+						p.found++
+						a := archMoment{pos: int32(b + j), mi: int32(mi), start: starts[j], last: sum.Last, m: *m}
+						if cut && compareMoments(&a, &p.rows[limit-1], by) > 0 {
+							continue // after the last kept: not among the first
+						}
+						p.rows = append(p.rows, a)
+						if len(p.rows) >= 2*limit {
+							sortMoments(p.rows, by)
+							p.rows, cut = p.rows[:limit], true
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var rows []archMoment
+	found := 0
+	for _, p := range parts {
+		rows = append(rows, p.rows...)
+		found += p.found
+	}
+	sortMoments(rows, by)
+	if len(rows) > limit {
+		rows = slices.Clip(rows[:limit])
+	}
+	return rows, found
+}
+
+// sortMoments orders moments by damage (the most first), date (the newest
+// replay first, then by frame) or length (the longest first); ties go in
+// the rows' order, then the moments', so that a list cut at its limit is
+// the same however the rows were split between cores.
+func sortMoments(rows []archMoment, by momentSort) {
+	slices.SortFunc(rows, func(a, b archMoment) int { return compareMoments(&a, &b, by) })
+}
+
+// compareMoments is sortMoments' order.
+func compareMoments(a, b *archMoment, by momentSort) int {
+	switch by {
+	case byDate:
+		if c := b.start.Compare(a.start); c != 0 {
+			return c
+		}
+		if a.pos == b.pos && a.m.Frame != b.m.Frame {
+			if a.m.Frame < b.m.Frame {
+				return -1
+			}
+			return 1
+		}
+	case byLength:
+		la, lb := a.m.EndTime-a.m.Time, b.m.EndTime-b.m.Time
+		if la != lb {
+			if la > lb {
+				return -1
+			}
+			return 1
+		}
+	default:
+		if da, db := a.m.Facts.Damage, b.m.Facts.Damage; da != db {
+			if da > db {
+				return -1
+			}
+			return 1
+		}
+	}
+	if a.pos != b.pos {
+		return int(a.pos - b.pos)
+	}
+	return int(a.mi - b.mi)
+}
