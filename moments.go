@@ -112,24 +112,37 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	if q == nil {
 		return code
 	}
-	games, unreadable := scanGames(c, paths, q, o.noCache, true)
+	// each replay's moments are matched as it comes and only the matches
+	// kept: a million replays hold a few hundred million moments
 	var list []found
-	for gi := range games {
-		g := &games[gi]
+	var failed []*aggregate.Game // named once the scan is done
+	match := q.MomentMatcher()
+	unreadable := eachGame(c, paths, q, o.noCache, true, true, func(g *aggregate.Game) {
 		if g.Summary == nil {
-			if g.Err != "" && g.Err != "no summary (the replay was not decoded in full)" {
-				c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
-				unreadable = true
+			if g.Err != "" && g.Err != aggregate.NoSummary {
+				failed = append(failed, &aggregate.Game{Path: g.Path, Err: g.Err})
 			}
-			continue
+			return
 		}
-		players := libraryPlayers(g)
+		match.SetPlayers(libraryPlayers(g))
+		var kept []model.MomentRecord
 		for mi := range g.Summary.Moments {
-			m := &g.Summary.Moments[mi]
-			if q.MatchMoment(m, players) {
-				list = append(list, found{g, m})
+			if m := &g.Summary.Moments[mi]; match.Match(m) {
+				kept = append(kept, *m)
 			}
 		}
+		if len(kept) == 0 {
+			return
+		}
+		game, sum := *g, *g.Summary
+		sum.Moments, game.Summary = kept, &sum
+		for i := range kept {
+			list = append(list, found{&game, &kept[i]})
+		}
+	})
+	for _, g := range failed {
+		c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
+		unreadable = true
 	}
 	sortMoments(list, o.sort)
 	out := c.output()

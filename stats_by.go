@@ -129,18 +129,13 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 	return q, 0
 }
 
-// scanGames reads the headers and summaries of the replays under paths that
-// match q's replay terms, on all cores through the index. Moments are kept
-// only when asked (an aggregation does not need them). unreadable says
-// some path could not be read (each is named on stderr).
-func scanGames(c *call, paths []string, q *library.Query, noCache, moments bool) (games []aggregate.Game, unreadable bool) {
-	unreadable = eachGame(c, paths, q, noCache, moments, true, func(g *aggregate.Game) { games = append(games, *g) })
-	return games, unreadable
-}
-
-// eachGame is scanGames handing each game to fn as it comes, in walk order.
-// A path that cannot be read is named on stderr when tell is set (a second
-// pass over the same paths does not name them again).
+// eachGame reads the headers and summaries of the replays under paths that
+// match q's replay terms, on all cores through the index, and hands each
+// game to fn as it comes, in walk order (fn keeps what it needs: a million
+// games do not fit in memory). Moments are read only when asked (an
+// aggregation does not need them). A path that cannot be read is named on
+// stderr when tell is set (a second pass over the same paths does not name
+// them again); unreadable says there was one.
 func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
 	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
 	if !noCache {
