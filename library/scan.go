@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"rewind/model"
 )
 
 // Paths is Walk as an iterator.
@@ -47,6 +49,11 @@ type ScanOptions struct {
 	// aggregation adds up and lists none, and a million summaries' moments
 	// are gigabytes. The index keeps them all the same.
 	NoMoments bool
+	// MomentTerms, when set, delivers in each summary only the moments
+	// the query's moment terms match, chosen on the workers: a million
+	// summaries hold a few hundred million moments, a list of matches
+	// needs only its own. The index keeps them all.
+	MomentTerms *Query
 }
 
 // batchSize is how many entries travel together between the walk, the
@@ -342,6 +349,11 @@ type scanWorker struct {
 	// the next row
 	lastRow RowID
 	hasRow  bool
+	// a summary's moments are read into the worker's memory for
+	// MomentTerms to choose from
+	match *MomentMatcher
+	all   summaryRoom
+	blob  []byte // a summary's bytes, read from the index file (decoding copies what it keeps)
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -397,10 +409,10 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 			h.ModTime = e.ModTime
 			// a summary is a read of the index file: only when asked for
 			if blob, has := []byte(nil), false; w.opt.Summaries {
-				if blob, has = s.summaryBlob(r, nil); has {
+				if blob, has = s.summaryBlob(r, &w.blob); has {
 					var err error
 					// a blob that does not decode is made again
-					h.Summary, err = decodeSummary(blob, !w.opt.NoMoments)
+					h.Summary, err = w.summary(blob, h.Players)
 					ok = err == nil
 				}
 			}
@@ -420,14 +432,52 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 	if w.opt.Summaries && h.Summary == nil && h.Err != "" {
 		h.Summary = &Summary{Err: h.Err}
 	}
-	if w.opt.NoMoments && h.Summary != nil && h.Summary.Moments != nil {
-		// in the index, not wanted here; a copy, since the summary is the
-		// one other links to the same file are handed (and put) too
+	if h.Summary != nil && h.Summary.Moments != nil && (w.opt.NoMoments || w.opt.MomentTerms != nil) {
+		// in the index, not wanted here (or not all); a copy, since the
+		// summary is the one other links to the same file are handed (and
+		// put) too
 		lean := *h.Summary
 		lean.Moments = nil
+		if !w.opt.NoMoments {
+			lean.Moments = w.matching(h.Summary.Moments, h.Players)
+		}
 		h.Summary = &lean
 	}
 	return h
+}
+
+// summary decodes a summary blob from the index as the scan delivers it:
+// without moments, with them, or with those MomentTerms match (the rest
+// read into the worker's memory and left there).
+func (w *scanWorker) summary(blob []byte, players []Player) (*Summary, error) {
+	if w.opt.NoMoments || w.opt.MomentTerms == nil {
+		return decodeSummary(blob, !w.opt.NoMoments)
+	}
+	s, err := decodeSummary(blob, false)
+	if err != nil {
+		return nil, err
+	}
+	all, err := w.all.decode(blob, true)
+	if err != nil {
+		return nil, err
+	}
+	s.Moments = w.matching(all.Moments, players)
+	return s, nil
+}
+
+// matching copies out the moments MomentTerms match; nil for none.
+func (w *scanWorker) matching(moments []model.MomentRecord, players []Player) []model.MomentRecord {
+	if w.match == nil {
+		w.match = w.opt.MomentTerms.MomentMatcher()
+	}
+	w.match.SetPlayers(players)
+	var kept []model.MomentRecord
+	for i := range moments {
+		if w.match.Match(&moments[i]) {
+			kept = append(kept, moments[i])
+		}
+	}
+	return kept
 }
 
 // row is ScanRows' work on one entry.

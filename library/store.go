@@ -680,13 +680,8 @@ func (s *Store) summary(id RowID, moments bool) *Summary {
 type SummaryReader struct {
 	s       *Store
 	moments bool
-	sum     Summary
 	blob    []byte
-	strs    []string
-	// the most room the players and the moments had, kept across a
-	// summary that has none
-	players []model.PlayerSummary
-	moms    []model.MomentRecord
+	room    summaryRoom
 }
 
 // SummaryReader starts reading summaries.
@@ -706,18 +701,11 @@ func (rd *SummaryReader) Read(id RowID) *Summary {
 	if !ok {
 		return nil
 	}
-	if cap(rd.sum.Players) > cap(rd.players) {
-		rd.players = rd.sum.Players[:0]
-	}
-	if cap(rd.sum.Moments) > cap(rd.moms) {
-		rd.moms = rd.sum.Moments[:0]
-	}
-	rd.sum.Players, rd.sum.Moments = rd.players, rd.moms
-	var err error
-	if rd.strs, err = decodeSummaryInto(&rd.sum, blob, rd.moments, rd.strs); err != nil {
+	sum, err := rd.room.decode(blob, rd.moments)
+	if err != nil {
 		return nil
 	}
-	return &rd.sum
+	return sum
 }
 
 // header fills h from r; path, when not empty, is the path as walked

@@ -403,6 +403,33 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 	return strs, nil
 }
 
+// summaryRoom decodes blob after blob into the same memory
+// (decodeSummaryInto), keeping the most room the players and the moments
+// had across a summary that has none.
+type summaryRoom struct {
+	sum     Summary
+	strs    []string
+	players []model.PlayerSummary
+	moments []model.MomentRecord
+}
+
+// decode decodes blob into the room; the summary is valid until the next
+// decode.
+func (r *summaryRoom) decode(blob []byte, moments bool) (*Summary, error) {
+	if cap(r.sum.Players) > cap(r.players) {
+		r.players = r.sum.Players[:0]
+	}
+	if cap(r.sum.Moments) > cap(r.moments) {
+		r.moments = r.sum.Moments[:0]
+	}
+	r.sum.Players, r.sum.Moments = r.players, r.moments
+	var err error
+	if r.strs, err = decodeSummaryInto(&r.sum, blob, moments, r.strs); err != nil {
+		return nil, err
+	}
+	return &r.sum, nil
+}
+
 // float writes a whole number as an even varint (twice it) and any other
 // value as 1 and its eight bytes.
 func (e *enc) float(v float64) {

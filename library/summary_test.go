@@ -474,3 +474,57 @@ func TestDecodeSummaryIntoReuses(t *testing.T) {
 		}
 	}
 }
+
+// TestScanMomentTerms: a scan with MomentTerms delivers in each summary
+// the moments the terms match, and only those, whether the file is
+// decoded (no index, or not in it yet) or its summary read from the
+// index; the index keeps every moment.
+func TestScanMomentTerms(t *testing.T) {
+	dir := filepath.Join(samplesDir, "slippi")
+	all := map[string]*Summary{}
+	Scan(context.Background(), Paths([]string{dir}), ScanOptions{Ordered: true, Summaries: true}, func(h Header) bool {
+		all[h.Path] = h.Summary
+		return true
+	})
+	x, _ := OpenIndex(filepath.Join(t.TempDir(), "index"))
+	defer x.Close()
+	for _, text := range []string{"kind:combo", "by:p1 -kind:combo", "kind:conversion damage:>=1"} {
+		q, err := ParseQuery(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, idx := range []*Index{nil, x, x} { // decoded, decoded and put, read back
+			kept := 0
+			Scan(context.Background(), Paths([]string{dir}), ScanOptions{Index: idx, Ordered: true, Summaries: true, MomentTerms: q}, func(h Header) bool {
+				full := all[h.Path]
+				if h.Summary == nil || full == nil || h.Summary.Err != "" {
+					return true
+				}
+				var want []model.MomentRecord
+				for i := range full.Moments {
+					if q.MatchMoment(&full.Moments[i], h.Players) {
+						want = append(want, full.Moments[i])
+					}
+				}
+				if !reflect.DeepEqual(h.Summary.Moments, want) || !reflect.DeepEqual(h.Summary.Players, full.Players) {
+					t.Errorf("%q, index %v, %s: %d moments, want %d", text, idx != nil, h.Path, len(h.Summary.Moments), len(want))
+				}
+				kept += len(want)
+				return true
+			})
+			if kept == 0 {
+				t.Errorf("%q: no moment matched: the test tests nothing", text)
+			}
+		}
+	}
+	// the index still has them all
+	for path, full := range all {
+		id, ok := x.Store().Lookup(path)
+		if full == nil || full.Err != "" {
+			continue
+		}
+		if !ok || !reflect.DeepEqual(x.Store().Summary(id).Moments, full.Moments) {
+			t.Errorf("%s: the index lost moments", path)
+		}
+	}
+}
