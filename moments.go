@@ -112,11 +112,10 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	if q == nil {
 		return code
 	}
-	// each replay's moments are matched as it comes and only the matches
-	// kept: a million replays hold a few hundred million moments
+	// each replay comes with the moments the query matches (the scan's
+	// workers choose them): a million replays hold a few hundred million
 	var list []found
 	var failed []*aggregate.Game // named once the scan is done
-	match := q.MomentMatcher()
 	unreadable := eachGame(c, paths, q, o.noCache, true, true, func(g *aggregate.Game) {
 		if g.Summary == nil {
 			if g.Err != "" && g.Err != aggregate.NoSummary {
@@ -124,20 +123,15 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 			}
 			return
 		}
-		match.SetPlayers(libraryPlayers(g))
-		var kept []model.MomentRecord
-		for mi := range g.Summary.Moments {
-			if m := &g.Summary.Moments[mi]; match.Match(m) {
-				kept = append(kept, *m)
-			}
-		}
-		if len(kept) == 0 {
+		if len(g.Summary.Moments) == 0 {
 			return
 		}
-		game, sum := *g, *g.Summary
-		sum.Moments, game.Summary = kept, &sum
-		for i := range kept {
-			list = append(list, found{&game, &kept[i]})
+		// the list needs the game's moments and its last frame, not the
+		// players' stats
+		game := *g
+		game.Summary = &model.Summary{First: g.Summary.First, Last: g.Summary.Last, Moments: g.Summary.Moments}
+		for i := range game.Summary.Moments {
+			list = append(list, found{&game, &game.Summary.Moments[i]})
 		}
 	})
 	for _, g := range failed {

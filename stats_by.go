@@ -133,11 +133,15 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // match q's replay terms, on all cores through the index, and hands each
 // game to fn as it comes, in walk order (fn keeps what it needs: a million
 // games do not fit in memory). Moments are read only when asked (an
-// aggregation does not need them). A path that cannot be read is named on
+// aggregation does not need them), and then only those q's moment terms
+// match are kept, on the scan's workers. A path that cannot be read is named on
 // stderr when tell is set (a second pass over the same paths does not name
 // them again); unreadable says there was one.
 func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
 	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
+	if moments {
+		opt.MomentTerms = q
+	}
 	if !noCache {
 		idx, done := c.openIndex()
 		defer done()
@@ -159,7 +163,7 @@ func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell 
 			return true
 		case h.NotReplay:
 			return true // a stray file in a folder
-		case !q.Match(library.NewDoc(&h)):
+		case !q.Empty() && !q.Match(library.NewDoc(&h)): // a document folds every name: only for terms
 			return true
 		}
 		g := aggregate.FromHeader(&h)
