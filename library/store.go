@@ -673,15 +673,20 @@ func (s *Store) summary(id RowID, moments bool) *Summary {
 	return sum
 }
 
-// A SummaryReader reads rows' summaries without their moments, over and
-// over into the same memory: an aggregation over a million rows that
-// packs each summary as it comes (aggregate.Packer) leaves the collector
-// nothing to sweep, where a Summary each would be gigabytes of garbage.
+// A SummaryReader reads rows' headers and summaries (without their
+// moments) over and over into the same memory: an aggregation over a
+// million rows that keeps what it needs of each as it comes (an
+// aggregate.List) leaves the collector nothing to sweep, where a Header and
+// a Summary each would be gigabytes of garbage.
 type SummaryReader struct {
 	s       *Store
 	moments bool
 	blob    []byte
 	room    summaryRoom
+	// Header's, and the room of its players and check
+	h       Header
+	players []Player
+	check   *Check
 }
 
 // SummaryReader starts reading summaries.
@@ -691,6 +696,22 @@ func (s *Store) SummaryReader() *SummaryReader { return &SummaryReader{s: s} }
 // moments of a million rows that match a query keeps the matches, and
 // reads each row's hundreds of moments into the same memory.
 func (s *Store) MomentReader() *SummaryReader { return &SummaryReader{s: s, moments: true} }
+
+// Header returns the row's header, without its path (a million paths are
+// a million allocations) and into the reader's memory: it is valid until
+// the next Header.
+func (rd *SummaryReader) Header(id RowID) *Header {
+	rd.s.mu.RLock()
+	defer rd.s.mu.RUnlock()
+	if cap(rd.h.Players) > cap(rd.players) {
+		rd.players = rd.h.Players[:0]
+	}
+	rd.s.fillHeader(rd.s.rec(id), &rd.h, "", rd.players, rd.check)
+	if rd.h.Check != nil {
+		rd.check = rd.h.Check
+	}
+	return &rd.h
+}
 
 // Read returns the row's summary (without moments unless the reader is a
 // MomentReader), nil when it has none. It is valid until the next Read.
@@ -715,6 +736,12 @@ func (s *Store) header(r *rowRec, h *Header, path string) {
 	if path == "" {
 		path = s.dirs[r.dir].text + s.name(r)
 	}
+	s.fillHeader(r, h, path, nil, nil)
+}
+
+// fillHeader is header with the path given, into the room of players and
+// check when they have it.
+func (s *Store) fillHeader(r *rowRec, h *Header, path string, players []Player, check *Check) {
 	*h = Header{Path: path, Kind: Kind(r.kind), Size: r.size}
 	if r.mtime != 0 {
 		h.ModTime = time.Unix(0, r.mtime)
@@ -730,7 +757,10 @@ func (s *Store) header(r *rowRec, h *Header, path string) {
 	h.Clock, h.ClockName, h.Result = time.Duration(x.clock), str[x.clockNm], str[r.result]
 	h.Partial = r.flags&fPartial != 0
 	if ps := s.playerList(r); len(ps) > 0 {
-		h.Players = make([]Player, len(ps))
+		if cap(players) < len(ps) {
+			players = make([]Player, len(ps))
+		}
+		h.Players = players[:len(ps)]
 		for i, p := range ps {
 			h.Players[i] = Player{str[p.slot], str[p.name], str[p.code], str[p.char], str[p.team], str[p.result]}
 		}
@@ -738,8 +768,12 @@ func (s *Store) header(r *rowRec, h *Header, path string) {
 	h.Problems, h.Notes = int(r.problems), int(r.notes)
 	h.Err, h.NotReplay = str[r.err], r.flags&fNotReplay != 0
 	if r.flags&fCheck != 0 {
-		h.Check = &Check{Problems: int(x.cProblems), Notes: int(x.cNotes), Partial: r.flags&fCheckPartial != 0,
+		if check == nil {
+			check = &Check{}
+		}
+		*check = Check{Problems: int(x.cProblems), Notes: int(x.cNotes), Partial: r.flags&fCheckPartial != 0,
 			Err: str[x.cErr], First: str[x.cFirst]}
+		h.Check = check
 	}
 }
 

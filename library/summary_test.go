@@ -222,9 +222,18 @@ func TestIndexSummaries(t *testing.T) {
 		if n := testing.AllocsPerRun(5, func() {
 			for _, id := range ids {
 				r.Read(id)
+				r.Header(id)
 			}
 		}); n != 0 {
 			t.Errorf("moments %v: %v allocations reading the rows again", r.moments, n)
+		}
+	}
+	// a reader's header is the store's, but for the path
+	for _, id := range ids {
+		want := y.Store().Header(id)
+		want.Path = ""
+		if got := rd.Header(id); !reflect.DeepEqual(*got, want) {
+			t.Errorf("SummaryReader.Header %+v, want %+v", *got, want)
 		}
 	}
 	// a scan that wants headers reads no summary from the file

@@ -66,7 +66,7 @@ type aggBackMsg struct{}
 type aggView struct {
 	th    *theme.Theme
 	keys  aggKeyMap
-	games []aggregate.Game
+	games *aggregate.List
 	// skipped are the rows the browser left out before making games
 	skipped []skipCount
 	what    string // what the rows are: the browser's filter, for the title
@@ -93,7 +93,7 @@ type aggView struct {
 
 // newAggView opens the view on games; the first grouping comes with the
 // command it returns.
-func newAggView(th *theme.Theme, games []aggregate.Game, skipped []skipCount, what string) (*aggView, tea.Cmd) {
+func newAggView(th *theme.Theme, games *aggregate.List, skipped []skipCount, what string) (*aggView, tea.Cmd) {
 	v := &aggView{th: th, keys: newAggKeys(), games: games, skipped: skipped, what: what, chart: true,
 		res: &aggregate.Result{}}
 	return v, v.run()
@@ -123,10 +123,10 @@ func (v *aggView) run() tea.Cmd {
 	return func() tea.Msg {
 		msg := aggRanMsg{v: v, gen: gen}
 		if first {
-			msg.who = aggregate.Frequent(games)
+			msg.who = games.Frequent()
 		}
 		if aggregate.NeedsSessions(opt.By) {
-			opt.Sessions = aggregate.SessionsOf(games) // found once for both groupings
+			opt.Sessions = games.Sessions() // found once for both groupings
 		}
 		// the same sides by key and month, on the other core: a group's
 		// chart is its own player-games, not every side of the games it
@@ -134,9 +134,9 @@ func (v *aggView) run() tea.Cmd {
 		monthly := make(chan *aggregate.Result)
 		go func(opt aggregate.Options) {
 			opt.By = []aggregate.Key{k, aggregate.KeyMonth}
-			monthly <- aggregate.Run(games, opt)
+			monthly <- games.Run(opt)
 		}(opt)
-		msg.res = aggregate.Run(games, opt)
+		msg.res = games.Run(opt)
 		msg.months = map[string][]*aggregate.Group{}
 		for _, g := range (<-monthly).Groups {
 			msg.months[g.Values[0]] = append(msg.months[g.Values[0]], g)
@@ -285,7 +285,7 @@ func (v *aggView) View() string {
 	title := th.TitleFocused.Render(" stats by "+string(v.shownKey())+" ") + " "
 	if v.grouping {
 		// next to the key, where 80 columns still show it
-		title += th.Warning.Render(fmt.Sprintf("grouping %d games by %s…", len(v.games), aggKeys[v.key])) + " "
+		title += th.Warning.Render(fmt.Sprintf("grouping %d games by %s…", v.games.Len(), aggKeys[v.key])) + " "
 	}
 	title += th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
 	if v.lras {
@@ -358,7 +358,7 @@ func (v *aggView) footer() string {
 // tableLines draws the groups, as many stats as the width takes.
 func (v *aggView) tableLines(rows int) []string {
 	if len(v.res.Groups) == 0 && v.grouping {
-		return []string{"", v.th.Dim.Render(fmt.Sprintf("  grouping %d games by %s…", len(v.games), aggKeys[v.key]))}
+		return []string{"", v.th.Dim.Render(fmt.Sprintf("  grouping %d games by %s…", v.games.Len(), aggKeys[v.key]))}
 	}
 	if len(v.res.Groups) == 0 {
 		why := "  no games to count: none of the rows shown has a summary yet (the background check makes them; `rewind stats --by` decodes what it needs)"

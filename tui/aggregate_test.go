@@ -47,6 +47,20 @@ func aggGames() []aggregate.Game {
 
 // openAgg opens the view and waits for its first grouping.
 func openAgg(games []aggregate.Game, skipped []skipCount, what string) *aggView {
+	return openAggList(listOf(games), skipped, what)
+}
+
+// listOf is games in a List, as the browser hands them to the view.
+func listOf(games []aggregate.Game) *aggregate.List {
+	l := aggregate.NewList()
+	for i := range games {
+		l.Add(&games[i])
+	}
+	return l
+}
+
+// openAggList is openAgg on a List.
+func openAggList(games *aggregate.List, skipped []skipCount, what string) *aggView {
 	v, cmd := newAggView(theme.New(false), games, skipped, what)
 	v.Update(cmd())
 	return v
@@ -367,8 +381,8 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 	if !ok {
 		t.Fatal("a gave no archive")
 	}
-	if len(msg.games) != 3 || len(msg.ids) != 3 {
-		t.Fatalf("%d games, %d ids, want the 3 that count", len(msg.games), len(msg.ids))
+	if msg.games.Len() != 3 || len(msg.ids) != 3 {
+		t.Fatalf("%d games, %d ids, want the 3 that count", msg.games.Len(), len(msg.ids))
 	}
 	want := []skipCount{{"g/04.slp: cut short at 0x10", 1}, {aggregate.NoSummary, 7}, {"partial replay (the decode stopped early)", 1}} // by reason
 	got := append([]skipCount(nil), msg.skipped...)
@@ -376,7 +390,7 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("skipped %v, want %v", got, want)
 	}
-	v := openAgg(msg.games, msg.skipped, msg.what)
+	v := openAggList(msg.games, msg.skipped, msg.what)
 	v.setSize(160, 48)
 	out := ansi.Strip(v.View())
 	for _, want := range []string{"3 games", "9 skipped", "7 " + aggregate.NoSummary, "1 partial replay", "1 g/04.slp: cut short"} {
@@ -385,12 +399,17 @@ func TestArchiveMakesGamesOfCountedRows(t *testing.T) {
 		}
 	}
 	// games without characters, by character: the view says what to do
-	for i := range msg.games {
-		for p := range msg.games[i].Players {
-			msg.games[i].Players[p].Character = ""
+	var plain []aggregate.Game
+	for g := range msg.games.All() {
+		c := *g
+		c.Players = slices.Clone(g.Players)
+		for p := range c.Players {
+			c.Players[p].Character = ""
 		}
+		c.Summary = &model.Summary{Players: []model.PlayerSummary{{Outcome: model.OutcomeWin}, {Outcome: model.OutcomeLoss}}}
+		plain = append(plain, c)
 	}
-	v = openAgg(msg.games, nil, msg.what)
+	v = openAgg(plain, nil, msg.what)
 	v.setSize(160, 48)
 	if out := ansi.Strip(v.View()); !strings.Contains(out, "none of the 3 games counted has a character: b picks another key") {
 		t.Errorf("no characters:\n%s", out)
@@ -420,20 +439,22 @@ func TestArchiveJoinsItsWorkersInOrder(t *testing.T) {
 	feed(b, true, hs...)
 	cmd, _ := b.Update(keyMsg("a"))
 	msg, ok := cmd().(archiveMsg)
-	if !ok || len(msg.games) != n || len(msg.ids) != n {
-		t.Fatalf("%d games, %d ids, want %d", len(msg.games), len(msg.ids), n)
+	if !ok || msg.games.Len() != n || len(msg.ids) != n {
+		t.Fatalf("%d games, %d ids, want %d", msg.games.Len(), len(msg.ids), n)
 	}
 	if !slices.Equal(msg.ids, b.shown) {
 		t.Errorf("the games are not in the order of the rows shown")
 	}
-	for i, g := range msg.games {
+	i := 0
+	for g := range msg.games.All() {
 		// each row starts a minute after the last: the start names it (the
 		// games keep no paths, the view names rows by index)
 		if h := b.store.Header(msg.ids[i]); g.Path != "" || !g.Start.Equal(h.Start) {
 			t.Fatalf("game %d (%q) started %v, its row %s %v", i, g.Path, g.Start, h.Path, h.Start)
 		}
+		i++
 	}
-	v := openAgg(msg.games, msg.skipped, msg.what)
+	v := openAggList(msg.games, msg.skipped, msg.what)
 	if v.res.Games != n || len(v.res.Groups) != 2 || v.res.Groups[0].Values[0] != "Fox" || v.res.Groups[0].Stats["killCount"].Sum != n*(n-1)/2 {
 		t.Errorf("grouped %d games, groups %+v", v.res.Games, v.res.Groups)
 	}

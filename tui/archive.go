@@ -27,7 +27,7 @@ const (
 // the view.
 type archiveMsg struct {
 	kind  archiveKind
-	games []aggregate.Game // the stats' games that count, each with its summary
+	games *aggregate.List // the stats' games that count
 	// ids are the rows, parallel to games for the stats; for the moments,
 	// the rows with a summary (the view reads their moments itself)
 	ids []library.RowID
@@ -86,7 +86,7 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 		// the rows are read on every core, each worker a run of them, and
 		// joined in order
 		type part struct {
-			games   []aggregate.Game
+			games   *aggregate.List
 			kept    []library.RowID
 			skipped []string
 		}
@@ -98,42 +98,45 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 				defer wg.Done()
 				p := &parts[w]
 				// the aggregate view groups the same games under key after
-				// key: kept packed, a million of them fit (aggregate.Packer)
-				pack, sums := aggregate.NewPacker(), store.SummaryReader()
-				for _, id := range full[w*len(full)/len(parts) : (w+1)*len(full)/len(parts)] {
-					h := store.Header(id)
+				// key: kept in a List, a million of them fit in 150 MB
+				rows := full[w*len(full)/len(parts) : (w+1)*len(full)/len(parts)]
+				p.games, p.kept = aggregate.NewList(), make([]library.RowID, 0, len(rows))
+				if w == 0 {
+					// the others are appended to the first: room for all
+					p.games.Grow(len(full), 2)
+				} else {
+					p.games.Grow(len(rows), 2)
+				}
+				// the aggregate view adds up, it does not list: each header
+				// and summary read into the same memory, added before the next
+				rd := store.SummaryReader()
+				for _, id := range rows {
+					h := rd.Header(id)
 					if h.NotReplay {
 						continue
 					}
-					// the aggregate view adds up, it does not list: read
-					// into the same memory each time, packed before the next
-					h.Summary = sums.Read(id)
-					g := aggregate.FromHeader(&h)
-					if why := g.SkipReason(); why != "" {
+					h.Summary = rd.Read(id)
+					if why := p.games.AddHeader(h); why != "" {
 						p.skipped = append(p.skipped, why)
 						continue
 					}
-					// the view names rows by index (archIDs), not path: a
-					// million paths are 70 MB
-					g.Path = ""
-					pack.Pack(&g)
-					p.games = append(p.games, g)
 					p.kept = append(p.kept, id)
 				}
 			}()
 		}
 		wg.Wait()
-		var games []aggregate.Game
+		games := parts[0].games
 		var kept []library.RowID
-		for _, p := range parts {
+		for i, p := range parts {
 			for _, why := range p.skipped {
 				skip(why)
 			}
-			if games == nil {
-				games, kept = p.games, p.kept // most often the only part, or the largest
+			if i == 0 {
+				kept = p.kept
 				continue
 			}
-			games, kept = append(games, p.games...), append(kept, p.kept...)
+			games.Append(p.games)
+			kept = append(kept, p.kept...)
 		}
 		return archiveMsg{kind: kind, games: games, ids: kept, skipped: skipped, what: what}
 	}

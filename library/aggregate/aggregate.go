@@ -12,6 +12,7 @@ package aggregate
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strings"
@@ -100,12 +101,14 @@ type Game struct {
 	Duration time.Duration
 	Title    string
 	Players  []Player
-	Summary  *model.Summary // nil when none was made, or packed (Packer)
+	Summary  *model.Summary // nil when none was made, or the game is a List's
 	// Partial says the full decode stopped early; Err why the file gives
 	// no replay. Either way the game is skipped, never averaged in.
 	Partial bool
 	Err     string
-	packed  []packedPlayer // the summary's players, packed; Summary is nil
+	// a List's game (List.Game) reads its outcomes and stats from the list
+	list *List
+	at   int
 }
 
 // Options choose what is counted.
@@ -206,15 +209,31 @@ type side struct {
 }
 
 // Run groups the games' player-games.
-func Run(games []Game, opt Options) *Result {
+func Run(games []Game, opt Options) *Result { return run(each(games), opt) }
+
+// Run groups the list's games' player-games, as Run.
+func (l *List) Run(opt Options) *Result { return run(l.All(), opt) }
+
+func run(games iter.Seq[*Game], opt Options) *Result {
 	if NeedsSessions(opt.By) && opt.Sessions == nil {
-		opt.Sessions = SessionsOf(games)
+		opt.Sessions = sessionsOf(games)
 	}
 	a := NewAggregator(opt)
-	for i := range games {
-		a.Add(&games[i])
+	for g := range games {
+		a.Add(g)
 	}
 	return a.Result()
+}
+
+// each yields a pointer to each game.
+func each(games []Game) iter.Seq[*Game] {
+	return func(yield func(*Game) bool) {
+		for i := range games {
+			if !yield(&games[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Aggregator groups player-games as games come (Run over a stream): it
@@ -582,10 +601,15 @@ type PlayerGames struct {
 
 // Frequent lists the players of the games, most games first (then by
 // code): the choice of whose games count (Options.Players).
-func Frequent(games []Game) []PlayerGames {
+func Frequent(games []Game) []PlayerGames { return frequent(each(games)) }
+
+// Frequent lists the players of the list's games, as Frequent.
+func (l *List) Frequent() []PlayerGames { return frequent(l.All()) }
+
+func frequent(games iter.Seq[*Game]) []PlayerGames {
 	counts := map[string]int{}
 	names := map[string]map[string]int{} // a code's names, by games
-	for _, g := range games {
+	for g := range games {
 		for _, p := range g.Players {
 			who := p.Code
 			if who == "" {

@@ -2,10 +2,14 @@ package aggregate
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
 	"rewind/decoders"
+	"rewind/library"
 	"rewind/model"
 )
 
@@ -269,36 +273,168 @@ func TestSessionsInTwoPasses(t *testing.T) {
 	}
 }
 
-// Packed games (what the TUI keeps) group exactly as the games they were
-// packed from, under every key: the same groups, counts, sums and tallies.
-func TestPackedGamesGroupTheSame(t *testing.T) {
+// A List's games (what the TUI keeps) group exactly as the games they
+// were added from, under every key: the same groups, counts, sums and
+// tallies, and the same sessions and players; a list made of two appended
+// groups as one made at once.
+func TestListGroupsTheSame(t *testing.T) {
 	withStats(t, testDefs)
 	games := func() []Game {
-		return []Game{
+		gs := []Game{
 			game("a", at(1, 18, 0), "Fox", "AA#1", "Marth", model.OutcomeWin, 4, 10, 40, "up smash", "up smash", "back air"),
 			game("b", at(1, 18, 6), "Fox", "AA#1", "Marth", model.OutcomeLoss, 1, 10, 90, "up smash"),
 			game("c", at(2, 20, 0), "Falco", "BB#2", "Sheik", model.OutcomeQuit, 4, 8, 30),
 			{Path: "broken", Format: "slippi", Err: "not a replay"},
+			game("d", time.Date(2024, 3, 2, 23, 30, 0, 5, time.FixedZone("EST", -5*3600)), "Fox", "BB#2", "Fox", model.OutcomeWin, 2.5, 3, 1e20),
+			game("e", time.Time{}, "Sheik", "", "Peach", model.OutcomeDraw, -3, 0, 0),
+		}
+		gs[4].Duration, gs[5].Partial = 90*time.Second, true
+		gs[5].Summary.Players = gs[5].Summary.Players[:1] // the summary lacks a player
+		for i := range gs {
+			gs[i].Path = "" // a list keeps none
+		}
+		return gs
+	}
+	whole := NewList()
+	for _, g := range games() {
+		whole.Add(&g)
+	}
+	halves, second := NewList(), NewList()
+	for i, g := range games() {
+		if i < 2 {
+			halves.Add(&g)
+		} else {
+			second.Add(&g)
 		}
 	}
-	packed := games()
-	p := NewPacker()
-	for i := range packed {
-		p.Pack(&packed[i])
-	}
-	if packed[0].Summary != nil || len(packed[0].packed) != 2 || packed[0].packed[1].lay != packed[2].packed[1].lay {
-		t.Fatalf("not packed, or the opponents' layouts not shared: %+v", packed[0])
-	}
-	for _, k := range Keys {
-		for _, lras := range []bool{false, true} {
-			opt := Options{By: []Key{k}, LRASLoss: lras}
-			want, err := json.Marshal(Run(games(), opt))
-			if err != nil {
-				t.Fatal(err)
+	halves.Append(second)
+	for name, l := range map[string]*List{"one list": whole, "two appended": halves} {
+		if l.Len() != len(games()) {
+			t.Fatalf("%s: %d games", name, l.Len())
+		}
+		i := 0
+		for g := range l.All() {
+			want := games()[i]
+			if !g.Start.Equal(want.Start) || g.Start.Location().String() != want.Start.Location().String() || g.Duration != want.Duration ||
+				g.Title != want.Title || g.Format != want.Format || g.Err != want.Err || g.Partial != want.Partial || !slices.Equal(g.Players, want.Players) {
+				t.Errorf("%s: game %d: %+v, want %+v", name, i, *g, want)
 			}
-			got, _ := json.Marshal(Run(packed, opt))
-			if string(got) != string(want) {
-				t.Errorf("by %s: packed\n%s\nwant\n%s", k, got, want)
+			i++
+		}
+		for _, k := range Keys {
+			for _, lras := range []bool{false, true} {
+				opt := Options{By: []Key{k}, LRASLoss: lras}
+				want, err := json.Marshal(Run(games(), opt))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := json.Marshal(l.Run(opt))
+				if string(got) != string(want) {
+					t.Errorf("%s, by %s: \n%s\nwant\n%s", name, k, got, want)
+				}
+			}
+		}
+		if !reflect.DeepEqual(l.Frequent(), Frequent(games())) {
+			t.Errorf("%s: Frequent %+v", name, l.Frequent())
+		}
+		opt := Options{By: []Key{KeySession, KeyCharacter}, Sessions: l.Sessions()}
+		want, _ := json.Marshal(Run(games(), Options{By: opt.By}))
+		if got, _ := json.Marshal(l.Run(opt)); string(got) != string(want) {
+			t.Errorf("%s: sessions:\n%s\nwant\n%s", name, got, want)
+		}
+	}
+}
+
+// TestListAddHeader: AddHeader adds what FromHeader makes of a header and
+// skips what it would skip, for the same reason, though its header and
+// summary are read into the same memory each time (a SummaryReader's).
+func TestListAddHeader(t *testing.T) {
+	withStats(t, testDefs)
+	players := []library.Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: "Fox"}, {Slot: "P2", Name: "Them", Code: "OP#1", Character: "Marth"}}
+	sum := func(kills float64, partial bool) *library.Summary {
+		return &library.Summary{Partial: partial, Summary: model.Summary{Players: []model.PlayerSummary{
+			{Outcome: model.OutcomeWin, Stats: []model.Stat{{Key: "killCount", Value: kills}}}, {Outcome: model.OutcomeLoss}}}}
+	}
+	var hs []library.Header
+	for i := range 8 {
+		h := library.Header{Path: fmt.Sprint(i), Format: "slippi", Title: "Battlefield", Start: at(1+i, 18, 0), Duration: time.Minute, Players: players[:2-i%2]}
+		switch i {
+		case 2:
+			h.Err = "not a replay"
+		case 3:
+			h.Summary = sum(1, true)
+		case 4: // no summary yet
+		case 5:
+			h.Summary, h.Players = sum(2, false), nil
+		default:
+			h.Summary = sum(float64(i), false)
+		}
+		hs = append(hs, h)
+	}
+	want, got := NewList(), NewList()
+	var wantSkips, gotSkips []string
+	var h library.Header
+	var s library.Summary
+	for i := range hs {
+		g := FromHeader(&hs[i])
+		if why := g.SkipReason(); why != "" {
+			wantSkips = append(wantSkips, why)
+		} else {
+			want.Add(&g)
+		}
+		h = hs[i]
+		if hs[i].Summary != nil {
+			s = *hs[i].Summary
+			h.Summary = &s
+		}
+		if why := got.AddHeader(&h); why != "" {
+			gotSkips = append(gotSkips, why)
+		}
+	}
+	if !slices.Equal(gotSkips, wantSkips) || len(gotSkips) != 4 {
+		t.Errorf("skipped %q, want %q", gotSkips, wantSkips)
+	}
+	for _, k := range []Key{KeyCharacter, KeyOpponent, KeyMonth} {
+		w, _ := json.Marshal(want.Run(Options{By: []Key{k}}))
+		g, _ := json.Marshal(got.Run(Options{By: []Key{k}}))
+		if string(g) != string(w) || got.Len() != 4 {
+			t.Errorf("by %s: %d games\n%s\nwant\n%s", k, got.Len(), g, w)
+		}
+	}
+}
+
+// TestListChunks: a list whose values fill several chunks (and one made of
+// two such lists appended) reads every value back: the same groups as the
+// games give.
+func TestListChunks(t *testing.T) {
+	withStats(t, testDefs)
+	var games []Game
+	for i := range 6000 {
+		g := game("", at(1+i%28, 18, 0), []string{"Fox", "Marth"}[i%2], fmt.Sprintf("OP#%d", i%7), "Sheik", model.OutcomeWin, float64(i)+0.5, float64(i%13)/3, 1e300)
+		for j := range 60 {
+			g.Summary.Players[0].Stats = append(g.Summary.Players[0].Stats, model.Stat{Key: "killMoves", Name: fmt.Sprint("move", j), Value: float64(i*j) + 0.25})
+		}
+		games = append(games, g)
+	}
+	whole, first, second := NewList(), NewList(), NewList()
+	whole.Grow(len(games), 2)
+	for i := range games {
+		whole.Add(&games[i])
+		if i < 2500 {
+			first.Add(&games[i])
+		} else {
+			second.Add(&games[i])
+		}
+	}
+	first.Append(second)
+	if len(whole.vals) < 3 || len(first.vals) < 3 {
+		t.Fatalf("%d and %d chunks: the test tests nothing", len(whole.vals), len(first.vals))
+	}
+	for _, k := range []Key{KeyCharacter, KeyOpponent} {
+		want, _ := json.Marshal(Run(games, Options{By: []Key{k}}))
+		for name, l := range map[string]*List{"one": whole, "appended": first} {
+			if got, _ := json.Marshal(l.Run(Options{By: []Key{k}})); string(got) != string(want) {
+				t.Errorf("%s list, by %s: not the games' groups", name, k)
 			}
 		}
 	}

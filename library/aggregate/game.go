@@ -13,12 +13,25 @@ const NoSummary = "no summary (the replay was not decoded in full)"
 // summary the index keeps (a Summary that says why it has none makes the
 // game a skipped one, with that reason).
 func FromHeader(h *library.Header) Game {
-	g := Game{Path: h.Path, Format: h.Format, Start: h.Start, Duration: h.Duration, Title: h.Title, Err: h.Err}
-	if len(h.Players) > 0 {
-		g.Players = make([]Player, len(h.Players))
-		for i, p := range h.Players {
-			g.Players[i] = Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team}
-		}
+	var g Game
+	fromHeader(h, &g)
+	if g.Summary != nil {
+		sum := *g.Summary
+		g.Summary = &sum
+	}
+	return g
+}
+
+// fromHeader is FromHeader into g, reusing the room of its players; g's
+// Summary is the header's.
+func fromHeader(h *library.Header, g *Game) {
+	players := g.Players[:0]
+	*g = Game{Path: h.Path, Format: h.Format, Start: h.Start, Duration: h.Duration, Title: h.Title, Err: h.Err}
+	for _, p := range h.Players {
+		players = append(players, Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team})
+	}
+	if len(players) > 0 {
+		g.Players = players
 	}
 	switch s := h.Summary; {
 	case s == nil:
@@ -28,10 +41,20 @@ func FromHeader(h *library.Header) Game {
 	case s.Err != "":
 		g.Err = s.Err
 	default:
-		sum := s.Summary
-		g.Summary, g.Partial = &sum, s.Partial
+		g.Summary, g.Partial = &s.Summary, s.Partial
 	}
-	return g
+}
+
+// AddHeader adds the game of a scanned replay (FromHeader) unless it does
+// not count, and says why then (SkipReason): with a SummaryReader's header
+// and summary, a million replays are added without a Game made for each.
+func (l *List) AddHeader(h *library.Header) (skip string) {
+	fromHeader(h, &l.scratch)
+	if why := l.scratch.SkipReason(); why != "" {
+		return why
+	}
+	l.Add(&l.scratch)
+	return ""
 }
 
 // Who names the game's players for a line or an overlay: "P1 Fox

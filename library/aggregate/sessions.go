@@ -1,6 +1,7 @@
 package aggregate
 
 import (
+	"iter"
 	"slices"
 	"sort"
 	"sync"
@@ -46,10 +47,15 @@ func NeedsSessions(keys []Key) bool { return needs(keys, KeySession) }
 func NewSessions() *Sessions { return &Sessions{plays: map[string][]play{}} }
 
 // SessionsOf is the first pass over a list of games.
-func SessionsOf(games []Game) *Sessions {
+func SessionsOf(games []Game) *Sessions { return sessionsOf(each(games)) }
+
+// Sessions is the first pass over the list's games.
+func (l *List) Sessions() *Sessions { return sessionsOf(l.All()) }
+
+func sessionsOf(games iter.Seq[*Game]) *Sessions {
 	ss := NewSessions()
-	for i := range games {
-		ss.Note(&games[i])
+	for g := range games {
+		ss.Note(g)
 	}
 	return ss
 }
