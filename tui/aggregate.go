@@ -285,15 +285,15 @@ func (v *aggView) View() string {
 	title := th.TitleFocused.Render(" stats by "+string(v.shownKey())+" ") + " "
 	if v.grouping {
 		// next to the key, where 80 columns still show it
-		title += th.Warning.Render(fmt.Sprintf("grouping %d games by %s…", v.games.Len(), aggKeys[v.key])) + " "
+		title += th.Warning.Render(fmt.Sprintf("grouping %s games by %s…", thousands(int64(v.games.Len())), aggKeys[v.key])) + " "
 	}
-	title += th.Dim.Render(fmt.Sprintf("%s · %d games · player: %s · %s first", theme.Safe(v.what), v.res.Games, who, aggOrders[v.order]))
+	title += th.Dim.Render(fmt.Sprintf("%s · %s games · player: %s · %s first", theme.Safe(v.what), thousands(int64(v.res.Games)), who, aggOrders[v.order]))
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
 	}
 	lines := []string{fit(title, v.w)}
 	if n, reasons := v.skips(); n > 0 {
-		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %d skipped", n))+th.Dim.Render(" (partial, unreadable or not yet checked: "+theme.Safe(reasons)+")"), v.w))
+		lines = append(lines, fit(th.Warning.Render(fmt.Sprintf(" %s skipped", thousands(int64(n))))+th.Dim.Render(" (partial, unreadable or not yet checked: "+theme.Safe(reasons)+")"), v.w))
 	}
 	footer := v.footer()
 	chartH := 0
@@ -323,7 +323,7 @@ func (v *aggView) View() string {
 }
 
 // skips counts the rows left out, those the browser passed over and those
-// Run did, and says why: "975772 no summary (…); 3 partial replay (…)".
+// Run did, and says why: "975,772 no summary (…); 3 partial replay (…)".
 func (v *aggView) skips() (int, string) {
 	counts := append([]skipCount(nil), v.skipped...)
 	for _, s := range v.res.Skipped {
@@ -338,7 +338,7 @@ func (v *aggView) skips() (int, string) {
 	var parts []string
 	for _, c := range counts {
 		total += c.n
-		parts = append(parts, fmt.Sprintf("%d %s", c.n, c.reason))
+		parts = append(parts, thousands(int64(c.n))+" "+c.reason)
 	}
 	return total, strings.Join(parts, "; ")
 }
@@ -358,12 +358,12 @@ func (v *aggView) footer() string {
 // tableLines draws the groups, as many stats as the width takes.
 func (v *aggView) tableLines(rows int) []string {
 	if len(v.res.Groups) == 0 && v.grouping {
-		return []string{"", v.th.Dim.Render(fmt.Sprintf("  grouping %d games by %s…", v.games.Len(), aggKeys[v.key]))}
+		return []string{"", v.th.Dim.Render(fmt.Sprintf("  grouping %s games by %s…", thousands(int64(v.games.Len())), aggKeys[v.key]))}
 	}
 	if len(v.res.Groups) == 0 {
 		why := "  no games to count: none of the rows shown has a summary yet (the background check makes them; `rewind stats --by` decodes what it needs)"
 		if v.res.Games > 0 {
-			why = fmt.Sprintf("  none of the %d games counted has a %s: b picks another key", v.res.Games, v.shownKey())
+			why = fmt.Sprintf("  none of the %s games counted has a %s: b picks another key", thousands(int64(v.res.Games)), v.shownKey())
 		}
 		return []string{"", v.th.Dim.Render(why)}
 	}
@@ -453,7 +453,7 @@ func (v *aggView) pickerLines(rows int) []string {
 		line := "  everyone (each player of each game counts once)"
 		if i > 0 {
 			w := v.who[i-1]
-			line = fmt.Sprintf("  %s %s %d games", pad(theme.Safe(w.Who), 24, false), pad(theme.Safe(w.Name), 20, false), w.Games)
+			line = fmt.Sprintf("  %s %s %s games", pad(theme.Safe(w.Who), 24, false), pad(theme.Safe(w.Name), 20, false), thousands(int64(w.Games)))
 		}
 		if i == v.pick {
 			line = v.th.Cursor.Render(fit(">"+line[1:], v.w))

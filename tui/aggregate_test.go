@@ -320,6 +320,9 @@ func TestMomentsViewLimit(t *testing.T) {
 	if cmd == nil || !v.reading {
 		t.Fatal("a cut list sorted by date is not read again")
 	}
+	if out := ansi.Strip(v.View()); !strings.Contains(out, "reading the moments of 2,100 replays…") || !strings.Contains(out, "the first 10 by damage shown") {
+		t.Errorf("while the list by date is read, the one by damage is shown as such:\n%s", out)
+	}
 	// a query while the read is under way: the first read is stopped, its
 	// result dropped
 	first := v.gen

@@ -67,6 +67,7 @@ type momentsView struct {
 	rows   []archMoment
 	found  int // moments that match: more than rows when maxMoments cut them
 	sortBy momentSort
+	listed momentSort // the order of rows (sortBy once a read asked for comes)
 	// reading says a read of the moments is under way (gen is its number,
 	// cancel stops it): the view shows the last list until it comes
 	reading  bool
@@ -101,6 +102,7 @@ type momentsReadMsg struct {
 	gen   int
 	rows  []archMoment
 	found int
+	by    momentSort
 }
 
 // read lists the moments of the view's rows that match its query, in its
@@ -117,7 +119,7 @@ func (v *momentsView) read() tea.Cmd {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return momentsReadMsg{v: v, gen: gen, rows: rows, found: found}
+		return momentsReadMsg{v: v, gen: gen, rows: rows, found: found, by: by}
 	}
 }
 
@@ -135,7 +137,7 @@ func (v *momentsView) got(msg momentsReadMsg) {
 		return
 	}
 	v.reading, v.cancel = false, nil
-	v.rows, v.found = msg.rows, msg.found
+	v.rows, v.found, v.listed = msg.rows, msg.found, msg.by
 	v.cur, v.top = 0, 0
 }
 
@@ -148,7 +150,7 @@ func (v *momentsView) setSort(s momentSort) tea.Cmd {
 		return v.read()
 	}
 	sortMoments(v.rows, s)
-	v.cur, v.top = 0, 0
+	v.listed, v.cur, v.top = s, 0, 0
 	return nil
 }
 
@@ -260,9 +262,9 @@ func (v *momentsView) View() string {
 	th := v.th
 	found := thousands(int64(v.found)) + " found"
 	if v.found > len(v.rows) {
-		found += fmt.Sprintf(", the first %s by %s shown", thousands(int64(len(v.rows))), v.sortBy)
+		found += fmt.Sprintf(", the first %s by %s shown", thousands(int64(len(v.rows))), v.listed)
 	} else {
-		found += " · by " + v.sortBy.String()
+		found += " · by " + v.listed.String()
 	}
 	title := th.TitleFocused.Render(" moments ") + " "
 	if v.reading {
