@@ -106,9 +106,10 @@ type Game struct {
 	// no replay. Either way the game is skipped, never averaged in.
 	Partial bool
 	Err     string
-	// a List's game (List.Game) reads its outcomes and stats from the list
-	list *List
-	at   int
+	// a List's game (List.Game) reads its outcomes and stats from the
+	// list's segment it is in
+	seg *segment
+	at  int
 }
 
 // Options choose what is counted.

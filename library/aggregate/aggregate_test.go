@@ -312,6 +312,13 @@ func TestListGroupsTheSame(t *testing.T) {
 		if l.Len() != len(games()) {
 			t.Fatalf("%s: %d games", name, l.Len())
 		}
+		// by place, from the last: each segment's games
+		var byPlace Game
+		for i := l.Len() - 1; i >= 0; i-- {
+			if l.Game(i, &byPlace); !byPlace.Start.Equal(games()[i].Start) || byPlace.Title != games()[i].Title {
+				t.Errorf("%s: Game(%d) is not the game added %d", name, i, i)
+			}
+		}
 		i := 0
 		for g := range l.All() {
 			want := games()[i]
@@ -427,8 +434,8 @@ func TestListChunks(t *testing.T) {
 		}
 	}
 	first.Append(second)
-	if len(whole.vals) < 3 || len(first.vals) < 3 {
-		t.Fatalf("%d and %d chunks: the test tests nothing", len(whole.vals), len(first.vals))
+	if len(whole.segs) != 1 || len(whole.segs[0].vals) < 3 || len(first.segs) != 2 || len(first.segs[1].vals) < 2 || second.Len() != 0 {
+		t.Fatalf("%d and %d segments: the test tests nothing", len(whole.segs), len(first.segs))
 	}
 	for _, k := range []Key{KeyCharacter, KeyOpponent} {
 		want, _ := json.Marshal(Run(games, Options{By: []Key{k}}))

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -19,13 +20,24 @@ import (
 // distinct players, its strings numbers into a table of the distinct
 // strings, and its stats' values varints (a whole number, as most stats
 // are, takes a byte or two), their keys and names a layout the games of a
-// format share: about 150 bytes a game, and nothing the collector scans.
+// format share: about 170 bytes a game, and nothing the collector scans.
 // The moments are not kept: an aggregation does not read them.
+//
+// A list is a run of segments, each with its own tables: lists filled on
+// several cores are joined (Append) without copying a game.
 type List struct {
+	segs    []*segment
+	starts  []int // each segment's first game's place in the list
+	n       int
+	scratch Game // AddHeader's
+}
+
+// segment is a part of a List.
+type segment struct {
 	games   []listGame
 	players []listPlayer
 	// the players' stats' values, one player after another, in chunks
-	// (a player's never split): the list grows without copying them
+	// (a player's never split): the segment grows without copying them
 	vals [][]byte
 
 	strs    []string // distinct strings; 0 is ""
@@ -36,10 +48,9 @@ type List struct {
 	layIDs  map[string]uint32
 	zones   []*time.Location
 	key     []byte // scratch: a layout's key
-	scratch Game   // AddHeader's
 }
 
-// listGame is a game in a List.
+// listGame is a game in a segment.
 type listGame struct {
 	sec, dur           int64 // the start (unix seconds) and the length
 	nsec               int32
@@ -71,99 +82,95 @@ type layout struct {
 }
 
 // NewList starts an empty list.
-func NewList() *List {
-	return &List{strs: []string{""}, strIDs: map[string]uint32{"": 0}, whoIDs: map[Player]uint32{},
+func NewList() *List { return &List{} }
+
+func newSegment() *segment {
+	return &segment{strs: []string{""}, strIDs: map[string]uint32{"": 0}, whoIDs: map[Player]uint32{},
 		layouts: []*layout{nil}, layIDs: map[string]uint32{}}
 }
 
+// last is the segment games are added to.
+func (l *List) last() *segment {
+	if len(l.segs) == 0 {
+		l.segs, l.starts = append(l.segs, newSegment()), append(l.starts, l.n)
+	}
+	return l.segs[len(l.segs)-1]
+}
+
 // Len is the number of games.
-func (l *List) Len() int { return len(l.games) }
+func (l *List) Len() int { return l.n }
 
 // Add appends a game (its Path is not kept: a list is of games, found by
 // their place).
 func (l *List) Add(g *Game) {
-	lg := listGame{dur: int64(g.Duration), partial: g.Partial, format: l.str(string(g.Format)), title: l.str(g.Title),
-		err: l.str(g.Err), first: uint32(len(l.players)), n: uint32(len(g.Players))}
+	l.last().add(g)
+	l.n++
+}
+
+// Append moves the games of another list after this one's; o is empty
+// after it.
+func (l *List) Append(o *List) {
+	for i, sg := range o.segs {
+		l.segs, l.starts = append(l.segs, sg), append(l.starts, l.n+o.starts[i])
+	}
+	l.n += o.n
+	*o = List{}
+}
+
+// Grow makes room for n more games of about players players each, so that
+// a list filled to a known size is not copied as it grows.
+func (l *List) Grow(n, players int) {
+	sg := l.last()
+	sg.games = slices.Grow(sg.games, n)
+	sg.players = slices.Grow(sg.players, n*players)
+}
+
+func (sg *segment) add(g *Game) {
+	lg := listGame{dur: int64(g.Duration), partial: g.Partial, format: sg.str(string(g.Format)), title: sg.str(g.Title),
+		err: sg.str(g.Err), first: uint32(len(sg.players)), n: uint32(len(g.Players))}
 	if !g.Start.IsZero() {
-		lg.hasStart, lg.sec, lg.nsec, lg.zone = true, g.Start.Unix(), int32(g.Start.Nanosecond()), l.zone(g.Start.Location())
+		lg.hasStart, lg.sec, lg.nsec, lg.zone = true, g.Start.Unix(), int32(g.Start.Nanosecond()), sg.zone(g.Start.Location())
 	}
 	for pi, p := range g.Players {
-		id, ok := l.whoIDs[p]
+		id, ok := sg.whoIDs[p]
 		if !ok {
-			id = uint32(len(l.who))
-			l.who = append(l.who, p)
-			l.whoIDs[p] = id
+			id = uint32(len(sg.who))
+			sg.who = append(sg.who, p)
+			sg.whoIDs[p] = id
 		}
 		lp := listPlayer{who: id}
 		if g.Summary != nil && pi < len(g.Summary.Players) {
 			ps := &g.Summary.Players[pi]
-			lp.outcome, lp.layout = l.str(string(ps.Outcome)), l.layoutOf(ps.Stats)
-			lp.vals = l.room(len(ps.Stats) * maxValue)
-			c := &l.vals[len(l.vals)-1]
+			lp.outcome, lp.layout = sg.str(string(ps.Outcome)), sg.layoutOf(ps.Stats)
+			lp.vals = sg.room(len(ps.Stats) * maxValue)
+			c := &sg.vals[len(sg.vals)-1]
 			for _, st := range ps.Stats {
 				*c = appendValue(*c, st.Value)
 			}
 		}
-		l.players = append(l.players, lp)
+		sg.players = append(sg.players, lp)
 	}
-	l.games = append(l.games, lg)
-}
-
-// Append adds the games of another list after this one's.
-func (l *List) Append(o *List) {
-	strs := make([]uint32, len(o.strs))
-	for i, s := range o.strs {
-		strs[i] = l.str(s)
-	}
-	who := make([]uint32, len(o.who))
-	for i, p := range o.who {
-		id, ok := l.whoIDs[p]
-		if !ok {
-			id = uint32(len(l.who))
-			l.who = append(l.who, p)
-			l.whoIDs[p] = id
-		}
-		who[i] = id
-	}
-	lays := make([]uint32, len(o.layouts))
-	for i, lay := range o.layouts[1:] {
-		st := make([]model.Stat, len(lay.keys))
-		for j := range st {
-			st[j] = model.Stat{Key: lay.keys[j], Name: lay.names[j]}
-		}
-		lays[i+1] = l.layoutOf(st)
-	}
-	zones := make([]uint16, len(o.zones))
-	for i, z := range o.zones {
-		zones[i] = l.zone(z)
-	}
-	base, valBase := uint32(len(l.players)), uint32(len(l.vals))<<valShift
-	for _, p := range o.players {
-		l.players = append(l.players, listPlayer{who: who[p.who], outcome: strs[p.outcome], layout: lays[p.layout], vals: valBase + p.vals})
-	}
-	l.vals = append(l.vals, o.vals...) // the chunks, not their bytes
-	for _, g := range o.games {
-		g.format, g.title, g.err, g.first = strs[g.format], strs[g.title], strs[g.err], base+g.first
-		if g.hasStart {
-			g.zone = zones[g.zone]
-		}
-		l.games = append(l.games, g)
-	}
+	sg.games = append(sg.games, lg)
 }
 
 // Game fills g with game i: the header's facts and the players; the
 // stats are read from the list as the aggregation asks. g's Players is
 // reused; g is good until the next Game into it.
 func (l *List) Game(i int, g *Game) {
-	lg := &l.games[i]
+	k := sort.Search(len(l.starts), func(k int) bool { return l.starts[k] > i }) - 1
+	l.segs[k].game(i-l.starts[k], g)
+}
+
+func (sg *segment) game(i int, g *Game) {
+	lg := &sg.games[i]
 	players := g.Players[:0]
-	*g = Game{Format: model.Format(l.strs[lg.format]), Duration: time.Duration(lg.dur), Title: l.strs[lg.title],
-		Err: l.strs[lg.err], Partial: lg.partial, list: l, at: i}
+	*g = Game{Format: model.Format(sg.strs[lg.format]), Duration: time.Duration(lg.dur), Title: sg.strs[lg.title],
+		Err: sg.strs[lg.err], Partial: lg.partial, seg: sg, at: i}
 	if lg.hasStart {
-		g.Start = time.Unix(lg.sec, int64(lg.nsec)).In(l.zones[lg.zone])
+		g.Start = time.Unix(lg.sec, int64(lg.nsec)).In(sg.zones[lg.zone])
 	}
-	for _, p := range l.players[lg.first : lg.first+lg.n] {
-		players = append(players, l.who[p.who])
+	for _, p := range sg.players[lg.first : lg.first+lg.n] {
+		players = append(players, sg.who[p.who])
 	}
 	g.Players = players
 }
@@ -172,89 +179,84 @@ func (l *List) Game(i int, g *Game) {
 func (l *List) All() iter.Seq[*Game] {
 	return func(yield func(*Game) bool) {
 		var g Game
-		for i := range l.games {
-			l.Game(i, &g)
-			if !yield(&g) {
-				return
+		for _, sg := range l.segs {
+			for i := range sg.games {
+				sg.game(i, &g)
+				if !yield(&g) {
+					return
+				}
 			}
 		}
 	}
 }
 
-// player is game g's player pi in the list, nil when it has none.
-func (l *List) player(g, pi int) *listPlayer {
-	lg := &l.games[g]
+// player is game g's player pi in the segment, nil when it has none.
+func (sg *segment) player(g, pi int) *listPlayer {
+	lg := &sg.games[g]
 	if pi < 0 || pi >= int(lg.n) {
 		return nil
 	}
-	return &l.players[int(lg.first)+pi]
+	return &sg.players[int(lg.first)+pi]
 }
 
 // room makes sure the last value chunk has n bytes free (a new chunk when
 // it has not) and returns where they start.
-func (l *List) room(n int) uint32 {
-	if k := len(l.vals); k == 0 || len(l.vals[k-1])+n > 1<<valShift {
-		l.vals = append(l.vals, make([]byte, 0, max(n, 1<<valShift)))
+func (sg *segment) room(n int) uint32 {
+	if k := len(sg.vals); k == 0 || len(sg.vals[k-1])+n > 1<<valShift {
+		sg.vals = append(sg.vals, make([]byte, 0, max(n, 1<<valShift)))
 	}
-	k := len(l.vals) - 1
-	return uint32(k)<<valShift | uint32(len(l.vals[k]))
-}
-
-// Grow makes room for n more games of about players players each, so that
-// a list filled to a known size is not copied as it grows.
-func (l *List) Grow(n, players int) {
-	l.games = slices.Grow(l.games, n)
-	l.players = slices.Grow(l.players, n*players)
+	k := len(sg.vals) - 1
+	return uint32(k)<<valShift | uint32(len(sg.vals[k]))
 }
 
 // str numbers a string.
-func (l *List) str(s string) uint32 {
-	if id, ok := l.strIDs[s]; ok {
+func (sg *segment) str(s string) uint32 {
+	if id, ok := sg.strIDs[s]; ok {
 		return id
 	}
 	s = strings.Clone(s) // not a part of a larger string kept alive
-	id := uint32(len(l.strs))
-	l.strs = append(l.strs, s)
-	l.strIDs[s] = id
+	id := uint32(len(sg.strs))
+	sg.strs = append(sg.strs, s)
+	sg.strIDs[s] = id
 	return id
 }
 
 // zone numbers a time zone.
-func (l *List) zone(z *time.Location) uint16 {
-	for i, x := range l.zones {
+func (sg *segment) zone(z *time.Location) uint16 {
+	for i, x := range sg.zones {
 		if x == z {
 			return uint16(i)
 		}
 	}
-	if len(l.zones) == math.MaxUint16 {
+	if len(sg.zones) == math.MaxUint16 {
 		return 0 // a list of 65,535 zones: a hostile one; the first stands in
 	}
-	l.zones = append(l.zones, z)
-	return uint16(len(l.zones) - 1)
+	sg.zones = append(sg.zones, z)
+	return uint16(len(sg.zones) - 1)
 }
 
 // layoutOf numbers the layout of stats' keys and names.
-func (l *List) layoutOf(stats []model.Stat) uint32 {
+func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 	if len(stats) == 0 {
 		return 0
 	}
-	l.key = l.key[:0]
+	sg.key = sg.key[:0]
 	for _, st := range stats {
-		l.key = append(l.key, st.Key...)
-		l.key = append(l.key, 0)
-		l.key = append(l.key, st.Name...)
-		l.key = append(l.key, 0)
+		sg.key = append(sg.key, st.Key...)
+		sg.key = append(sg.key, 0)
+		sg.key = append(sg.key, st.Name...)
+		sg.key = append(sg.key, 0)
 	}
-	if id, ok := l.layIDs[string(l.key)]; ok {
+	if id, ok := sg.layIDs[string(sg.key)]; ok {
 		return id
 	}
 	lay := &layout{keys: make([]string, len(stats)), names: make([]string, len(stats))}
 	for i, st := range stats {
-		lay.keys[i], lay.names[i] = l.strs[l.str(st.Key)], l.strs[l.str(st.Name)]
+		lay.keys[i], lay.names[i] = sg.strs[sg.str(st.Key)], sg.strs[sg.str(st.Name)]
 	}
-	id := uint32(len(l.layouts))
-	l.layouts = append(l.layouts, lay)
-	l.layIDs[string(l.key)] = id
+	id := uint32(len(sg.layouts))
+	sg.layouts = append(sg.layouts, lay)
+	sg.layIDs[string(sg.key)] = id
 	return id
 }
 
@@ -280,12 +282,12 @@ func value(b []byte) (float64, int) {
 // playerStats calls fn with each stat of a game's player, from the list
 // or the summary.
 func (g *Game) playerStats(pi int, fn func(key, name string, v float64)) {
-	if g.list != nil {
-		p := g.list.player(g.at, pi)
+	if g.seg != nil {
+		p := g.seg.player(g.at, pi)
 		if p == nil || p.layout == 0 {
 			return
 		}
-		lay, b := g.list.layouts[p.layout], g.list.vals[p.vals>>valShift][p.vals&(1<<valShift-1):]
+		lay, b := g.seg.layouts[p.layout], g.seg.vals[p.vals>>valShift][p.vals&(1<<valShift-1):]
 		for i := range lay.keys {
 			v, n := value(b)
 			b = b[n:]
@@ -303,9 +305,9 @@ func (g *Game) playerStats(pi int, fn func(key, name string, v float64)) {
 
 // outcome is a game's player's outcome, from the list or the summary.
 func (g *Game) outcome(pi int) model.Outcome {
-	if g.list != nil {
-		if p := g.list.player(g.at, pi); p != nil {
-			return model.Outcome(g.list.strs[p.outcome])
+	if g.seg != nil {
+		if p := g.seg.player(g.at, pi); p != nil {
+			return model.Outcome(g.seg.strs[p.outcome])
 		}
 		return model.OutcomeUnknown
 	}
