@@ -29,8 +29,8 @@ type archMoment struct {
 // findMoments reads the summaries of the rows (on all cores, each core a
 // run of them) and returns the moments q's moment terms match, the first
 // limit of them in order by, and how many matched in all. A core keeps at
-// most twice limit at a time: the matches of a million replays need not
-// fit in memory.
+// most half as many again as limit at a time: the matches of a million
+// replays need not fit in memory.
 func findMoments(ctx context.Context, store *library.Store, ids []library.RowID, q *library.Query, by momentSort, limit int) ([]archMoment, int) {
 	type part struct {
 		rows  []archMoment
@@ -87,7 +87,7 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 							continue // after the last kept: not among the first
 						}
 						p.rows = append(p.rows, a)
-						if len(p.rows) >= 2*limit {
+						if len(p.rows) >= limit+limit/2+1 {
 							sortMoments(p.rows, by)
 							p.rows, cut = p.rows[:limit], true
 						}
@@ -97,15 +97,17 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 		}()
 	}
 	wg.Wait()
-	var rows []archMoment
-	found := 0
+	n, found := 0, 0
+	for _, p := range parts {
+		n, found = n+len(p.rows), found+p.found
+	}
+	rows := make([]archMoment, 0, n)
 	for _, p := range parts {
 		rows = append(rows, p.rows...)
-		found += p.found
 	}
 	sortMoments(rows, by)
 	if len(rows) > limit {
-		rows = slices.Clip(rows[:limit])
+		rows = slices.Clone(rows[:limit]) // not the room of all the cores' rows
 	}
 	return rows, found
 }
