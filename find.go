@@ -63,8 +63,9 @@ func (o *findOptions) run(c *call, rest []string) int {
 		return c.errorf("%v", err)
 	}
 	// moment terms (kind:combo damage:>=40) ask for the replays that have
-	// such a moment: the summaries say
-	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck(), Summaries: q.HasMomentTerms()}
+	// such a moment: the summaries say, each with the moments the terms
+	// match (chosen on the scan's workers)
+	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck(), Summaries: q.HasMomentTerms(), MomentTerms: q}
 	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()
@@ -104,18 +105,8 @@ func (o *findOptions) run(c *call, rest []string) int {
 }
 
 // hasMoment reports whether the replay has a moment the query's moment
-// terms choose (true when the query has none).
+// terms choose (true when the query has none): its summary came with
+// those moments only.
 func hasMoment(q *library.Query, h *library.Header) bool {
-	if !q.HasMomentTerms() {
-		return true
-	}
-	if h.Summary == nil {
-		return false
-	}
-	for i := range h.Summary.Moments {
-		if q.MatchMoment(&h.Summary.Moments[i], h.Players) {
-			return true
-		}
-	}
-	return false
+	return !q.HasMomentTerms() || h.Summary != nil && len(h.Summary.Moments) > 0
 }
