@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"runtime"
-	"sync"
-
 	tea "github.com/charmbracelet/bubbletea"
 
 	"rewind/library"
@@ -90,36 +87,30 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 			kept    []library.RowID
 			skipped []string
 		}
-		parts := make([]part, min(runtime.GOMAXPROCS(0), max(len(full)/4096, 1)))
-		var wg sync.WaitGroup
-		for w := range parts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p := &parts[w]
-				// the aggregate view groups the same games under key after
-				// key: kept in a List, a million of them fit in 170 MB
-				rows := full[w*len(full)/len(parts) : (w+1)*len(full)/len(parts)]
-				p.games, p.kept = aggregate.NewList(), make([]library.RowID, 0, len(rows))
-				p.games.Grow(len(rows), 2) // most games are of two players
-				// the aggregate view adds up, it does not list: each header
-				// and summary read into the same memory, added before the next
-				rd := store.SummaryReader()
-				for _, id := range rows {
-					h := rd.Header(id)
-					if h.NotReplay {
-						continue
-					}
-					h.Summary = rd.Read(id)
-					if why := p.games.AddHeader(h); why != "" {
-						p.skipped = append(p.skipped, why)
-						continue
-					}
-					p.kept = append(p.kept, id)
+		parts := make([]part, stretches(len(full), 4096))
+		eachStretch(len(full), 4096, func(w, lo, hi int) {
+			p := &parts[w]
+			// the aggregate view groups the same games under key after
+			// key: kept in a List, a million of them fit in 170 MB
+			rows := full[lo:hi]
+			p.games, p.kept = aggregate.NewList(), make([]library.RowID, 0, len(rows))
+			p.games.Grow(len(rows), 2) // most games are of two players
+			// the aggregate view adds up, it does not list: each header
+			// and summary read into the same memory, added before the next
+			rd := store.SummaryReader()
+			for _, id := range rows {
+				h := rd.Header(id)
+				if h.NotReplay {
+					continue
 				}
-			}()
-		}
-		wg.Wait()
+				h.Summary = rd.Read(id)
+				if why := p.games.AddHeader(h); why != "" {
+					p.skipped = append(p.skipped, why)
+					continue
+				}
+				p.kept = append(p.kept, id)
+			}
+		})
 		games := parts[0].games
 		var kept []library.RowID
 		for i, p := range parts {

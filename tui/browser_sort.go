@@ -430,15 +430,22 @@ func inStretches(n int, fn func(lo, hi int)) { inStretchesMin(n, 1<<14, fn) }
 // inStretchesMin is inStretches for work worth splitting from least items
 // a stretch.
 func inStretchesMin(n, least int, fn func(lo, hi int)) {
+	eachStretch(n, least, func(_, lo, hi int) { fn(lo, hi) })
+}
+
+// eachStretch is inStretchesMin that tells fn which stretch it has, of
+// stretches(n, least): a caller keeps each stretch's results apart, to
+// join them in order.
+func eachStretch(n, least int, fn func(s, lo, hi int)) {
 	parts := stretches(n, least)
 	var wg sync.WaitGroup
 	for p := 1; p < parts; p++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fn(p*n/parts, (p+1)*n/parts)
+			fn(p, p*n/parts, (p+1)*n/parts)
 		}()
 	}
-	fn(0, n/parts)
+	fn(0, 0, n/parts)
 	wg.Wait()
 }

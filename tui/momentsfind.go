@@ -2,9 +2,7 @@ package tui
 
 import (
 	"context"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"rewind/library"
@@ -36,67 +34,60 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 		rows  []archMoment
 		found int
 	}
-	parts := make([]part, min(runtime.GOMAXPROCS(0), max(len(ids)/1024, 1)))
-	var wg sync.WaitGroup
-	for w := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := &parts[w]
-			rd, match := store.MomentReader(), q.MomentMatcher()
-			cut := false // rows were cut to limit: a moment after the last is not kept
-			// the rows' starts and players, a batch at a time, read into
-			// the same memory (ends[j] is where row j's players end)
-			var starts []time.Time
-			var players []library.Player
-			var ends []int
-			lo, hi := w*len(ids)/len(parts), (w+1)*len(ids)/len(parts)
-			for b := lo; b < hi; b += momentsBatch {
-				if ctx.Err() != nil {
-					return
-				}
-				batch := ids[b:min(b+momentsBatch, hi)]
-				starts, players, ends = starts[:0], players[:0], ends[:0]
-				store.Read(batch, func(_ int, r library.Row) {
-					starts = append(starts, r.Start())
-					if r.HasSummary() {
-						for i := range r.Players() {
-							players = append(players, r.Player(i))
-						}
+	parts := make([]part, stretches(len(ids), 1024))
+	eachStretch(len(ids), 1024, func(w, lo, hi int) {
+		p := &parts[w]
+		rd, match := store.MomentReader(), q.MomentMatcher()
+		cut := false // rows were cut to limit: a moment after the last is not kept
+		// the rows' starts and players, a batch at a time, read into
+		// the same memory (ends[j] is where row j's players end)
+		var starts []time.Time
+		var players []library.Player
+		var ends []int
+		for b := lo; b < hi; b += momentsBatch {
+			if ctx.Err() != nil {
+				return
+			}
+			batch := ids[b:min(b+momentsBatch, hi)]
+			starts, players, ends = starts[:0], players[:0], ends[:0]
+			store.Read(batch, func(_ int, r library.Row) {
+				starts = append(starts, r.Start())
+				if r.HasSummary() {
+					for i := range r.Players() {
+						players = append(players, r.Player(i))
 					}
-					ends = append(ends, len(players))
-				})
-				for j, id := range batch {
-					sum := rd.Read(id)
-					if sum == nil || sum.Err != "" || len(sum.Moments) == 0 {
+				}
+				ends = append(ends, len(players))
+			})
+			for j, id := range batch {
+				sum := rd.Read(id)
+				if sum == nil || sum.Err != "" || len(sum.Moments) == 0 {
+					continue
+				}
+				ps := players[:ends[j]]
+				if j > 0 {
+					ps = ps[ends[j-1]:]
+				}
+				match.SetPlayers(ps)
+				for mi := range sum.Moments {
+					m := &sum.Moments[mi]
+					if !match.Match(m) {
 						continue
 					}
-					ps := players[:ends[j]]
-					if j > 0 {
-						ps = ps[ends[j-1]:]
+					p.found++
+					a := archMoment{pos: int32(b + j), mi: int32(mi), start: starts[j], last: sum.Last, m: *m}
+					if cut && compareMoments(&a, &p.rows[limit-1], by) > 0 {
+						continue // after the last kept: not among the first
 					}
-					match.SetPlayers(ps)
-					for mi := range sum.Moments {
-						m := &sum.Moments[mi]
-						if !match.Match(m) {
-							continue
-						}
-						p.found++
-						a := archMoment{pos: int32(b + j), mi: int32(mi), start: starts[j], last: sum.Last, m: *m}
-						if cut && compareMoments(&a, &p.rows[limit-1], by) > 0 {
-							continue // after the last kept: not among the first
-						}
-						p.rows = append(p.rows, a)
-						if len(p.rows) >= limit+limit/2+1 {
-							sortMoments(p.rows, by)
-							p.rows, cut = p.rows[:limit], true
-						}
+					p.rows = append(p.rows, a)
+					if len(p.rows) >= limit+limit/2+1 {
+						sortMoments(p.rows, by)
+						p.rows, cut = p.rows[:limit], true
 					}
 				}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	n, found := 0, 0
 	for _, p := range parts {
 		n, found = n+len(p.rows), found+p.found
