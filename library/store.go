@@ -598,16 +598,21 @@ func (s *Store) dropSum(r *rowRec) {
 	s.setX(r, x)
 }
 
-// summaryBlob returns the bytes of a row's summary, read into *buf when it
-// is in the index file and buf is not nil (see Index.readSum). The caller
-// holds a lock.
+// summaryBlob returns the bytes of a row's summary, read into *buf when
+// buf is not nil (see Index.readSum; one in the store's memory is copied
+// into it). The caller holds a lock.
 func (s *Store) summaryBlob(r *rowRec, buf *[]byte) ([]byte, bool) {
 	if r.flags&fSum == 0 {
 		return nil, false
 	}
 	x := s.x(r)
 	if x.sumRef&sumInArena != 0 {
-		return []byte(s.sums.str(x.sumRef&^sumInArena, x.sumLen)), true
+		str := s.sums.str(x.sumRef&^sumInArena, x.sumLen)
+		if buf == nil {
+			return []byte(str), true
+		}
+		*buf = append((*buf)[:0], str...)
+		return *buf, true
 	}
 	if s.readSum == nil {
 		return nil, false
