@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -460,5 +461,42 @@ func TestArchiveJoinsItsWorkersInOrder(t *testing.T) {
 	v := openAggList(msg.games, msg.skipped, msg.what)
 	if v.res.Games != n || len(v.res.Groups) != 2 || v.res.Groups[0].Values[0] != "Fox" || v.res.Groups[0].Stats["killCount"].Sum != n*(n-1)/2 {
 		t.Errorf("grouped %d games, groups %+v", v.res.Games, v.res.Groups)
+	}
+}
+
+// BenchmarkFindMoments reads the moments of 100,000 replays of 60 moments
+// each (six million) from the store, as the moments view does for a
+// query, keeping the first maxMoments by damage; heapB/op is what the
+// read allocates.
+func BenchmarkFindMoments(b *testing.B) {
+	s := library.NewStore()
+	var ids []library.RowID
+	players := []library.Player{{Slot: "P1", Name: "Me", Code: "ME#1", Character: "Fox"}, {Slot: "P2", Name: "Them", Code: "OP#1", Character: "Marth"}}
+	for i := range 100_000 {
+		sum := &library.Summary{Summary: model.Summary{Last: 9000, Players: []model.PlayerSummary{{Outcome: model.OutcomeWin}, {Outcome: model.OutcomeLoss}}}}
+		for j := range 60 {
+			kind := []model.MomentKind{model.MomentCombo, model.MomentConversion, model.MomentStock}[j%3]
+			sum.Moments = append(sum.Moments, model.MomentRecord{Kind: kind, Frame: int64(100 * j), End: int64(100*j + 50), Time: float64(j), EndTime: float64(j) + 0.8,
+				By: j % 2, On: 1 - j%2, Facts: model.MomentFacts{Damage: float64((i*7 + j*13) % 90), Hits: j % 6, Move: "up smash", Kill: j%9 == 0}})
+		}
+		h := library.Header{Path: fmt.Sprintf("g/%06d.slp", i), Kind: library.File, Format: "slippi", Start: time.Unix(1_600_000_000+int64(i)*600, 0).UTC(),
+			Players: players, Check: &library.Check{}, Summary: sum}
+		ids = append(ids, s.Put(&h))
+	}
+	for _, text := range []string{"kind:combo", "by:fox kind:combo damage:>=40", ""} {
+		q, _ := library.ParseQuery(text)
+		b.Run(strings.ReplaceAll(text, " ", "_"), func(b *testing.B) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			cpu := cpuTime()
+			found := 0
+			for range b.N {
+				_, found = findMoments(context.Background(), s, ids, q, byDamage, maxMoments)
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N), "heapB/op")
+			b.ReportMetric(float64(found), "found")
+		})
 	}
 }

@@ -35,6 +35,7 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 		found int
 	}
 	parts := make([]part, stretches(len(ids), 1024))
+	most := limit + limit/2 + 1 // a core's moments, before it cuts them to limit
 	eachStretch(len(ids), 1024, func(w, lo, hi int) {
 		p := &parts[w]
 		rd, match := store.MomentReader(), q.MomentMatcher()
@@ -79,8 +80,12 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 					if cut && compareMoments(&a, &p.rows[limit-1], by) > 0 {
 						continue // after the last kept: not among the first
 					}
+					if len(p.rows) == cap(p.rows) && len(p.rows) >= 1024 {
+						// past a few: room for all a core keeps, once
+						p.rows = slices.Grow(p.rows, most-len(p.rows))
+					}
 					p.rows = append(p.rows, a)
-					if len(p.rows) >= limit+limit/2+1 {
+					if len(p.rows) >= most {
 						sortMoments(p.rows, by)
 						p.rows, cut = p.rows[:limit], true
 					}
