@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"math"
@@ -536,4 +537,43 @@ func TestScanMomentTerms(t *testing.T) {
 			t.Errorf("%s: the index lost moments", path)
 		}
 	}
+}
+
+// FuzzDecodeSummary: any blob (an index file's bytes a CRC vouched for)
+// decodes without a panic or an allocation larger than itself; read into
+// the memory of another summary (a reader's) it gives what a fresh decode
+// gives; and a summary that decodes encodes back to one that decodes the
+// same. Summaries are compared by their encoding: a NaN is itself there.
+func FuzzDecodeSummary(f *testing.F) {
+	f.Add(encodeSummary(nil, &Summary{Summary: model.Summary{First: -123, Last: 9000,
+		Players: []model.PlayerSummary{{Outcome: model.OutcomeWin, Stats: []model.Stat{{Key: "apm", Value: 300.5}, {Key: "moves", Name: "up smash", Value: 2}}}, {Outcome: model.OutcomeLoss}},
+		Moments: []model.MomentRecord{{Kind: model.MomentCombo, Frame: 10, End: 70, Time: 0.2, EndTime: 1.2, By: 0, On: 1,
+			Facts: model.MomentFacts{Damage: 45.5, Hits: 6, Kill: true, Move: "up smash", StartPercent: 20, EndPercent: 65.5}}}}}))
+	f.Add(encodeSummary(nil, &Summary{Err: "not a replay"}))
+	f.Add([]byte{})
+	other := encodeSummary(nil, &Summary{Partial: true, Summary: model.Summary{
+		Players: []model.PlayerSummary{{Outcome: model.OutcomeDraw, Stats: []model.Stat{{Key: "a", Value: 1}, {Key: "b", Value: 2}, {Key: "c", Value: 3}}}, {}, {}},
+		Moments: []model.MomentRecord{{Kind: model.MomentStock, Facts: model.MomentFacts{Move: "x", Damage: 1, Hits: 2}}, {Kind: model.MomentKill}}}})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fresh, err := decodeSummary(b, true)
+		var room summaryRoom
+		if _, err := room.decode(other, true); err != nil {
+			t.Fatal(err)
+		}
+		into, err2 := room.decode(b, true)
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("into another's memory: %v, fresh: %v", err2, err)
+		}
+		if err != nil {
+			return
+		}
+		enc := encodeSummary(nil, fresh)
+		if !bytes.Equal(encodeSummary(nil, into), enc) {
+			t.Fatalf("into another's memory: %+v, fresh: %+v", into, fresh)
+		}
+		again, err := decodeSummary(enc, true)
+		if err != nil || !bytes.Equal(encodeSummary(nil, again), enc) {
+			t.Fatalf("encoded again: %v\n%+v\nwant\n%+v", err, again, fresh)
+		}
+	})
 }
