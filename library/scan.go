@@ -353,7 +353,8 @@ type scanWorker struct {
 	// MomentTerms to choose from
 	match *MomentMatcher
 	all   summaryRoom
-	blob  []byte // a summary's bytes, read from the index file (decoding copies what it keeps)
+	strs  []string // summary's last blob's strings
+	blob  []byte   // a summary's bytes, read from the index file (decoding copies what it keeps)
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -450,12 +451,15 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 // without moments, with them, or with those MomentTerms match (the rest
 // read into the worker's memory and left there).
 func (w *scanWorker) summary(blob []byte, players []Player) (*Summary, error) {
-	if w.opt.NoMoments || w.opt.MomentTerms == nil {
-		return decodeSummary(blob, !w.opt.NoMoments)
-	}
-	s, err := decodeSummary(blob, false)
-	if err != nil {
+	s := &Summary{}
+	var err error
+	// with the strings of the worker's last blob: most are this one's too
+	// (decodeSummaryInto)
+	if w.strs, err = decodeSummaryInto(s, blob, !w.opt.NoMoments && w.opt.MomentTerms == nil, w.strs); err != nil {
 		return nil, err
+	}
+	if w.opt.NoMoments || w.opt.MomentTerms == nil {
+		return s, nil
 	}
 	all, err := w.all.decode(blob, true)
 	if err != nil {
