@@ -65,7 +65,10 @@ func (o *findOptions) run(c *call, rest []string) int {
 	// moment terms (kind:combo damage:>=40) ask for the replays that have
 	// such a moment: the summaries say, each with the moments the terms
 	// match (chosen on the scan's workers)
-	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck(), Summaries: q.HasMomentTerms(), MomentTerms: q}
+	opt := library.ScanOptions{Ordered: true, Check: q.NeedsCheck()}
+	if q.HasMomentTerms() {
+		opt.Summaries, opt.MomentTerms = true, q
+	}
 	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()

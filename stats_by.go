@@ -134,9 +134,9 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // game to fn as it comes, in walk order (fn keeps what it needs: a million
 // games do not fit in memory). Moments are read only when asked (an
 // aggregation does not need them), and then only those q's moment terms
-// match are kept, on the scan's workers. A path that cannot be read is named on
-// stderr when tell is set (a second pass over the same paths does not name
-// them again); unreadable says there was one.
+// match are kept, chosen on the scan's workers. A path that cannot be read
+// is named on stderr when tell is set (a second pass over the same paths
+// does not name them again); unreadable says there was one.
 func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
 	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
 	if moments {
