@@ -500,3 +500,22 @@ func BenchmarkFindMoments(b *testing.B) {
 		})
 	}
 }
+
+// TestMomentsReadWhileAway: a read of the moments that ends while a replay
+// opened from the view is on screen still reaches the view, which shows
+// its list, not "reading", on the way back.
+func TestMomentsReadWhileAway(t *testing.T) {
+	s, ids := momentsStore(momentGames())
+	a := &app{th: theme.New(false), w: 120, h: 30, br: newTestBrowser(120, 30)}
+	_, cmd := a.Update(archiveMsg{kind: archiveMoments, ids: ids, what: "all replays"})
+	a.mv.store = s // the test browser's store holds no summaries
+	if a.mode != modeMoments || cmd == nil || !a.mv.reading {
+		t.Fatalf("mode %v, reading %v", a.mode, a.mv.reading)
+	}
+	a.mode = modeReplay // as enter opened a replay
+	cmd = a.mv.read()   // the read the view started, over the store
+	a.Update(cmd())
+	if a.mv.reading || len(a.mv.rows) != 30 {
+		t.Errorf("back from the replay: reading %v, %d rows", a.mv.reading, len(a.mv.rows))
+	}
+}

@@ -334,6 +334,13 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.mv.setSize(a.w, a.h)
 		a.mode = modeMoments
 		return a, cmd
+	case momentsReadMsg:
+		// to the moments view whatever is on screen: a replay opened from
+		// it while a read went on returns to the list that read made
+		if a.mv != nil {
+			a.mv.Update(msg)
+		}
+		return a, nil
 	case aggBackMsg:
 		a.mode, a.agg, a.mv = modeBrowser, nil, nil
 		return a, nil
