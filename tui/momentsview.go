@@ -30,7 +30,7 @@ import (
 // momentsDefault is the query the view starts with.
 const momentsDefault = "kind:combo"
 
-// maxMoments bounds the moments the view keeps (about 200 bytes each):
+// maxMoments bounds the moments the view keeps (168 bytes each):
 // past it the view keeps the first in its order and says how many it
 // found; a sort in another order reads them again.
 const maxMoments = 100_000

@@ -50,6 +50,7 @@ func fromHeader(h *library.Header, g *Game) {
 // and summary, a million replays are added without a Game made for each.
 func (l *List) AddHeader(h *library.Header) (skip string) {
 	fromHeader(h, &l.scratch)
+	defer func() { l.scratch.Summary = nil }() // the reader's, not the list's to keep
 	if why := l.scratch.SkipReason(); why != "" {
 		return why
 	}
