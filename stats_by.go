@@ -139,8 +139,8 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // does not name them again); unreadable says there was one.
 func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
 	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
-	if moments {
-		opt.MomentTerms = q
+	if moments && q.HasMomentTerms() {
+		opt.MomentTerms = q // without moment terms every moment is wanted
 	}
 	if !noCache {
 		idx, done := c.openIndex()

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -353,8 +354,9 @@ type scanWorker struct {
 	// MomentTerms to choose from
 	match *MomentMatcher
 	all   summaryRoom
-	strs  []string // summary's last blob's strings
-	blob  []byte   // a summary's bytes, read from the index file (decoding copies what it keeps)
+	strs  []string             // summary's last blob's strings
+	kept  []model.MomentRecord // matching's scratch
+	blob  []byte               // a summary's bytes, read from the index file (decoding copies what it keeps)
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -469,19 +471,23 @@ func (w *scanWorker) summary(blob []byte, players []Player) (*Summary, error) {
 	return s, nil
 }
 
-// matching copies out the moments MomentTerms match; nil for none.
+// matching copies out the moments MomentTerms match, into a slice of
+// their number (the caller keeps it); nil for none.
 func (w *scanWorker) matching(moments []model.MomentRecord, players []Player) []model.MomentRecord {
 	if w.match == nil {
 		w.match = w.opt.MomentTerms.MomentMatcher()
 	}
 	w.match.SetPlayers(players)
-	var kept []model.MomentRecord
+	w.kept = w.kept[:0]
 	for i := range moments {
 		if w.match.Match(&moments[i]) {
-			kept = append(kept, moments[i])
+			w.kept = append(w.kept, moments[i])
 		}
 	}
-	return kept
+	if len(w.kept) == 0 {
+		return nil
+	}
+	return slices.Clone(w.kept)
 }
 
 // row is ScanRows' work on one entry.
