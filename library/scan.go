@@ -352,11 +352,11 @@ type scanWorker struct {
 	hasRow  bool
 	// a summary's moments are read into the worker's memory for
 	// MomentTerms to choose from
-	match *MomentMatcher
-	all   summaryRoom
-	strs  []string             // summary's last blob's strings
-	kept  []model.MomentRecord // matching's scratch
-	blob  []byte               // a summary's bytes, read from the index file (decoding copies what it keeps)
+	match   *MomentMatcher
+	moments []model.MomentRecord // summary's room for the moments MomentTerms choose from
+	strs    []string             // summary's last blob's strings
+	kept    []model.MomentRecord // matching's scratch
+	blob    []byte               // a summary's bytes, read from the index file (decoding copies what it keeps)
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -450,24 +450,25 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 }
 
 // summary decodes a summary blob from the index as the scan delivers it:
-// without moments, with them, or with those MomentTerms match (the rest
-// read into the worker's memory and left there).
+// without moments, with them, or with those MomentTerms match (all of them
+// decoded into the worker's memory, the matches copied out).
 func (w *scanWorker) summary(blob []byte, players []Player) (*Summary, error) {
+	filter := !w.opt.NoMoments && w.opt.MomentTerms != nil
 	s := &Summary{}
+	if filter {
+		s.Moments = w.moments[:0] // decodeSummaryInto reuses their room
+	}
 	var err error
 	// with the strings of the worker's last blob: most are this one's too
-	// (decodeSummaryInto)
-	if w.strs, err = decodeSummaryInto(s, blob, !w.opt.NoMoments && w.opt.MomentTerms == nil, w.strs); err != nil {
+	if w.strs, err = decodeSummaryInto(s, blob, !w.opt.NoMoments, w.strs); err != nil {
 		return nil, err
 	}
-	if w.opt.NoMoments || w.opt.MomentTerms == nil {
-		return s, nil
+	if filter {
+		if cap(s.Moments) > cap(w.moments) {
+			w.moments = s.Moments[:0]
+		}
+		s.Moments = w.matching(s.Moments, players)
 	}
-	all, err := w.all.decode(blob, true)
-	if err != nil {
-		return nil, err
-	}
-	s.Moments = w.matching(all.Moments, players)
 	return s, nil
 }
 
