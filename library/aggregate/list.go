@@ -48,6 +48,7 @@ type segment struct {
 	layIDs  map[string]uint32
 	zones   []*time.Location
 	key     []byte // scratch: a layout's key
+	lastLay uint32 // the layout found last
 }
 
 // listGame is a game in a segment.
@@ -240,6 +241,10 @@ func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 	if len(stats) == 0 {
 		return 0
 	}
+	// a format's players one after another share one: no key to make
+	if sg.lastLay != 0 && sg.layouts[sg.lastLay].fits(stats) {
+		return sg.lastLay
+	}
 	sg.key = sg.key[:0]
 	for _, st := range stats {
 		sg.key = append(sg.key, st.Key...)
@@ -248,6 +253,7 @@ func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 		sg.key = append(sg.key, 0)
 	}
 	if id, ok := sg.layIDs[string(sg.key)]; ok {
+		sg.lastLay = id
 		return id
 	}
 	lay := &layout{keys: make([]string, len(stats)), names: make([]string, len(stats))}
@@ -257,7 +263,21 @@ func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 	id := uint32(len(sg.layouts))
 	sg.layouts = append(sg.layouts, lay)
 	sg.layIDs[string(sg.key)] = id
+	sg.lastLay = id
 	return id
+}
+
+// fits reports whether stats have the layout's keys and names.
+func (l *layout) fits(stats []model.Stat) bool {
+	if len(stats) != len(l.keys) {
+		return false
+	}
+	for i, st := range stats {
+		if st.Key != l.keys[i] || st.Name != l.names[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // appendValue writes a stat's value: a whole number (below 2^53) as an
