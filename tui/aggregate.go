@@ -489,17 +489,33 @@ func (v *aggView) chartLines(h int) []string {
 		}
 	}
 	barW := max(v.w/2-2, 20)
-	bw := max(1, min(6, (barW-len(months.Groups))/len(months.Groups)))
+	// a bar a month, at least one column and a gap: an archive of more
+	// months than fit shows its latest ones, and the title says how many
+	all := len(months.Groups)
+	if fit := (barW + 1) / 2; all > fit {
+		months = &aggregate.Result{Groups: months.Groups[all-fit:]}
+	}
+	n := len(months.Groups)
+	bw := max(1, min(6, (barW-n)/n))
+	axis := monthAxis(months.Groups, bw, barW)
 	bars := func(color lipgloss.Style, maxV float64, values []float64) []string {
 		m := barchart.New(barW, h-2, barchart.WithMaxValue(maxV), barchart.WithNoAutoBarWidth(), barchart.WithBarGap(1))
 		m.SetBarWidth(bw)
 		var data []barchart.BarData
-		for i, mg := range months.Groups {
-			data = append(data, barchart.BarData{Label: mg.Values[1][2:], Values: []barchart.BarValue{{Name: "", Value: values[i], Style: color}}})
+		for i := range months.Groups {
+			data = append(data, barchart.BarData{Values: []barchart.BarValue{{Name: "", Value: values[i], Style: color}}})
 		}
 		m.PushAll(data)
 		m.Draw()
-		return strings.Split(m.View(), "\n")
+		lines := strings.Split(m.View(), "\n")
+		// the chart cuts each label to its bar; the axis names the months
+		// that have room
+		lines[len(lines)-1] = v.th.Dim.Render(axis)
+		return lines
+	}
+	title := "win rate by month"
+	if n < all {
+		title = fmt.Sprintf("win rate by month (last %d of %d)", n, all)
 	}
 	rates := make([]float64, len(months.Groups))
 	for i, mg := range months.Groups {
@@ -507,7 +523,7 @@ func (v *aggView) chartLines(h int) []string {
 			rates[i] = 100 * rate
 		}
 	}
-	left := append([]string{v.th.Label.Render(fmt.Sprintf("win rate by month, %s", cut(theme.Safe(label), barW-20)))},
+	left := append([]string{v.th.Label.Render(title + ", " + cut(theme.Safe(label), max(barW-len(title)-2, 8)))},
 		bars(lipgloss.NewStyle().Foreground(v.th.Player(0).GetForeground()), 100, rates)...)
 	var right []string
 	if len(defs) > 0 {
@@ -537,4 +553,27 @@ func (v *aggView) chartLines(h int) []string {
 		out = append(out, " "+fit(l, barW)+strings.Repeat(" ", max(barW-ansi.StringWidth(fit(l, barW)), 0))+"  "+r)
 	}
 	return out
+}
+
+// monthAxis labels bars of width bw a column apart, each month YY-MM
+// (2024-03 is 24-03) under its bar: every month when a label fits under
+// one, else each month that starts after the last label's end, so that
+// labels never run into each other.
+func monthAxis(months []*aggregate.Group, bw, w int) string {
+	line := []byte(strings.Repeat(" ", w))
+	next := 0 // the first column a label may start at
+	for i, mg := range months {
+		x := i * (bw + 1)
+		month := mg.Values[len(mg.Values)-1]
+		if len(month) < 7 || x < next {
+			continue
+		}
+		label := month[2:7]
+		if x+len(label) > w {
+			break
+		}
+		copy(line[x:], label)
+		next = x + len(label) + 1
+	}
+	return strings.TrimRight(string(line), " ")
 }

@@ -179,6 +179,39 @@ func TestAggregateView(t *testing.T) {
 	}
 }
 
+// An archive of more months than the chart has room for shows its latest
+// months and says how many, and its axis names months without one label
+// running into the next.
+func TestAggregateChartMonths(t *testing.T) {
+	var games []aggregate.Game
+	for m := 0; m < 60; m++ { // five years, a game a month: 2019-01 to 2023-12
+		g := aggGames()[m%30]
+		g.Start = time.Date(2019+m/12, time.Month(1+m%12), 5, 18, 0, 0, 0, time.UTC)
+		games = append(games, g)
+	}
+	v := openAgg(games, nil, "all replays")
+	for _, size := range [][2]int{{160, 48}, {80, 24}, {200, 60}} {
+		v.setSize(size[0], size[1])
+		out := ansi.Strip(v.View())
+		shown := (max(size[0]/2-2, 20) + 1) / 2 // a column and a gap a month
+		if want := fmt.Sprintf("win rate by month (last %d of 60), Fox", shown); !strings.Contains(out, want) {
+			t.Errorf("%dx%d: %q not shown:\n%s", size[0], size[1], want, out)
+		}
+		// the axis: the last line above the help; its labels are months
+		// in order, the first the earliest month shown, none touching
+		lines := strings.Split(out, "\n")
+		axis := lines[len(lines)-2]
+		labels := regexp.MustCompile(`\S+`).FindAllString(axis, -1)
+		first := time.Date(2019, time.Month(1+60-shown), 1, 0, 0, 0, 0, time.UTC).Format("06-01")
+		if len(labels) < 4 || labels[0] != first || !regexp.MustCompile(`^( ?\d\d-\d\d +)+\d\d-\d\d$`).MatchString(strings.TrimRight(axis, " ")) {
+			t.Errorf("%dx%d: axis %q, want months from %s a space or more apart", size[0], size[1], axis, first)
+		}
+		if !slices.IsSorted(labels[:len(labels)/2]) {
+			t.Errorf("%dx%d: axis %q not in order", size[0], size[1], axis)
+		}
+	}
+}
+
 // momentsStore puts games into a store as the index keeps them (header
 // and summary) and returns their rows.
 func momentsStore(games []aggregate.Game) (*library.Store, []library.RowID) {

@@ -446,3 +446,41 @@ func TestListChunks(t *testing.T) {
 		}
 	}
 }
+
+// A table cell reads at an archive's scale: counts grouped by thousands,
+// time played from seconds to thousands of hours.
+func TestCells(t *testing.T) {
+	for _, c := range []struct {
+		x    float64
+		unit model.Unit
+		want string
+	}{
+		{678403, model.UnitCount, "678,403"},
+		{-1234, model.UnitCount, "-1,234"},
+		{7, model.UnitCount, "7"},
+		{97.14159, model.UnitCount, "97.14"},
+		{1234.6, model.UnitCount, "1,235"},
+		{0.5, model.UnitPercent, "50.0%"},
+		{40.25, model.UnitDamage, "40.2%"},
+		{153.46, model.UnitSeconds, "2:33.46"},
+	} {
+		if got := FormatValue(c.x, c.unit); got != c.want {
+			t.Errorf("FormatValue(%v, %v) = %q, want %q", c.x, c.unit, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{13*time.Second + 400*time.Millisecond, "13s"},
+		{59600 * time.Millisecond, "1m"},
+		{42*time.Minute + 10*time.Second, "42m"},
+		{3*time.Hour + 5*time.Minute, "3h05m"},
+		{159763 * time.Hour, "159,763h"},
+	} {
+		if got := Played(c.d); got != c.want {
+			t.Errorf("Played(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -136,17 +136,20 @@ func FormatValue(x float64, u model.Unit) string {
 	case model.UnitDamage:
 		return fmt.Sprintf("%.1f%%", x)
 	}
-	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-		return fmt.Sprintf("%.0f", x)
-	}
-	if math.Abs(x) >= 100 {
-		return fmt.Sprintf("%.0f", x)
+	// whole numbers and means of 100 or more as counts, 1,234,567; the
+	// rest with two decimals
+	if (x == math.Trunc(x) || math.Abs(x) >= 100) && math.Abs(x) < 1e15 {
+		return model.FormatCount(int64(math.Round(x)))
 	}
 	return fmt.Sprintf("%.2f", x)
 }
 
-// Played shows time played at the scale of an archive: 42m, 3h05m, 120h.
+// Played shows time played at the scale of an archive: 40s, 42m, 3h05m,
+// 1,204h.
 func Played(d time.Duration) string {
+	if d < 59500*time.Millisecond {
+		return fmt.Sprintf("%ds", int64(d.Round(time.Second)/time.Second))
+	}
 	m := int64(d.Round(time.Minute) / time.Minute)
 	switch {
 	case m < 60:
@@ -154,7 +157,7 @@ func Played(d time.Duration) string {
 	case m < 100*60:
 		return fmt.Sprintf("%dh%02dm", m/60, m%60)
 	}
-	return fmt.Sprintf("%dh", m/60)
+	return model.FormatCount(m/60) + "h"
 }
 
 // jsonGroup is one line of `stats --by --json`.
@@ -282,8 +285,10 @@ func (r *Result) Columns(maxStats int) []Column {
 		}})
 	}
 	cols = append(cols,
-		Column{Title: "games", Right: true, Cell: func(g *Group) string { return fmt.Sprint(g.Games) }},
-		Column{Title: "W-L", Right: true, Cell: func(g *Group) string { return fmt.Sprintf("%d-%d", g.Wins, g.Losses) }},
+		Column{Title: "games", Right: true, Cell: func(g *Group) string { return model.FormatCount(int64(g.Games)) }},
+		Column{Title: "W-L", Right: true, Cell: func(g *Group) string {
+			return model.FormatCount(int64(g.Wins)) + "-" + model.FormatCount(int64(g.Losses))
+		}},
 		Column{Title: "win%", Right: true, Cell: func(g *Group) string {
 			if rate, ok := g.WinRate(); ok {
 				return fmt.Sprintf("%.0f%%", 100*rate)
