@@ -43,6 +43,10 @@ frames before the moment to --trail frames after it, within the replay);
 play it with Slippi's playback Dolphin: dolphin -i FILE (Slippi Launcher's
 playback Dolphin, with the Melee ISO set). Moments of other formats cannot
 go to Dolphin; their hand-off is --json.
+
+--limit N lists the first N moments of the order --sort gives (the N
+biggest combos: --sort damage --limit N), and --dolphin queues those; the
+run then holds N moments, not every match of a large archive.
 `
 
 const momentsNotes = `Output: one line per moment: date, file, frames, time, who did it to whom,
@@ -63,12 +67,13 @@ type momentsOptions struct {
 	sort          string
 	dolphin       string
 	lead, trail   int
+	limit         int
 }
 
 func momentsCommand() *cobra.Command {
 	o := &momentsOptions{}
 	cmd := &cobra.Command{
-		Use:                   "moments [--json] [--sort damage|date|length] [--dolphin FILE [--lead N] [--trail N]] [--no-cache] PATH... QUERY",
+		Use:                   "moments [--json] [--sort damage|date|length] [--limit N] [--dolphin FILE [--lead N] [--trail N]] [--no-cache] PATH... QUERY",
 		Short:                 "the moments of an archive that match a query (combos, kills, builds...); --dolphin hands them to Slippi Dolphin",
 		Long:                  momentsAbout,
 		Annotations:           map[string]string{notesKey: momentsNotes},
@@ -79,6 +84,7 @@ func momentsCommand() *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "write one JSON object per moment (NDJSON)")
 	f.StringVar(&o.sort, "sort", "date", "order the moments by `damage`, date or length (the most damage and the longest first)")
+	f.IntVar(&o.limit, "limit", 0, "list only the first `N` moments in the --sort order (0: every one); memory stays that of N")
 	f.StringVar(&o.dolphin, "dolphin", "", "write Slippi Dolphin's playback queue of the moments to `FILE`")
 	f.IntVar(&o.lead, "lead", dolphin.DefaultLead, "with --dolphin, start each clip `N` frames before its moment")
 	f.IntVar(&o.trail, "trail", dolphin.DefaultTrail, "with --dolphin, end each clip `N` frames after its moment")
@@ -107,6 +113,9 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	if o.lead < 0 || o.trail < 0 {
 		return c.errorf("--lead and --trail are frames to add, 0 or more")
 	}
+	if o.limit < 0 {
+		return c.errorf("--limit takes a number of moments, 1 or more (0: every one), not %d", o.limit)
+	}
 	paths, text := rest[:len(rest)-1], rest[len(rest)-1]
 	q, code := parseWhere(c, text)
 	if q == nil {
@@ -133,12 +142,20 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 		for i := range game.Summary.Moments {
 			list = append(list, found{&game, &game.Summary.Moments[i]})
 		}
+		// with --limit the list is cut to the first N whenever it holds
+		// 2N: a moment cut now could only move further down
+		if o.limit > 0 && len(list) >= 2*o.limit+256 {
+			list = firstMoments(list, o.sort, o.limit)
+		}
 	})
 	for _, g := range failed {
 		c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
 		unreadable = true
 	}
 	sortMoments(list, o.sort)
+	if o.limit > 0 && len(list) > o.limit {
+		list = list[:o.limit]
+	}
 	out := c.output()
 	defer out.Flush()
 	for _, f := range list {
@@ -168,6 +185,17 @@ func libraryPlayers(g *aggregate.Game) []library.Player {
 	for i, p := range g.Players {
 		out[i] = library.Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team}
 	}
+	return out
+}
+
+// firstMoments is the first n of list in the order by, in a list of its
+// own so that the moments and games cut are let go. The sort is stable and
+// what is kept came before what follows, so cutting as the moments come
+// keeps the same n as sorting them all would.
+func firstMoments(list []found, by string, n int) []found {
+	sortMoments(list, by)
+	out := make([]found, min(n, len(list)), 2*n+256)
+	copy(out, list)
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"rewind/decoders/internal/corpus"
 	"rewind/model"
 )
 
@@ -98,7 +99,14 @@ func TestOutcomesAgreeWithGetWinners(t *testing.T) {
 			}
 		}
 	}
-	if named < 15 {
+	// the corpus names 15 and more; the samples alone (a clone without
+	// ../shared) a few
+	least := 15
+	if _, ok := corpus.Shared(t); !ok {
+		t.Logf("../shared/corpus absent: only the samples' winners are compared")
+		least = 3
+	}
+	if named < least {
 		t.Errorf("only %d files with winners compared", named)
 	}
 }
