@@ -11,6 +11,7 @@ import (
 
 	"rewind/library"
 	"rewind/library/aggregate"
+	"rewind/model"
 	"rewind/theme"
 )
 
@@ -101,7 +102,7 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 	}
 	out.Flush()
 	if n := len(res.Skipped); n > 0 && !o.json {
-		c.notef("%d replays skipped, not counted: %s", n, skipSummary(res.Skipped))
+		c.notef("%s replay%s skipped, not counted: %s", model.FormatCount(int64(n)), plural(n), skipSummary(res.Skipped))
 	}
 	switch {
 	case unreadable:

@@ -137,9 +137,13 @@ func FormatValue(x float64, u model.Unit) string {
 		return fmt.Sprintf("%.1f%%", x)
 	}
 	// whole numbers and means of 100 or more as counts, 1,234,567; the
-	// rest with two decimals
-	if (x == math.Trunc(x) || math.Abs(x) >= 100) && math.Abs(x) < 1e15 {
+	// rest to three figures, so that a column's numbers read alike: 97.1
+	// beside 116, 1.15 beside 24.0
+	switch a := math.Abs(x); {
+	case (x == math.Trunc(x) || a >= 99.95) && a < 1e15:
 		return model.FormatCount(int64(math.Round(x)))
+	case a >= 9.995:
+		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.2f", x)
 }
