@@ -515,7 +515,7 @@ func (v *aggView) chartLines(h int) []string {
 	}
 	title := "win rate by month"
 	if n < all {
-		title = fmt.Sprintf("win rate by month (last %d of %d)", n, all)
+		title = fmt.Sprintf("win rate, last %d of %d months", n, all)
 	}
 	rates := make([]float64, len(months.Groups))
 	for i, mg := range months.Groups {

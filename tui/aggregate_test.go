@@ -194,7 +194,7 @@ func TestAggregateChartMonths(t *testing.T) {
 		v.setSize(size[0], size[1])
 		out := ansi.Strip(v.View())
 		shown := (max(size[0]/2-2, 20) + 1) / 2 // a column and a gap a month
-		if want := fmt.Sprintf("win rate by month (last %d of 60), Fox", shown); !strings.Contains(out, want) {
+		if want := fmt.Sprintf("win rate, last %d of 60 months, Fox", shown); !strings.Contains(out, want) {
 			t.Errorf("%dx%d: %q not shown:\n%s", size[0], size[1], want, out)
 		}
 		// the axis: the last line above the help; its labels are months
