@@ -95,12 +95,6 @@ func momentsCommand() *cobra.Command {
 	return cmd
 }
 
-// found is one moment of one replay.
-type found struct {
-	g *aggregate.Game
-	m *model.MomentRecord
-}
-
 func (o *momentsOptions) run(c *call, rest []string) int {
 	if len(rest) < 2 {
 		return c.errorf("needs at least one PATH and a QUERY, like rewind moments DIR 'kind:combo damage:>=40' (quote a query of several terms)")
@@ -121,9 +115,13 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	if q == nil {
 		return code
 	}
+	// the list is kept without pointers, and so costs the collector
+	// little: it may run often, and the heap stay near what is live, until
+	// the last line is written (the default would let it reach twice that)
+	defer library.TuneGC()()
 	// each replay comes with the moments the query matches (the scan's
 	// workers choose them): a million replays hold a few hundred million
-	var list []found
+	var list momentList
 	var failed []*aggregate.Game // named once the scan is done
 	unreadable := eachGame(c, paths, q, o.noCache, true, true, func(g *aggregate.Game) {
 		if g.Summary == nil {
@@ -135,46 +133,42 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 		if len(g.Summary.Moments) == 0 {
 			return
 		}
-		// the list needs the game's moments and its last frame, not the
-		// players' stats
-		game := *g
-		game.Summary = &model.Summary{First: g.Summary.First, Last: g.Summary.Last, Moments: g.Summary.Moments}
-		for i := range game.Summary.Moments {
-			list = append(list, found{&game, &game.Summary.Moments[i]})
-		}
+		list.add(g)
 		// with --limit the list is cut to the first N whenever it holds
 		// 2N: a moment cut now could only move further down
-		if o.limit > 0 && len(list) >= 2*o.limit+256 {
-			list = firstMoments(list, o.sort, o.limit)
+		if o.limit > 0 && list.len() >= 2*o.limit+256 {
+			list.cut(o.sort, o.limit)
 		}
 	})
 	for _, g := range failed {
 		c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
 		unreadable = true
 	}
-	sortMoments(list, o.sort)
-	if o.limit > 0 && len(list) > o.limit {
-		list = list[:o.limit]
+	order := list.order(o.sort)
+	if o.limit > 0 && len(order) > o.limit {
+		order = order[:o.limit]
 	}
 	out := c.output()
 	defer out.Flush()
-	for _, f := range list {
+	var g gameView
+	for _, i := range order {
+		m := list.record(i, &g)
 		if o.json {
-			writeJSON(out, momentJSON(f))
+			writeJSON(out, momentJSON(&g, &m))
 		} else {
-			fmt.Fprintln(out, momentLine(out, f))
+			fmt.Fprintln(out, momentLine(out, &g, &m))
 		}
 	}
 	out.Flush()
 	if o.dolphin != "" {
-		if code := o.writeDolphin(c, list); code != 0 {
+		if code := o.writeDolphin(c, &list, order); code != 0 {
 			return code
 		}
 	}
 	switch {
 	case unreadable:
 		return 2
-	case len(list) == 0:
+	case len(order) == 0:
 		return 1
 	}
 	return 0
@@ -188,50 +182,20 @@ func libraryPlayers(g *aggregate.Game) []library.Player {
 	return out
 }
 
-// firstMoments is the first n of list in the order by, in a list of its
-// own so that the moments and games cut are let go. The sort is stable and
-// what is kept came before what follows, so cutting as the moments come
-// keeps the same n as sorting them all would.
-func firstMoments(list []found, by string, n int) []found {
-	sortMoments(list, by)
-	out := make([]found, min(n, len(list)), 2*n+256)
-	copy(out, list)
-	return out
-}
-
-// sortMoments orders by date (the walk's order of replays, then frames),
-// or the most damage or the longest first.
-func sortMoments(list []found, by string) {
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := list[i], list[j]
-		switch by {
-		case "damage":
-			return a.m.Facts.Damage > b.m.Facts.Damage
-		case "length":
-			return a.m.EndTime-a.m.Time > b.m.EndTime-b.m.Time
-		}
-		if !a.g.Start.Equal(b.g.Start) {
-			return a.g.Start.Before(b.g.Start)
-		}
-		return false
-	})
-}
-
 // momentLine is a moment for people: date, file, frames, who, kind, facts.
-func momentLine(out *output, f found) string {
-	g, m := f.g, f.m
+func momentLine(out *output, g *gameView, m *model.MomentRecord) string {
 	var b strings.Builder
-	if !g.Start.IsZero() {
-		b.WriteString(g.Start.Format("2006-01-02 15:04") + "  ")
+	if !g.start.IsZero() {
+		b.WriteString(g.start.Format("2006-01-02 15:04") + "  ")
 	}
-	b.WriteString(out.path(g.Path))
+	b.WriteString(out.path(g.path))
 	if m.End > m.Frame {
 		fmt.Fprintf(&b, "  frames %d..%d", m.Frame, m.End)
 	} else {
 		fmt.Fprintf(&b, "  frame %d", m.Frame)
 	}
 	b.WriteString("  " + model.FormatDuration(time.Duration(m.Time*float64(time.Second))))
-	if who := whoText(g, m); who != "" {
+	if who := whoText(g.players, m); who != "" {
 		b.WriteString("  " + theme.Safe(who))
 	}
 	b.WriteString("  " + string(m.Kind))
@@ -250,7 +214,7 @@ func momentLine(out *output, f found) string {
 	if m.Facts.StartPercent != 0 {
 		fmt.Fprintf(&b, " from %.0f%%", m.Facts.StartPercent)
 	}
-	if g.Partial {
+	if g.partial {
 		b.WriteString("  (partial replay)")
 	}
 	return b.String()
@@ -258,15 +222,15 @@ func momentLine(out *output, f found) string {
 
 // whoText is "P1 Fox → P2 Marth", "P1 Fox", or "→ P2 Marth" (a
 // self-destruct).
-func whoText(g *aggregate.Game, m *model.MomentRecord) string {
+func whoText(players []aggregate.Player, m *model.MomentRecord) string {
 	name := func(p int) string {
-		if p < 0 || p >= len(g.Players) {
+		if p < 0 || p >= len(players) {
 			return ""
 		}
-		s := g.Players[p].Slot
-		if c := g.Players[p].Character; c != "" {
+		s := players[p].Slot
+		if c := players[p].Character; c != "" {
 			s += " " + c
-		} else if n := g.Players[p].Name; n != "" {
+		} else if n := players[p].Name; n != "" {
 			s += " " + n
 		}
 		return s
@@ -306,20 +270,19 @@ type momentObject struct {
 	Partial      bool         `json:"partial"`
 }
 
-func momentJSON(f found) momentObject {
-	g, m := f.g, f.m
-	j := momentObject{Path: g.Path, Format: g.Format, Kind: string(m.Kind), Frame: m.Frame, EndFrame: m.End,
-		Time: m.Time, EndTime: m.EndTime, Kill: m.Facts.Kill, Move: m.Facts.Move, Partial: g.Partial}
-	if !g.Start.IsZero() {
-		t := g.Start
+func momentJSON(g *gameView, m *model.MomentRecord) momentObject {
+	j := momentObject{Path: g.path, Format: g.format, Kind: string(m.Kind), Frame: m.Frame, EndFrame: m.End,
+		Time: m.Time, EndTime: m.EndTime, Kill: m.Facts.Kill, Move: m.Facts.Move, Partial: g.partial}
+	if !g.start.IsZero() {
+		t := g.start
 		j.Start = &t
 	}
-	if m.By >= 0 && m.By < len(g.Players) {
-		p := g.Players[m.By]
+	if m.By >= 0 && m.By < len(g.players) {
+		p := g.players[m.By]
 		j.By, j.ByCharacter, j.ByCode = p.Slot, p.Character, p.Code
 	}
-	if m.On >= 0 && m.On < len(g.Players) {
-		p := g.Players[m.On]
+	if m.On >= 0 && m.On < len(g.players) {
+		p := g.players[m.On]
 		j.On, j.OnCharacter, j.OnCode = p.Slot, p.Character, p.Code
 	}
 	num := func(x float64) *float64 {
@@ -337,21 +300,24 @@ func momentJSON(f found) momentObject {
 }
 
 // writeDolphin writes the queue of the moments Dolphin can play.
-func (o *momentsOptions) writeDolphin(c *call, list []found) int {
+func (o *momentsOptions) writeDolphin(c *call, list *momentList, order []uint32) int {
 	var clips []dolphin.Clip
 	others := map[string]int{}
-	for _, f := range list {
-		d := decoders.ByID(f.g.Format)
+	var g gameView
+	for _, i := range order {
+		m := list.record(i, &g)
+		d := decoders.ByID(g.format)
 		if d == nil || !d.Dolphin {
-			others[string(f.g.Format)]++
+			others[string(g.format)]++
 			continue
 		}
-		if !dolphin.Playable(f.g.Path) {
+		if !dolphin.Playable(g.path) {
 			others["packed (unpack them for Dolphin)"]++
 			continue
 		}
-		clips = append(clips, dolphin.Clip{Path: f.g.Path, Start: f.m.Frame, End: f.m.End, Last: f.g.Summary.Last,
-			StartAt: f.g.Start, Station: f.g.Who()})
+		who := aggregate.Game{Players: g.players}
+		clips = append(clips, dolphin.Clip{Path: g.path, Start: m.Frame, End: m.End, Last: g.last,
+			StartAt: g.start, Station: who.Who()})
 	}
 	if len(others) > 0 {
 		var parts []string
