@@ -133,7 +133,7 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 		if len(g.Summary.Moments) == 0 {
 			return
 		}
-		list.add(g)
+		list.add(g, o.sort)
 		// with --limit the list is cut to the first N whenever it holds
 		// 2N: a moment cut now could only move further down
 		if o.limit > 0 && list.len() >= 2*o.limit+256 {

@@ -27,6 +27,10 @@ type momentList struct {
 	num     map[string]uint32
 	zones   []*time.Location // the replays' time zones
 	zoneNum map[*time.Location]uint32
+	// full says a cut kept as many moments as asked for, the last of
+	// them bar: a moment that does not sort before it is not added
+	full bool
+	bar  momentKey
 }
 
 // foundMoment is a model.MomentRecord of replay game: its kind and move
@@ -70,11 +74,16 @@ type chunked[T any] struct {
 
 func (c *chunked[T]) at(i uint32) *T { return &c.chunks[i/chunkItems][i%chunkItems] }
 
+// push appends v. A chunk starts small and doubles up to chunkItems, so
+// that a short list (one cut to its first few) stays small.
 func (c *chunked[T]) push(v T) uint32 {
 	if c.n%chunkItems == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, chunkItems))
+		c.chunks = append(c.chunks, make([]T, 0, 16))
 	}
 	last := &c.chunks[len(c.chunks)-1]
+	if len(*last) == cap(*last) {
+		*last = append(make([]T, 0, min(2*cap(*last), chunkItems)), *last...)
+	}
 	*last = append(*last, v)
 	c.n++
 	return uint32(c.n - 1)
@@ -95,12 +104,16 @@ func (l *momentList) str(s string) uint32 {
 	return n
 }
 
-// path puts p in the arena.
+// path puts p in the arena: in the last chunk while it has room for it
+// (a chunk starts small and doubles up to pathChunk), else in a new one.
 func (l *momentList) path(p []byte) (chunk, off uint32) {
 	if len(l.paths) == 0 || len(l.paths[len(l.paths)-1])+len(p) > pathChunk {
-		l.paths = append(l.paths, make([]byte, 0, max(pathChunk, len(p))))
+		l.paths = append(l.paths, make([]byte, 0, max(1024, len(p))))
 	}
 	last := &l.paths[len(l.paths)-1]
+	if len(*last)+len(p) > cap(*last) {
+		*last = append(make([]byte, 0, min(max(2*cap(*last), len(*last)+len(p)), max(pathChunk, len(*last)+len(p)))), *last...)
+	}
 	off = uint32(len(*last))
 	*last = append(*last, p...)
 	return uint32(len(l.paths) - 1), off
@@ -119,11 +132,24 @@ func (l *momentList) zone(z *time.Location) uint32 {
 	return n
 }
 
-// add keeps g's moments, after those of the replays added before.
-func (l *momentList) add(g *aggregate.Game) {
+// add keeps g's moments, after those of the replays added before: those
+// that sort before the last one a cut kept (the others could only be cut
+// again), all of them before a cut.
+func (l *momentList) add(g *aggregate.Game, by string) {
+	start := startKey(g.Start)
+	wanted := func(m *model.MomentRecord) bool {
+		return !l.full || compareKeys(by, keyOf(m, start), l.bar) < 0
+	}
+	keep := false
+	for i := range g.Summary.Moments {
+		keep = keep || wanted(&g.Summary.Moments[i])
+	}
+	if !keep {
+		return
+	}
 	chunk, off := l.path([]byte(g.Path))
 	fg := foundGame{chunk: chunk, off: off, n: uint32(len(g.Path)), format: l.str(string(g.Format)),
-		sec: g.Start.Unix(), nsec: int32(g.Start.Nanosecond()), zone: l.zone(g.Start.Location()),
+		sec: start.sec, nsec: start.nsec, zone: l.zone(g.Start.Location()),
 		player: uint32(l.players.n), nPlayers: uint32(len(g.Players)), last: g.Summary.Last, partial: g.Partial}
 	for _, p := range g.Players {
 		l.players.push(foundPlayer{l.str(p.Slot), l.str(p.Name), l.str(p.Code), l.str(p.Character), l.str(p.Team)})
@@ -137,11 +163,53 @@ func (l *momentList) add(g *aggregate.Game) {
 	}
 	for i := range g.Summary.Moments {
 		m := &g.Summary.Moments[i]
+		if !wanted(m) {
+			continue
+		}
 		l.moments.push(foundMoment{game: gi, kind: l.str(string(m.Kind)), move: l.str(m.Facts.Move),
 			by: player(m.By), on: player(m.On), frame: m.Frame, end: m.End, time: m.Time, endTime: m.EndTime,
 			damage: m.Facts.Damage, startPercent: m.Facts.StartPercent, endPercent: m.Facts.EndPercent,
 			hits: m.Facts.Hits, kill: m.Facts.Kill})
 	}
+}
+
+// momentKey is what the orders compare of a moment: its damage, its
+// length, its replay's start.
+type momentKey struct {
+	damage, length float64
+	start          instant
+}
+
+// instant is a start as Unix seconds and nanoseconds.
+type instant struct {
+	sec  int64
+	nsec int32
+}
+
+func startKey(t time.Time) instant { return instant{t.Unix(), int32(t.Nanosecond())} }
+
+func keyOf(m *model.MomentRecord, start instant) momentKey {
+	return momentKey{m.Facts.Damage, m.EndTime - m.Time, start}
+}
+
+func (l *momentList) key(m *foundMoment) momentKey {
+	g := l.games.at(m.game)
+	return momentKey{m.damage, m.endTime - m.time, instant{g.sec, g.nsec}}
+}
+
+// compareKeys orders by date (the earliest start first), or the most
+// damage or the longest first.
+func compareKeys(by string, a, b momentKey) int {
+	switch by {
+	case "damage":
+		return cmp.Compare(b.damage, a.damage)
+	case "length":
+		return cmp.Compare(b.length, a.length)
+	}
+	if c := cmp.Compare(a.start.sec, b.start.sec); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.start.nsec, b.start.nsec)
 }
 
 // gameView is a replay of the list as a line, an object and a Dolphin clip
@@ -188,21 +256,8 @@ func (l *momentList) order(by string) []uint32 {
 	for i := range out {
 		out[i] = uint32(i)
 	}
-	key := func(a, b *foundMoment) int {
-		switch by {
-		case "damage":
-			return cmp.Compare(b.damage, a.damage)
-		case "length":
-			return cmp.Compare(b.endTime-b.time, a.endTime-a.time)
-		}
-		ga, gb := l.games.at(a.game), l.games.at(b.game)
-		if c := cmp.Compare(ga.sec, gb.sec); c != 0 {
-			return c
-		}
-		return cmp.Compare(ga.nsec, gb.nsec)
-	}
 	slices.SortFunc(out, func(i, j uint32) int {
-		if c := key(l.moments.at(i), l.moments.at(j)); c != 0 {
+		if c := compareKeys(by, l.key(l.moments.at(i)), l.key(l.moments.at(j))); c != 0 {
 			return c
 		}
 		return cmp.Compare(i, j)
@@ -218,6 +273,9 @@ func (l *momentList) cut(by string, n int) {
 	keep := l.order(by)
 	keep = keep[:min(n, len(keep))]
 	kept := momentList{strs: l.strs, num: l.num, zones: l.zones, zoneNum: l.zoneNum}
+	if len(keep) == n {
+		kept.full, kept.bar = true, l.key(l.moments.at(keep[n-1]))
+	}
 	renumber := map[uint32]uint32{}
 	for _, i := range keep {
 		m := *l.moments.at(i)

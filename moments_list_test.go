@@ -67,7 +67,7 @@ func TestMomentList(t *testing.T) {
 	var refs []ref
 	for gi := range games {
 		if len(games[gi].Summary.Moments) > 0 {
-			all.add(&games[gi])
+			all.add(&games[gi], "date")
 		}
 		for mi := range games[gi].Summary.Moments {
 			refs = append(refs, ref{gi, mi})
@@ -114,7 +114,7 @@ func TestMomentList(t *testing.T) {
 			var some momentList
 			for gi := range games {
 				if len(games[gi].Summary.Moments) > 0 {
-					some.add(&games[gi])
+					some.add(&games[gi], by)
 				}
 				if some.len() >= 2*n {
 					some.cut(by, n)
