@@ -111,8 +111,8 @@ func (l *momentList) path(p []byte) (chunk, off uint32) {
 		l.paths = append(l.paths, make([]byte, 0, max(1024, len(p))))
 	}
 	last := &l.paths[len(l.paths)-1]
-	if len(*last)+len(p) > cap(*last) {
-		*last = append(make([]byte, 0, min(max(2*cap(*last), len(*last)+len(p)), max(pathChunk, len(*last)+len(p)))), *last...)
+	if need := len(*last) + len(p); need > cap(*last) {
+		*last = append(make([]byte, 0, max(min(2*cap(*last), pathChunk), need)), *last...)
 	}
 	off = uint32(len(*last))
 	*last = append(*last, p...)
