@@ -135,7 +135,8 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 		}
 		list.add(g, o.sort)
 		// with --limit the list is cut to the first N whenever it holds
-		// 2N: a moment cut now could only move further down
+		// 2N and a few hundred more (a small N is not sorted at every
+		// replay): a moment cut now could only move further down
 		if o.limit > 0 && list.len() >= 2*o.limit+256 {
 			list.cut(o.sort, o.limit)
 		}
