@@ -175,14 +175,6 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	return 0
 }
 
-func libraryPlayers(g *aggregate.Game) []library.Player {
-	out := make([]library.Player, len(g.Players))
-	for i, p := range g.Players {
-		out[i] = library.Player{Slot: p.Slot, Name: p.Name, Code: p.Code, Character: p.Character, Team: p.Team}
-	}
-	return out
-}
-
 // momentLine is a moment for people: date, file, frames, who, kind, facts.
 func momentLine(out *output, g *gameView, m *model.MomentRecord) string {
 	var b strings.Builder

@@ -214,18 +214,6 @@ func Open(path string, opt model.DecodeOptions) (*model.Replay, error) {
 	return f.Decode(opt)
 }
 
-// Sniff reads just enough of a file to detect its format.
-func Sniff(path string) (*Format, error) {
-	fh, err := OpenRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	head := make([]byte, 64)
-	n, _ := io.ReadFull(fh, head)
-	return Detect(head[:n], path)
-}
-
 // ReadPacked returns the bytes of a member of a pack (pack.zip/a/b.slp),
 // whole, within the limit the pack sets for it.
 func ReadPacked(path string) ([]byte, error) {

@@ -20,13 +20,6 @@ type enc struct{ b []byte }
 func (e *enc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *enc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *enc) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
-func (e *enc) bool(v bool) {
-	if v {
-		e.b = append(e.b, 1)
-	} else {
-		e.b = append(e.b, 0)
-	}
-}
 
 var errCorrupt = errors.New("corrupt record")
 
@@ -85,16 +78,6 @@ func (d *dec) str() string {
 	s := string(d.b[:n])
 	d.b = d.b[n:]
 	return s
-}
-
-func (d *dec) bool() bool {
-	if len(d.b) == 0 {
-		d.fail()
-		return false
-	}
-	v := d.b[0]
-	d.b = d.b[1:]
-	return v != 0
 }
 
 func (d *dec) fail() {

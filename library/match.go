@@ -478,15 +478,6 @@ func (t *term) match(v *view, c *matchCache, ti int) (bool, int) {
 	return false, 0
 }
 
-func initialsOf(s string) string {
-	var b strings.Builder
-	for _, t := range tokens(s) {
-		r, _ := utf8.DecodeRuneInString(t)
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // charIs reports whether a character is v: its name starts with v, or, for
 // a name of several words, its initials do (ic: Ice Climbers).
 func charIs(p *prep, v string) bool {

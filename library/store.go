@@ -184,8 +184,6 @@ func (s *Store) Len() int {
 
 func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk] }
 
-func (s *Store) player(i uint32) *playerRec { return &s.pl[i/playerChunk][i%playerChunk] }
-
 // slab holds records in chunks that never move, each named by its
 // number (index+1; 0 names none): the rows' optional records.
 type slab[T any] struct {

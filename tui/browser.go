@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"iter"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -29,13 +28,6 @@ import (
 type source struct {
 	path string // as shown and as passed to the decoder
 	fsys fs.FS  // nil: the OS file system
-}
-
-func (s source) read() ([]byte, error) {
-	if s.fsys != nil {
-		return fs.ReadFile(s.fsys, s.path)
-	}
-	return os.ReadFile(s.path)
 }
 
 // file reads the replay as decoders.ReadFile does (only as far as the

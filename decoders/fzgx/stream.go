@@ -112,13 +112,6 @@ const (
 	emblemSlots    = 4
 )
 
-func specBits(s []fieldSpec) (n int64) {
-	for _, f := range s {
-		n += int64(f.bits)
-	}
-	return n
-}
-
 // input is one run of unchanged controller input.
 type input struct {
 	buttons uint8

@@ -20,7 +20,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -439,14 +438,4 @@ func Split(p string) (packPath, member string, ok bool) {
 		}
 		dir = parent
 	}
-}
-
-// Names lists the members' names, sorted, for messages.
-func (p *Pack) Names() []string {
-	out := make([]string, len(p.members))
-	for i, m := range p.members {
-		out[i] = m.Name
-	}
-	sort.Strings(out)
-	return out
 }

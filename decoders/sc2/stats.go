@@ -143,9 +143,6 @@ func (a *analysis) computer(p int) bool {
 	return p >= 0 && p < len(a.d.players) && a.d.players[p].control == 3
 }
 
-// human reports whether a person played a player.
-func (a *analysis) human(p int) bool { return !a.observer(p) && !a.computer(p) }
-
 // column is a player's heading in the tables.
 func (a *analysis) column(p int) string {
 	s := a.name(p)

@@ -46,9 +46,6 @@ func NeedsSessions(keys []Key) bool { return needs(keys, KeySession) }
 // NewSessions starts a first pass.
 func NewSessions() *Sessions { return &Sessions{plays: map[string][]play{}} }
 
-// SessionsOf is the first pass over a list of games.
-func SessionsOf(games []Game) *Sessions { return sessionsOf(each(games)) }
-
 // Sessions is the first pass over the list's games.
 func (l *List) Sessions() *Sessions { return sessionsOf(l.All()) }
 

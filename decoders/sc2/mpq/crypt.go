@@ -76,6 +76,3 @@ func Encrypt(w []uint32, key uint32) {
 		seed2 = v + seed2 + seed2<<5 + 3
 	}
 }
-
-// Decrypt decrypts words in place with a key.
-func Decrypt(w []uint32, key uint32) { decrypt(w, key) }
