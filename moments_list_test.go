@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -98,9 +99,9 @@ func TestMomentList(t *testing.T) {
 			ma, mb := games[a.g].Summary.Moments[a.m], games[b.g].Summary.Moments[b.m]
 			switch by {
 			case "damage":
-				return -cmpFloat(ma.Facts.Damage, mb.Facts.Damage)
+				return cmp.Compare(mb.Facts.Damage, ma.Facts.Damage)
 			case "length":
-				return -cmpFloat(ma.EndTime-ma.Time, mb.EndTime-mb.Time)
+				return cmp.Compare(mb.EndTime-mb.Time, ma.EndTime-ma.Time)
 			}
 			return games[a.g].Start.Compare(games[b.g].Start)
 		})
@@ -131,14 +132,4 @@ func TestMomentList(t *testing.T) {
 			}
 		}
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

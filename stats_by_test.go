@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -201,20 +200,22 @@ func TestStatsBySessionNamesAMissingPathOnce(t *testing.T) {
 	}
 }
 
-// moments 'kind:combo damage:>=30' lists, per file, exactly slippi-js's
-// combos of 30% or more, and --dolphin queues each with the lead and trail
-// frames around it and an absolute path.
-func TestMomentsMatchSlippiJS(t *testing.T) {
-	js := slippiJSStats(t)
-	type combo struct {
-		file       string
-		start, end int64
-		victim     string
-	}
-	var files []string
-	want := map[combo]bool{}
-	last := map[string]int64{}
-	for name, raw := range js {
+// sjsCombo is one of slippi-js's combos: its file, frames, victim and
+// damage.
+type sjsCombo struct {
+	file       string
+	start, end int64
+	victim     string
+	damage     float64
+}
+
+// slippiJSCombos lists the 1v1 replays slippi-js's stats cover, in the
+// corpus or, without ../shared, in the samples (sorted; not the corrupt
+// one, whose moments are marked partial and compared elsewhere), their
+// last frames and their combos.
+func slippiJSCombos(t *testing.T) (files []string, last map[string]int64, combos []sjsCombo) {
+	last = map[string]int64{}
+	for name, raw := range slippiJSStats(t) {
 		var st struct {
 			LastFrame int64             `json:"lastFrame"`
 			Overall   []json.RawMessage `json:"overall"`
@@ -238,8 +239,8 @@ func TestMomentsMatchSlippiJS(t *testing.T) {
 				continue
 			}
 		}
-		if strings.Contains(p, "corrupt") {
-			continue // partial: its moments are marked, compared elsewhere
+		if _, seen := last[p]; seen || strings.Contains(p, "corrupt") {
+			continue
 		}
 		files = append(files, p)
 		last[p] = st.LastFrame
@@ -252,12 +253,29 @@ func TestMomentsMatchSlippiJS(t *testing.T) {
 			if c.EndPercent != nil {
 				dmg = *c.EndPercent - c.StartPercent
 			}
-			if dmg >= 30 {
-				want[combo{p, c.StartFrame, end, "P" + string(rune('1'+c.PlayerIndex))}] = true
-			}
+			combos = append(combos, sjsCombo{p, c.StartFrame, end, "P" + string(rune('1'+c.PlayerIndex)), dmg})
 		}
 	}
 	sort.Strings(files)
+	return files, last, combos
+}
+
+// moments 'kind:combo damage:>=30' lists, per file, exactly slippi-js's
+// combos of 30% or more, and --dolphin queues each with the lead and trail
+// frames around it and an absolute path.
+func TestMomentsMatchSlippiJS(t *testing.T) {
+	type combo struct {
+		file       string
+		start, end int64
+		victim     string
+	}
+	files, last, combos := slippiJSCombos(t)
+	want := map[combo]bool{}
+	for _, c := range combos {
+		if c.damage >= 30 {
+			want[combo{c.file, c.start, c.end, c.victim}] = true
+		}
+	}
 	// the corpus has dozens; the samples alone (a clone without
 	// ../shared) have one
 	least := 5
@@ -402,37 +420,10 @@ func TestStatsBySC2RacesMatchSc2reader(t *testing.T) {
 // of the whole list, though the run cuts its list as the replays come
 // (every moment of the samples is hundreds more than a cut holds).
 func TestMomentsLimit(t *testing.T) {
-	js := slippiJSStats(t)
+	files, _, combos := slippiJSCombos(t)
 	var damages []float64
-	var files []string
-	for name, raw := range js {
-		p := filepath.Join("..", "shared", "corpus", "slp", name)
-		if _, err := os.Stat(p); err != nil {
-			p = filepath.Join("testdata", "samples", "slippi", filepath.Base(name))
-		}
-		if _, err := os.Stat(p); err != nil || strings.Contains(p, "corrupt") || slices.Contains(files, p) {
-			continue
-		}
-		var st struct {
-			Overall []json.RawMessage `json:"overall"`
-			Combos  []struct {
-				StartPercent   float64  `json:"startPercent"`
-				CurrentPercent float64  `json:"currentPercent"`
-				EndPercent     *float64 `json:"endPercent"`
-			} `json:"combos"`
-		}
-		json.Unmarshal(raw, &st)
-		if len(st.Overall) != 2 {
-			continue
-		}
-		files = append(files, p)
-		for _, c := range st.Combos {
-			end := c.CurrentPercent
-			if c.EndPercent != nil {
-				end = *c.EndPercent
-			}
-			damages = append(damages, end-c.StartPercent)
-		}
+	for _, c := range combos {
+		damages = append(damages, c.damage)
 	}
 	sort.Sort(sort.Reverse(sort.Float64Slice(damages)))
 	if len(damages) < 4 {
