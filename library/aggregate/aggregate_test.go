@@ -463,6 +463,8 @@ func TestCells(t *testing.T) {
 		{23.98, model.UnitCount, "24.0"},
 		{9.996, model.UnitCount, "10.0"},
 		{1.154, model.UnitCount, "1.15"},
+		{-0.5, model.UnitCount, "-0.50"},
+		{2e15, model.UnitCount, "2000000000000000"},
 		{1234.6, model.UnitCount, "1,235"},
 		{0.5, model.UnitPercent, "50.0%"},
 		{40.25, model.UnitDamage, "40.2%"},

@@ -140,7 +140,9 @@ func FormatValue(x float64, u model.Unit) string {
 	// rest to three figures, so that a column's numbers read alike: 97.1
 	// beside 116, 1.15 beside 24.0
 	switch a := math.Abs(x); {
-	case (x == math.Trunc(x) || a >= 99.95) && a < 1e15:
+	case a >= 1e15: // past what an int64 of it shows
+		return fmt.Sprintf("%.0f", x)
+	case x == math.Trunc(x) || a >= 99.95:
 		return model.FormatCount(int64(math.Round(x)))
 	case a >= 9.995:
 		return fmt.Sprintf("%.1f", x)
