@@ -36,6 +36,10 @@ func TestMomentListHoldsNoPointers(t *testing.T) {
 			t.Errorf("%v holds a pointer", ty)
 		}
 	}
+	// the README says a moment takes under a hundred bytes
+	if n := reflect.TypeOf(foundMoment{}).Size(); n >= 100 {
+		t.Errorf("a foundMoment is %d bytes", n)
+	}
 }
 
 // A moment reads back from the list as it went in, with its replay's
