@@ -207,7 +207,7 @@ func TestNetplayFramesMatchSlippiJS(t *testing.T) {
 }
 
 // TestNetplayGoldenMatchesSlippiJS: the per-frame values in the CLI golden
-// testdata/golden/dump-netplay-two-frames.ndjson are slippi-js's, so a
+// cli/testdata/golden/dump-netplay-two-frames.ndjson are slippi-js's, so a
 // golden rewritten by -update cannot take a wrong value along unnoticed.
 func TestNetplayGoldenMatchesSlippiJS(t *testing.T) {
 	var js struct {
@@ -215,7 +215,7 @@ func TestNetplayGoldenMatchesSlippiJS(t *testing.T) {
 		Frames jsFrames
 	}
 	readJS(t, "netplay-frames.json", &js)
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "golden", "dump-netplay-two-frames.ndjson"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "cli", "testdata", "golden", "dump-netplay-two-frames.ndjson"))
 	if err != nil {
 		t.Fatal(err)
 	}
