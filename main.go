@@ -19,7 +19,7 @@ import (
 var samplesFS embed.FS
 
 func main() {
-	samples, err := fs.Sub(samplesFS, "testdata/samples")
+	samples, err := fs.Sub(samplesFS, "testdata") // a folder holding samples/
 	if err != nil {
 		panic(err) // the embed pattern guarantees the directory
 	}

@@ -182,7 +182,7 @@ func (o *checkOptions) run(c *call, paths []string) int {
 	out.Flush()
 	if found == sum.Skipped {
 		// nothing found, nothing unreadable: say so, or a CI job would pass while checking nothing
-		c.errorf("no replay found%s", under(paths))
+		c.errorf("no replay found%s", under(paths, ""))
 	}
 	return sum.Exit
 }

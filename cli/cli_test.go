@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	samplesFS = os.DirFS("testdata/samples")
+	samplesFS = os.DirFS("testdata")
 	dir, err := os.MkdirTemp("", "rewind-cli-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -52,6 +52,11 @@ func TestMain(m *testing.M) {
 	// REWIND_CACHE, not XDG_CACHE_HOME, which would also move Go's build
 	// cache and make the go build below rebuild every dependency
 	os.Setenv("REWIND_CACHE", filepath.Join(dir, "cache"))
+	// and its home and config directory are the run's too, empty: no test
+	// reads the user's config or finds the user's replay folders
+	// (sandboxEnv); Go's own commands keep the real ones, and their caches
+	fakeHome = filepath.Join(dir, "home")
+	os.MkdirAll(fakeHome, 0o755)
 	build := exec.Command(goTool(), "build", "-o", bin, ".") // the root: main.go
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building rewind: %v\n%s", err, out)
@@ -61,6 +66,30 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// fakeHome is the home folder the binary runs with: empty, its config
+// directory inside it.
+var fakeHome string
+
+// sandboxEnv is the environment the binary runs in: this process's, with
+// the home and config folders of every operating system pointed at
+// fakeHome (or home, when given), no $REWIND_CONFIG, and extra added.
+func sandboxEnv(home string, extra ...string) []string {
+	if home == "" {
+		home = fakeHome
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "WINEPREFIX", "REWIND_CONFIG":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+		"APPDATA="+filepath.Join(home, "AppData", "Roaming"), "LOCALAPPDATA="+filepath.Join(home, "AppData", "Local"), "USERPROFILE="+home)
+	return append(env, extra...)
 }
 
 // goTool is the go command of the toolchain running the tests.
@@ -86,7 +115,10 @@ type result struct {
 type runOpts struct {
 	dir string   // working folder; the repository's root when empty
 	env []string // added to the environment (TZ=UTC is always set first)
-	cmd func(*exec.Cmd)
+	// home is the home folder (and the config directory's parent) the
+	// binary runs with; empty: fakeHome
+	home string
+	cmd  func(*exec.Cmd)
 }
 
 // rewind runs the binary with args and TZ=UTC.
@@ -99,7 +131,7 @@ func rewindWith(t *testing.T, o runOpts, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = o.dir
-	cmd.Env = append(append(os.Environ(), "TZ=UTC", "NO_COLOR=1"), o.env...)
+	cmd.Env = append(sandboxEnv(o.home, "TZ=UTC", "NO_COLOR=1"), o.env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if o.cmd != nil {
@@ -363,8 +395,8 @@ func TestFlagMistakes(t *testing.T) {
 		{[]string{"dump", "testdata/samples"}, "rewind dump: testdata/samples is a folder; dump takes one replay file"},
 		{[]string{"dump", "testdata/missing.slp"}, "rewind dump: testdata/missing.slp: no such file or folder"},
 		{[]string{"dump", "testdata/samples/slippi/MANIFEST.tsv"}, `rewind dump: testdata/samples/slippi/MANIFEST.tsv: not a replay: a text file beginning "file\tsource path in the corpus\toriginal …"`},
-		{[]string{"help", "nosuch"}, `rewind help: no command "nosuch"; the commands are info, dump, check, stats, moments, diff, repair, find, export, completion`},
-		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, moments, diff, repair, find, export, completion (rewind --help)"},
+		{[]string{"help", "nosuch"}, `rewind help: no command "nosuch"; the commands are info, dump, check, stats, moments, diff, repair, find, export, config, completion`},
+		{[]string{"chekc", "testdata"}, "rewind: chekc is neither a command nor a file; the commands are info, dump, check, stats, moments, diff, repair, find, export, config, completion (rewind --help)"},
 		{[]string{"repair", netplay, "-o"}, "rewind repair: -o needs a value, like -o fixed.slp"},
 		{[]string{"repair", netplay, "--out"}, "rewind repair: --out needs a value, like --out fixed.slp"},
 		{[]string{"dump", "--follow", "--idle", "soon", netplay}, "rewind dump: --idle soon: not a duration; write it like 30s, 1m30s or 0"},
@@ -1228,7 +1260,7 @@ func TestFollowWaitsForTheFile(t *testing.T) {
 	// the file comes once rewind said it waits for it
 	later := filepath.Join(dir, "later.slp")
 	cmd := exec.Command(bin, "dump", "--follow", "--idle", "20s", later)
-	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Env = sandboxEnv("", "TZ=UTC")
 	stderr, _ := cmd.StderrPipe()
 	var out bytes.Buffer
 	cmd.Stdout = &out

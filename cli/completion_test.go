@@ -89,7 +89,7 @@ COMP_POINT=${#COMP_LINE}
 __start_rewind
 printf '%s\n' "${COMPREPLY[@]}"`
 		cmd := exec.Command(bash, "-c", prog, "bash", script)
-		cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+		cmd.Env = sandboxEnv("", "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		if err != nil || strings.TrimSpace(string(out)) != tt.want {
 			t.Errorf("%s<TAB>: %q (%v), want %q", tt.line, out, err, tt.want)

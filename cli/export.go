@@ -22,6 +22,8 @@ its sha256), players, moments, events, diagnostics, and one typed frames table
 per format. Files are decoded on all cores and written in row groups, so memory
 stays bounded; --shard splits the input so many machines can each write a part
 of one dataset.
+
+` + withoutPaths + `
 `
 
 const exportNotes = `A file that gives no replay is listed in replays with the reason (under
@@ -42,7 +44,7 @@ type exportOptions struct {
 func exportCommand() *cobra.Command {
 	o := &exportOptions{}
 	cmd := &cobra.Command{
-		Use:                   "export --out DIR [--shard i/n] [--quiet] PATH...",
+		Use:                   "export --out DIR [--shard i/n] [--quiet] [PATH...]",
 		Short:                 "a Parquet dataset of replays, players, moments, events, diagnostics and frames",
 		Long:                  exportAbout,
 		Annotations:           map[string]string{notesKey: exportNotes},
@@ -65,8 +67,8 @@ func exportCommand() *cobra.Command {
 // found in a folder that is no replay is listed too, and named on stderr,
 // but fails nothing.
 func (o *exportOptions) run(c *call, paths []string) int {
-	if o.out == "" || len(paths) == 0 {
-		return c.errorf("needs --out DIR and at least one PATH")
+	if o.out == "" {
+		return c.errorf("needs --out DIR (and PATH..., else the library)")
 	}
 	stderr := c.stderr
 	opt := export.Options{Out: o.out}
@@ -95,8 +97,12 @@ func (o *exportOptions) run(c *call, paths []string) int {
 		}
 	}
 	var inputs []export.Input
-	for _, p := range paths {
+	lib, _ := c.libraryPaths(paths)
+	for _, p := range lib {
 		inputs = append(inputs, export.Input{Path: p})
+	}
+	if lib == nil {
+		inputs = append(inputs, export.Input{Path: "samples", FS: samplesFS})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -16,8 +16,9 @@ import (
 // nothing did, 2 on a mistake or an unreadable path (grep's convention).
 var findAbout = `Print the replays under the paths that match a query, one path per line
 (or, with --json, one JSON object per match). Headers come from the index in
-the user's cache directory when they are fresh; the query language is the
-browser's filter:
+the user's cache directory when they are fresh. ` + withoutPaths + `
+
+The query language is the browser's filter:
 
 ` + library.QueryHelp + `
 `
@@ -34,7 +35,7 @@ type findOptions struct {
 func findCommand() *cobra.Command {
 	o := &findOptions{}
 	cmd := &cobra.Command{
-		Use:                   "find [--json] [--no-cache] PATH... QUERY",
+		Use:                   "find [--json] [--no-cache] [PATH...] QUERY",
 		Short:                 "the replays under PATH that match a query (rewind help find)",
 		Long:                  findAbout,
 		Annotations:           map[string]string{notesKey: findNotes},
@@ -49,10 +50,11 @@ func findCommand() *cobra.Command {
 }
 
 func (o *findOptions) run(c *call, rest []string) int {
-	if len(rest) < 2 {
-		return c.errorf("needs at least one PATH and a QUERY (quote a query of several terms)")
+	if len(rest) < 1 {
+		return c.errorf("needs a QUERY, after the paths to look under (quote a query of several terms)")
 	}
 	paths, text := rest[:len(rest)-1], rest[len(rest)-1]
+	c.settings() // who @me is
 	q, err := library.ParseQuery(text)
 	if err != nil {
 		var qe *library.QueryError
@@ -69,6 +71,11 @@ func (o *findOptions) run(c *call, rest []string) int {
 	if q.HasMomentTerms() {
 		opt.Summaries, opt.MomentTerms = true, q
 	}
+	if q.HasOutcomeTerms() {
+		// who won is the summary's (a header often cannot say), without
+		// moments unless a moment term asks
+		opt.Summaries, opt.NoMoments = true, !q.HasMomentTerms()
+	}
 	if !o.noCache {
 		idx, done := c.openIndex()
 		defer done()
@@ -77,7 +84,7 @@ func (o *findOptions) run(c *call, rest []string) int {
 	out := c.output()
 	defer out.Flush()
 	matched, unreadable := false, false
-	library.Scan(context.Background(), library.Paths(paths), opt, func(h library.Header) bool {
+	library.Scan(context.Background(), c.walk(paths), opt, func(h library.Header) bool {
 		if h.Kind == library.Skipped {
 			return true
 		}

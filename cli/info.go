@@ -58,8 +58,8 @@ type infoJSON struct {
 
 const infoAbout = `Print a summary of each replay: format and version, date, stage or map or song,
 mode, duration, result, players, and the problems a check found.
-Folders are walked for files with a replay's extension or magic bytes; with no
-argument, the built-in samples.
+Folders are walked for files with a replay's extension or magic bytes.
+` + withoutPaths + `
 
 Only what the summary needs is read (a replay's header, its metadata, the small
 members of an SC2 archive), on every core, and remembered in the index in the
@@ -92,7 +92,7 @@ func infoCommand() *cobra.Command {
 	o := &infoOptions{}
 	cmd := &cobra.Command{
 		Use:                   "info [--json] [--check] [--no-cache] [FILE|DIR ...]",
-		Short:                 "summary of each replay, header only (no argument: the samples)",
+		Short:                 "summary of each replay, header only (no argument: your library)",
 		Long:                  infoAbout,
 		Annotations:           map[string]string{notesKey: infoNotes},
 		DisableFlagsInUseLine: true,
@@ -107,10 +107,7 @@ func infoCommand() *cobra.Command {
 }
 
 func (o *infoOptions) run(c *call, paths []string) int {
-	walk, prefix := library.Paths(paths), ""
-	if len(paths) == 0 {
-		walk, prefix = library.FSPaths(samples(), "."), "samples/"
-	}
+	walk, from := c.walkFrom(paths)
 	opt := library.ScanOptions{Ordered: true, Check: o.check}
 	if !o.noCache {
 		idx, done := c.openIndex()
@@ -127,7 +124,6 @@ func (o *infoOptions) run(c *call, paths []string) int {
 	// the JSON lines are made on the scan's workers: writeJSON's bytes,
 	// escaped for terminals, written by hand (a million lines notice)
 	line := func(b []byte, h *library.Header) []byte {
-		h.Path = prefix + h.Path
 		if !o.json || stray(h, named) {
 			return b
 		}
@@ -160,7 +156,7 @@ func (o *infoOptions) run(c *call, paths []string) int {
 	})
 	if files == 0 {
 		if exit == 0 { // nothing unreadable said why already
-			c.errorf("no replay found%s", under(paths))
+			c.errorf("no replay found%s", under(paths, from))
 		}
 		return 2
 	}
@@ -202,11 +198,12 @@ func (c *call) openIndex() (*library.Index, func()) {
 	}
 }
 
-// under names the paths a search went through, for "no replay found".
-func under(paths []string) string {
+// under names the paths a search went through, for "no replay found":
+// the paths given, else where the command looked (walkFrom).
+func under(paths []string, from string) string {
 	switch len(paths) {
 	case 0:
-		return " in the built-in samples"
+		return " in " + from
 	case 1:
 		return " in " + theme.Safe(paths[0])
 	}

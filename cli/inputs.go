@@ -47,13 +47,10 @@ func eachInput(paths []string, fn func(input) bool) {
 		if e.Kind == library.Unreadable && e.Size == 0 {
 			in.Size = -1
 		}
-		if e.FS != nil {
-			in.Name = "samples/" + e.Path
-		}
 		return fn(in)
 	}
 	if len(paths) == 0 {
-		library.WalkFS(samples(), ".", add)
+		library.WalkFS(samplesFS, "samples", add)
 	} else {
 		library.Walk(paths, add)
 	}

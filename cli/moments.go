@@ -28,11 +28,12 @@ date:, ...) choose the replays and its moment terms choose the moments:
                      list takes several)
   damage:>=40        damage dealt (Melee percent); hits:>=5 moves that hit
   kill, -kill        the punish ended in a kill, or did not
-  by:fox on:marth    who did it and to whom: character, name, code or P1
+  by:fox on:marth    who did it and to whom: character, name, code, P1 or @me
   move:upsmash       the last or killing move; the unit, structure or upgrade
   start:>90          the victim's percent when it started
 
 A query without moment terms lists every moment of the replays it chooses.
+` + withoutPaths + `
 The moments come from each replay's summary in the index (made once, by a
 full decode); a second run reads no replay. Slippi's combos and conversions
 are slippi-js getStats()'s, each listed under its own kind.
@@ -73,7 +74,7 @@ type momentsOptions struct {
 func momentsCommand() *cobra.Command {
 	o := &momentsOptions{}
 	cmd := &cobra.Command{
-		Use:                   "moments [--json] [--sort damage|date|length] [--limit N] [--dolphin FILE [--lead N] [--trail N]] [--no-cache] PATH... QUERY",
+		Use:                   "moments [--json] [--sort damage|date|length] [--limit N] [--dolphin FILE [--lead N] [--trail N]] [--no-cache] [PATH...] QUERY",
 		Short:                 "the moments of an archive that match a query (combos, kills, builds...); --dolphin hands them to Slippi Dolphin",
 		Long:                  momentsAbout,
 		Annotations:           map[string]string{notesKey: momentsNotes},
@@ -96,8 +97,8 @@ func momentsCommand() *cobra.Command {
 }
 
 func (o *momentsOptions) run(c *call, rest []string) int {
-	if len(rest) < 2 {
-		return c.errorf("needs at least one PATH and a QUERY, like rewind moments DIR 'kind:combo damage:>=40' (quote a query of several terms)")
+	if len(rest) < 1 {
+		return c.errorf("needs a QUERY, after the paths to look under, like rewind moments DIR 'kind:combo damage:>=40' (quote a query of several terms)")
 	}
 	switch o.sort {
 	case "damage", "date", "length":

@@ -89,7 +89,7 @@ func TestCheckProgressOnTerminal(t *testing.T) {
 	master, tty := pty(t, 60, 24)
 	var out bytes.Buffer
 	cmd := exec.Command(bin, "check", "testdata/samples")
-	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Env = sandboxEnv("", "TZ=UTC")
 	cmd.Stdout, cmd.Stderr = &out, tty
 	var term screen
 	go io.Copy(&term, master)
@@ -139,7 +139,7 @@ func TestTUIEntryPoint(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			master, tty := pty(t, 160, 48)
 			cmd := exec.Command(bin, tt.file)
-			cmd.Env = append(os.Environ(), "TZ=UTC", "TERM=xterm-256color")
+			cmd.Env = sandboxEnv("", "TZ=UTC", "TERM=xterm-256color")
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 			var term screen
 			go io.Copy(&term, master)
@@ -178,7 +178,7 @@ func TestPathsQuotedOnTerminal(t *testing.T) {
 	}
 	master, tty := pty(t, 200, 24)
 	cmd := exec.Command(bin, "info", "--no-cache", name)
-	cmd.Env = append(os.Environ(), "TZ=UTC")
+	cmd.Env = sandboxEnv("", "TZ=UTC")
 	cmd.Stdout, cmd.Stderr = tty, tty
 	var term screen
 	go io.Copy(&term, master)

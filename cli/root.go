@@ -17,12 +17,19 @@ import (
 	"rewind/theme"
 )
 
-// samplesFS is the built-in sample library (small real replays of every
-// format), embedded by main.go at the root, where testdata/samples is, and
-// handed over by Run.
+// samplesFS holds the built-in sample library (small real replays of every
+// format) as its folder samples/: embedded by main.go at the root, where
+// testdata/samples is, and handed over by Run.
 var samplesFS fs.FS
 
-func samples() fs.FS { return samplesFS }
+// samples is the sample library's folder.
+func samples() fs.FS {
+	sub, err := fs.Sub(samplesFS, "samples")
+	if err != nil {
+		return samplesFS
+	}
+	return sub
+}
 
 // commands is the table of contents: every command under rewind, in the
 // order rewind --help lists them. A new command is one file with a
@@ -37,12 +44,13 @@ var commands = []func() *cobra.Command{
 	repairCommand,
 	findCommand,
 	exportCommand,
+	configCommand,
 	completionCommand,
 	manCommand,
 }
 
-// Run runs rewind with args, with samples as the built-in sample library,
-// and returns the exit status: the command's own, or 2 for a mistake on
+// Run runs rewind with args, with the built-in sample library as the
+// folder samples/ of the file system samples, and returns the exit status: the command's own, or 2 for a mistake on
 // the command line, said in one sentence.
 func Run(args []string, stdout, stderr io.Writer, samples fs.FS) int {
 	samplesFS = samples

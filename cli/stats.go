@@ -31,6 +31,8 @@ BeatLeader's score statistic. "tables" are the tables the text shows: each
 {"key", "title", "player" (-1: players side by side), "columns", "rows"},
 a row {"key", "label", "frame" (when it points at one), "values", "text"}.
 A file that cannot be read has "error" instead.
+
+` + withoutPaths + `
 `
 
 const statsNotes = `A file found in a folder that is no replay is skipped with a note on stderr.
@@ -76,7 +78,7 @@ type statsOptions struct {
 func statsCommand() *cobra.Command {
 	o := &statsOptions{}
 	cmd := &cobra.Command{
-		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] FILE|DIR...",
+		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] [FILE|DIR...]",
 		Short:                 "per-player stats of each replay, or added up across an archive with --by",
 		Long:                  statsAbout + statsByAbout,
 		Annotations:           map[string]string{notesKey: statsNotes},
@@ -102,9 +104,6 @@ func statsCommand() *cobra.Command {
 }
 
 func (o *statsOptions) run(c *call, paths []string) int {
-	if len(paths) == 0 {
-		return c.errorf("name at least one replay file or folder")
-	}
 	if o.by != "" {
 		return o.runBy(c, paths)
 	}
@@ -115,7 +114,8 @@ func (o *statsOptions) run(c *call, paths []string) int {
 	out := c.output()
 	defer out.Flush()
 	first := true
-	for _, in := range collect(paths, nil) {
+	lib, _ := c.libraryPaths(paths)
+	for _, in := range collect(lib, nil) {
 		r, err := decodeInput(in, model.DecodeOptions{})
 		if in.stray(err) {
 			out.Flush()

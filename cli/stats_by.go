@@ -70,9 +70,13 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 	if q == nil {
 		return code
 	}
+	players, code := c.expandMe(o.players)
+	if players == nil && len(o.players) > 0 {
+		return code
+	}
 	// games are counted as they come, not kept: a million replays'
 	// summaries would be gigabytes, their groups are not
-	opt := aggregate.Options{By: keys, Players: o.players, LRASLoss: o.lrasLoss}
+	opt := aggregate.Options{By: keys, Players: players, LRASLoss: o.lrasLoss}
 	if aggregate.NeedsSessions(keys) {
 		// a session is named by its first game: a first pass reads the
 		// games' times (the second comes from the index the first filled)
@@ -117,8 +121,28 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 	return 0
 }
 
+// expandMe replaces @me among --player's values with the config's
+// identities; nil and the exit status when @me is asked for and nobody is
+// configured.
+func (c *call) expandMe(players []string) ([]string, int) {
+	var out []string
+	for _, p := range players {
+		if !strings.EqualFold(strings.TrimSpace(p), "@me") {
+			out = append(out, p)
+			continue
+		}
+		me := c.settings().Me
+		if len(me) == 0 {
+			return nil, c.errorf("--player %s", meUnset(c.settings().File))
+		}
+		out = append(out, me...)
+	}
+	return out, 0
+}
+
 // parseWhere parses --where; nil and the exit status on a mistake.
 func parseWhere(c *call, text string) (*library.Query, int) {
+	c.settings() // who @me is
 	q, err := library.ParseQuery(text)
 	if err != nil {
 		var qe *library.QueryError
@@ -150,7 +174,7 @@ func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell 
 	}
 	prog := newProgress(c.stderr)
 	n := 0
-	library.Scan(context.Background(), library.Paths(paths), opt, func(h library.Header) bool {
+	library.Scan(context.Background(), c.walk(paths), opt, func(h library.Header) bool {
 		n++
 		prog.found(n)
 		switch {

@@ -56,7 +56,7 @@ func rootAbout(root *cobra.Command) string {
 	var b strings.Builder
 	b.WriteString("A terminal replay browser and debugger: open a replay, scrub it frame by frame,\nsee which bytes broke.\n\n")
 	b.WriteString("Commands:\n")
-	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: the built-in samples)"},
+	rows := [][2]string{{"rewind [FILE|DIR ...]", "open replays in the TUI (no argument: your library, else the built-in samples)"},
 		{"rewind --follow [--idle D] FILE", "open a replay while it is being written (Slippi, teehistorian); the view grows with it"}}
 	for _, sub := range root.Commands() {
 		if sub.IsAvailableCommand() {

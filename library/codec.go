@@ -191,6 +191,7 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 	if hasSum {
 		e.uint(uint64(len(blob)))
 		e.uint(uint64(len(b.blobs)))
+		e.uint(uint64(x.sumOuts))
 		b.sums = append(b.sums, sumAt{id, x.sumRef, len(b.blobs)})
 		b.blobs = binary.LittleEndian.AppendUint32(b.blobs, crc32.Checksum(blob, castagnoli))
 		b.blobs = append(b.blobs, blob...)
@@ -351,13 +352,13 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			x.cErr, x.cFirst = str(), str()
 		}
 		if g.sum {
-			blobLen, off := d.uint(), d.uint()
+			blobLen, off, outs := d.uint(), d.uint(), d.uint()
 			// the CRC and the blob lie inside the summary block
 			if off > uint64(sumsLen) || blobLen > uint64(sumsLen)-off || uint64(sumsLen)-off-blobLen < 4 {
 				group = group[:len(group)-1]
 				return damaged(errCorrupt)
 			}
-			x.sumLen, g.sumOff = uint32(blobLen), sumsAt+int64(off)
+			x.sumLen, g.sumOff, x.sumOuts = uint32(blobLen), sumsAt+int64(off), uint32(outs)
 		}
 		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
 			group = group[:len(group)-1]

@@ -66,7 +66,7 @@ type Index struct {
 	ioMu sync.Mutex // one flush at a time
 }
 
-const indexMagic = "rewind index 4 "
+const indexMagic = "rewind index 5 "
 
 // flushAt is how many bytes of records a Put lets wait before it writes;
 // a rewrite writes blocks of this size.

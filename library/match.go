@@ -118,6 +118,8 @@ type text struct {
 type pview struct {
 	name, code, char text
 	team             string
+	res              text          // the player's result words
+	outcome          model.Outcome // a header's: its summary's, else the result words' (a row's: from res)
 }
 
 // texts returns player i's name, code and character (not the team: a word
@@ -149,6 +151,9 @@ type view struct {
 	size     int64
 	problems int
 	checked  bool
+	// outs are a store row's outcomes from its summary (outcomeNibbles);
+	// 0 without one
+	outs uint32
 }
 
 // nPlayers is the number of players in the row.
@@ -164,7 +169,7 @@ func (v *view) nPlayers() int {
 func (v *view) player(i int) pview {
 	if v.pl != nil {
 		p := &v.pl[i]
-		return pview{text{nil, int32(p.name)}, text{nil, int32(p.code)}, text{nil, int32(p.char)}, v.strs[p.team]}
+		return pview{name: text{nil, int32(p.name)}, code: text{nil, int32(p.code)}, char: text{nil, int32(p.char)}, team: v.strs[p.team], res: text{nil, int32(p.result)}}
 	}
 	return v.players[i]
 }
@@ -209,8 +214,8 @@ func NewDoc(h *Header) *Doc {
 	t := func(s string) text { return text{cachedPrep(s), -1} }
 	v.format, v.fmtText = h.Format, fold(string(h.Format)+" "+h.FormatName)
 	v.title, v.mode, v.result = t(h.Title), t(h.Mode), t(h.Result)
-	for _, p := range h.Players {
-		v.players = append(v.players, pview{t(p.Name), t(p.Code), t(p.Character), p.Team})
+	for i, p := range h.Players {
+		v.players = append(v.players, pview{name: t(p.Name), code: t(p.Code), char: t(p.Character), team: p.Team, res: t(p.Result), outcome: declaredOutcome(h, i)})
 	}
 	v.file = fileText(h.Path, nil)
 	if !h.Start.IsZero() {
@@ -474,6 +479,10 @@ func (t *term) match(v *view, c *matchCache, ti int) (bool, int) {
 		return n >= t.lo && n < t.hi, 0
 	case tChecked:
 		return v.checked == t.yes, 0
+	case tMe:
+		return t.anyMe(v, c, ti), 0
+	case tWinner, tLoser:
+		return t.matchOutcome(v, c, ti), 0
 	}
 	return false, 0
 }

@@ -24,7 +24,7 @@ type Matcher struct {
 
 // needs are the parts of a row the query's terms look at: a view fills only
 // those (a length query folds no file name).
-type needs struct{ players, texts, file, fmtText, problems bool }
+type needs struct{ players, texts, file, fmtText, problems, outcomes bool }
 
 // Matcher prepares the query for a store's rows; format, when set, keeps
 // only that format's rows (the browser's f key).
@@ -37,8 +37,10 @@ func (q *Query) Matcher(s *Store, format model.Format) *Matcher {
 				m.need.players, m.need.texts, m.need.file, m.need.fmtText = true, true, true, true
 			case tProblems, tChecked:
 				m.need.problems = true
-			case tPlayer, tCode, tChar, tMatchup:
+			case tPlayer, tCode, tChar, tMatchup, tMe:
 				m.need.players = true
+			case tWinner, tLoser:
+				m.need.players, m.need.outcomes = true, true
 			case tTitle, tMode, tResult:
 				m.need.texts = true
 			case tFile:
@@ -155,6 +157,10 @@ func (w *matchWorker) fill(r *rowRec) {
 	}
 	if need.texts {
 		v.title, v.mode, v.result = w.text(r.title), w.text(r.mode), w.text(r.result)
+	}
+	v.outs = 0
+	if need.outcomes && r.flags&fSum != 0 {
+		v.outs = s.x(r).sumOuts
 	}
 	if need.file {
 		if f := w.files; f != nil && w.id-w.lo < len(f.ends) {

@@ -161,16 +161,17 @@ func (mm *MomentMatcher) term(t *term, m *model.MomentRecord) bool {
 	case tMove:
 		return strings.Contains(mm.fold(m.Facts.Move), t.val)
 	case tBy:
-		return mm.playerIs(m.By, t.val)
+		return mm.playerIs(m.By, t)
 	case tOn:
-		return mm.playerIs(m.On, t.val)
+		return mm.playerIs(m.On, t)
 	}
 	return false
 }
 
-// playerIs reports whether player i is called v: a character that starts
-// with it, or a name or code that holds it.
-func (mm *MomentMatcher) playerIs(i int, v string) bool {
+// playerIs reports whether player i is who t names: one of the
+// identities for @me, else a character that starts with its value, or a
+// name or code that holds it.
+func (mm *MomentMatcher) playerIs(i int, t *term) bool {
 	if i < 0 || i >= len(mm.players) {
 		return false
 	}
@@ -180,6 +181,10 @@ func (mm *MomentMatcher) playerIs(i int, v string) bool {
 		}
 	}
 	f := &mm.folded[i]
+	if t.me != nil {
+		return isMe(t.me, f.code) || isMe(t.me, f.name)
+	}
+	v := t.val
 	return strings.HasPrefix(f.char, v) || strings.Contains(f.name, v) ||
 		strings.Contains(f.code, v) || strings.EqualFold(mm.players[i].Slot, v)
 }

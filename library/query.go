@@ -25,6 +25,12 @@ const queryHelp = `All terms must hold; -term negates one; "quote values with sp
 FORMATS
   player:NAME        a player's name holds NAME (also name:)
   code:ABCD#123      a connect code, toon handle or player id holds it
+  @me                you played: one of the identities in the config's
+                     me (also player:@me)
+  winner:X loser:X   X won or lost, by the game's own result (a team's
+                     players with their team; quitting, as Slippi's LRAS,
+                     loses); X is a code, name, character or @me
+  is:win, is:loss    winner:@me, loser:@me
   char:fox           a CHARWORDS starts with it
                      (also CHARKEYS)
   title:"final d"    the TITLEWORDS holds it
@@ -50,7 +56,7 @@ choose the replays):
                      build, train, research (upgrade), miss, badcut, ...
   damage:>=40        damage dealt (Melee percent); hits:>=5 moves that hit
   kill, -kill        the punish ended in a kill, or did not
-  by:fox on:marth    who did it and to whom: character, name or code
+  by:fox on:marth    who did it and to whom: character, name, code or @me
   move:upsmash       the last or killing move, the unit built
   start:>90          the victim's percent when it started`
 
@@ -90,6 +96,11 @@ const (
 	tSize
 	tProblems
 	tChecked
+	// the first person (me.go)
+	tMe     // @me: one of the player's identities played
+	tWinner // winner:X, is:win
+	tLoser  // loser:X, is:loss
+	tIs     // is:win or is:loss, parsed into tWinner or tLoser
 	// moment terms (momentquery.go): they choose moments, not replays
 	tKind
 	tDamage
@@ -111,6 +122,7 @@ var keys = func() map[string]termKind {
 		"mode": tMode, "result": tResult, "file": tFile,
 		"date": tDate, "len": tLen, "length": tLen, "duration": tLen, "size": tSize,
 		"problems": tProblems, "checked": tChecked,
+		"winner": tWinner, "loser": tLoser, "is": tIs,
 		"kind": tKind, "damage": tDamage, "hits": tHits, "by": tBy, "on": tOn, "move": tMove, "start": tStart,
 	}
 	for _, w := range titleWords() {
@@ -185,6 +197,8 @@ type term struct {
 	// and start:
 	kinds    map[model.MomentKind]bool
 	flo, fhi float64
+	// @me, and winner:, loser:, by: and on: with @me: the identities
+	me []string
 }
 
 // ParseQuery parses a query once; Match then runs on each row.
@@ -312,6 +326,10 @@ func parseTerm(tk token) (term, error) {
 		t.kind, t.text, t.yes = tKill, text[off:], true
 		return t, nil
 	}
+	if strings.EqualFold(text[off:], "@me") && !tk.quoted[off] {
+		t.kind, t.text = tMe, text[off:]
+		return t, t.setMe(tk.at(off))
+	}
 	t.kind, t.text, t.val = tWord, text[off:], fold(text[off:])
 	if t.val == "" {
 		return t, &QueryError{Col: tk.at(off), Msg: fmt.Sprintf("%q has no letters or digits to look for", text[off:])}
@@ -375,7 +393,7 @@ func formatIDs() string {
 }
 
 func termNames() string {
-	return "format, player/name, code, char, stage/map/song/course, mode, result, file, date, len, size, problems, checked; for moments kind, damage, hits, by, on, move, start (and kill)"
+	return "format, player/name, code, char, stage/map/song/course, mode, result, winner, loser, is, file, date, len, size, problems, checked; for moments kind, damage, hits, by, on, move, start (and kill)"
 }
 
 // value parses a keyed term's value; at is where it starts in the token.
@@ -389,9 +407,30 @@ func (t *term) value(key, v string, tk token, at int) error {
 		if len(t.formats) == 0 {
 			return bad("format %q is none of %s", v, formatIDs())
 		}
-	case tKind, tDamage, tHits, tBy, tOn, tMove, tStart:
+	case tBy, tOn:
+		if strings.EqualFold(v, "@me") {
+			return t.setMe(col)
+		}
 		if msg := t.momentValue(v); msg != "" {
 			return bad("%s", msg)
+		}
+	case tKind, tDamage, tHits, tMove, tStart:
+		if msg := t.momentValue(v); msg != "" {
+			return bad("%s", msg)
+		}
+	case tWinner, tLoser, tIs:
+		return t.outcomeValue(key, v, col)
+	case tPlayer, tCode:
+		if strings.EqualFold(v, "@me") {
+			t.kind = tMe
+			return t.setMe(col)
+		}
+		t.val = fold(v)
+		if t.kind == tCode {
+			t.val = tight(v)
+		}
+		if t.val == "" {
+			return bad("%q has no letters or digits to look for", v)
 		}
 	case tChecked:
 		switch strings.ToLower(v) {

@@ -123,6 +123,10 @@ type extRec struct {
 	cFirst    uint32
 	clockNm   uint32
 	sumLen    uint32
+	// sumOuts are the summary's outcomes of the first eight players, four
+	// bits each (outcomeNibble): what the query's winner: and loser: read
+	// without the summary
+	sumOuts uint32
 }
 
 // sumRec is where a row's summary is, its game clock, and its checkRec
@@ -133,6 +137,7 @@ type sumRec struct {
 	n       uint32
 	clockNm uint32
 	more    uint32
+	outs    uint32 // extRec.sumOuts, in what was the record's padding
 }
 
 // checkRec is what a check found, when it found anything.
@@ -214,7 +219,7 @@ func (s *Store) x(r *rowRec) extRec {
 		return extRec{}
 	}
 	sr := s.ext.at(r.ext)
-	x := extRec{sumRef: sr.ref, sumLen: sr.n, clock: sr.clock, clockNm: sr.clockNm}
+	x := extRec{sumRef: sr.ref, sumLen: sr.n, clock: sr.clock, clockNm: sr.clockNm, sumOuts: sr.outs}
 	if sr.more != 0 {
 		m := s.more.at(sr.more)
 		x.cProblems, x.cNotes, x.cErr, x.cFirst = m.cProblems, m.cNotes, m.cErr, m.cFirst
@@ -232,7 +237,7 @@ func (s *Store) setX(r *rowRec, x extRec) {
 		r.ext = s.ext.add()
 	}
 	sr := s.ext.at(r.ext)
-	sr.ref, sr.n, sr.clock, sr.clockNm = x.sumRef, x.sumLen, x.clock, x.clockNm
+	sr.ref, sr.n, sr.clock, sr.clockNm, sr.outs = x.sumRef, x.sumLen, x.clock, x.clockNm, x.sumOuts
 	m := checkRec{x.cProblems, x.cNotes, x.cErr, x.cFirst}
 	if sr.more == 0 {
 		if m == (checkRec{}) {
@@ -488,6 +493,9 @@ func (s *Store) putLocked(h *Header, blob []byte) RowID {
 	switch {
 	case blob != nil:
 		s.setSumBlob(r, blob)
+		x := s.x(r)
+		x.sumOuts = outcomeNibbles(h.Summary)
+		s.setX(r, x)
 	case !same || h.Check == nil:
 		// a summary belongs to the decode that made the check: a changed
 		// file, or a header without a check, keeps none
@@ -592,7 +600,7 @@ func (s *Store) dropSum(r *rowRec) {
 		}
 	}
 	r.flags &^= fSum
-	x.sumRef, x.sumLen = 0, 0
+	x.sumRef, x.sumLen, x.sumOuts = 0, 0, 0
 	s.setX(r, x)
 }
 

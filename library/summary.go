@@ -85,6 +85,19 @@ func PlayerOutcome(h *Header, i int) model.Outcome {
 	return model.OutcomeUnknown
 }
 
+// declaredOutcome is player i's outcome as the game's own result gives it,
+// for winner: and loser:: the summary's declared outcome when the header
+// has a summary, else what the player's result words say plainly.
+func declaredOutcome(h *Header, i int) model.Outcome {
+	if s := h.Summary; s.Usable() && i < len(s.Players) {
+		return s.DeclaredOf(i)
+	}
+	if i < len(h.Players) {
+		return outcomeOf(h.Players[i].Result)
+	}
+	return model.OutcomeUnknown
+}
+
 // outcomeOf maps a player's result words, as decoders write them, to an
 // outcome when the words say one plainly ("Win", "Loss", "Tie", a place,
 // "LRAS", "cleared", "failed"); words that do not ("finished 1:23.4")
@@ -128,6 +141,7 @@ const summaryVersion = 2
 const (
 	sumPartial = 1 << iota
 	sumGeneric
+	sumDeclares // each player's Declared outcome follows its Outcome
 )
 
 // moment facts present
@@ -173,6 +187,9 @@ func encodeSummary(b []byte, s *Summary) []byte {
 	var body enc
 	for _, p := range s.Players {
 		body.uint(t.ref(string(p.Outcome)))
+		if s.Declares {
+			body.uint(t.ref(string(p.Declared)))
+		}
 		body.uint(uint64(len(p.Stats)))
 		for _, st := range p.Stats {
 			body.uint(t.ref(st.Key))
@@ -241,6 +258,9 @@ func encodeSummary(b []byte, s *Summary) []byte {
 	if s.Generic {
 		flags |= sumGeneric
 	}
+	if s.Declares {
+		flags |= sumDeclares
+	}
 	e.uint(flags)
 	e.str(s.Err)
 	e.int(s.First)
@@ -279,7 +299,7 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 	players, kept := s.Players[:0], s.Moments[:0]
 	*s = Summary{}
 	flags := d.uint()
-	s.Partial, s.Generic = flags&sumPartial != 0, flags&sumGeneric != 0
+	s.Partial, s.Generic, s.Declares = flags&sumPartial != 0, flags&sumGeneric != 0, flags&sumDeclares != 0
 	s.Err = d.str()
 	s.First = d.int()
 	s.Last = s.First + d.int()
@@ -329,6 +349,9 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 		stats := p.Stats[:0]
 		*p = model.PlayerSummary{}
 		p.Outcome = model.Outcome(str())
+		if s.Declares {
+			p.Declared = model.Outcome(str())
+		}
 		ns := d.small()
 		if ns > len(d.b)/3 {
 			d.fail()

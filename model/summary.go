@@ -37,6 +37,18 @@ type Summary struct {
 	// last frames (Slippi: -123 and the last frame), so a moment's range can
 	// be widened without leaving the replay. Summarized fills them.
 	First, Last int64
+	// Declares says the players' Declared outcomes are set; without it
+	// the Outcome is the game's own result.
+	Declares bool
+}
+
+// DeclaredOf is player i's outcome as the game's own result gives it:
+// Declared when the summary sets it, else Outcome.
+func (s *Summary) DeclaredOf(i int) Outcome {
+	if s.Declares {
+		return s.Players[i].Declared
+	}
+	return s.Players[i].Outcome
 }
 
 // Summarized is the replay's summary as its format's summarize makes it
@@ -64,6 +76,12 @@ func (r *Replay) Summarized(summarize func(*Replay) *Summary) *Summary {
 // PlayerSummary is one player's side of a game.
 type PlayerSummary struct {
 	Outcome Outcome
+	// Declared is the outcome the game's own result gives, in a summary
+	// that tells it apart from Outcome (Summary.Declares): Slippi's as
+	// slippi-js's getWinners reads the placements, an LRAS and the timer,
+	// where Outcome also reads a GAME! without placements from the stocks
+	// left. The query language's winner: and loser: ask it (DeclaredOf).
+	Declared Outcome
 	// Stats are the values an archive adds up, keyed like the format's JSON
 	// stats (slippi-js's names for Slippi); how each combines across games
 	// is the format's StatDef for the key.
