@@ -73,6 +73,7 @@ type statsOptions struct {
 	by, where         string
 	players           []string
 	lrasLoss, noCache bool
+	setGap            time.Duration // --by set
 }
 
 func statsCommand() *cobra.Command {
@@ -80,7 +81,7 @@ func statsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] [FILE|DIR...]",
 		Short:                 "per-player stats of each replay, or added up across an archive with --by",
-		Long:                  statsAbout + statsByAbout,
+		Long:                  statsAbout + statsByAbout + statsSetsAbout,
 		Annotations:           map[string]string{notesKey: statsNotes},
 		DisableFlagsInUseLine: true,
 		ValidArgsFunction:     completePaths,
@@ -88,11 +89,12 @@ func statsCommand() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "write one JSON object per file (NDJSON); with --by one per group")
-	f.StringVar(&o.by, "by", "", "add up every replay, grouped by `KEYS`: player, character, opponent, vs, matchup, stage, month, week, day, session, format")
+	f.StringVar(&o.by, "by", "", "add up every replay, grouped by `KEYS`: player, character, opponent, vs, matchup, stage, month, week, day, session, format; or set alone, the sets")
 	f.StringArrayVar(&o.players, "player", nil, "with --by, count only this player's side (a code or a name; repeat for several)")
 	f.StringVar(&o.where, "where", "", "with --by, count only the replays that match `QUERY` (the browser's query language)")
 	f.BoolVar(&o.lrasLoss, "lras-loss", false, "with --by, count a game a player quit (Slippi's LRAS) as their loss")
 	f.BoolVar(&o.noCache, "no-cache", false, "with --by, read every replay; neither use nor fill the index")
+	f.DurationVar(&o.setGap, "set-gap", aggregate.SessionGap, "with --by set, the most time between one game's end and the next's start in a set")
 	cmd.RegisterFlagCompletionFunc("by", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var keys []string
 		for _, k := range aggregate.Keys {

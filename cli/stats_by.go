@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -62,16 +63,22 @@ or opponent key that is a code has the name it played under most beside it:
 
 // runBy is stats --by.
 func (o *statsOptions) runBy(c *call, paths []string) int {
+	players, code := c.expandMe(o.players)
+	if players == nil && len(o.players) > 0 {
+		return code
+	}
+	if ks := strings.Split(o.by, ","); slices.Contains(ks, "set") {
+		if len(ks) > 1 {
+			return c.errorf("--by set lists sets, and takes no other key (%s)", o.by)
+		}
+		return o.runSets(c, paths, players)
+	}
 	keys, err := aggregate.ParseKeys(o.by)
 	if err != nil {
 		return c.errorf("%v", err)
 	}
 	q, code := parseWhere(c, o.where)
 	if q == nil {
-		return code
-	}
-	players, code := c.expandMe(o.players)
-	if players == nil && len(o.players) > 0 {
 		return code
 	}
 	// games are counted as they come, not kept: a million replays'
