@@ -104,7 +104,16 @@ func samplesHint() string {
 	if p, err := config.Path(); err == nil {
 		path = homeTilde(p)
 	}
-	return "no replay folder found: the built-in samples; name a folder (rewind DIR) or set library = [\"DIR\"] in " + path
+	return "These are the built-in samples: no replay folder was found. Open yours with rewind DIR, or set library = [\"DIR\"] in " + path + "."
+}
+
+// tildes is homeTilde of each path.
+func tildes(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = homeTilde(p)
+	}
+	return out
 }
 
 // homeTilde writes a path under the home folder as ~/..., as people do.

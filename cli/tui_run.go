@@ -111,7 +111,22 @@ func (o *rootOptions) run(c *call, paths []string) int {
 			return c.errorf("%s", err)
 		}
 	}
-	if err := runTUI(tui.Config{Paths: paths, Theme: o.theme, NoCache: o.noCache, Follow: o.follow, Idle: o.idle}); err != nil {
+	cfg := tui.Config{Paths: paths, Theme: o.theme, NoCache: o.noCache, Follow: o.follow, Idle: o.idle}
+	if len(paths) == 0 {
+		settings := loadSettings()
+		settingsSaid.Do(func() {}) // its problems show in the browser, not under it
+		lib, from := c.libraryPaths(nil)
+		cfg.Paths = lib
+		if lib != nil {
+			cfg.Title = strings.Join(tildes(lib), " ") + " (" + from + ")"
+		} else {
+			cfg.Notes = append(cfg.Notes, samplesHint())
+		}
+		for _, p := range settings.Problems {
+			cfg.Notes = append(cfg.Notes, "config: "+strings.Replace(p.Error(), p.File, homeTilde(p.File), 1))
+		}
+	}
+	if err := runTUI(cfg); err != nil {
 		c.notef("%v", err)
 		return 1
 	}

@@ -28,6 +28,13 @@ import (
 type Config struct {
 	Paths   []string // files or directories given on the command line; empty = the samples
 	Samples fs.FS    // the built-in sample library (subdirectories per format)
+	// Title is what the browser's title calls Paths when they were not
+	// given but found (the library the config names, the games' own
+	// folders); empty: the paths themselves.
+	Title string
+	// Notes are lines the browser shows under its rows until a key is
+	// pressed: why it shows the samples, what is wrong with the config.
+	Notes []string
 	// Theme is "light", "dark" or "auto"; empty reads REWIND_THEME, and
 	// auto (the default) asks the terminal for its background, tmux too.
 	Theme string
@@ -169,6 +176,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 			srcs = append(srcs, source{path: ".", fsys: cfg.Samples})
 		}
 		a.br = newBrowser(th, "built-in samples")
+		a.br.notes = cfg.Notes
 		a.init = a.br.start(srcs, cfg.NoCache)
 		return a
 	}
@@ -189,7 +197,12 @@ func newApp(cfg Config, th *theme.Theme) *app {
 	for _, p := range cfg.Paths {
 		srcs = append(srcs, source{path: p})
 	}
-	a.br = newBrowser(th, strings.Join(cfg.Paths, " "))
+	title := cfg.Title
+	if title == "" {
+		title = strings.Join(cfg.Paths, " ")
+	}
+	a.br = newBrowser(th, title)
+	a.br.notes = cfg.Notes
 	a.init = a.br.start(srcs, cfg.NoCache)
 	return a
 }

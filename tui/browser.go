@@ -237,6 +237,9 @@ type browser struct {
 	help  help.Model
 	w, h  int
 	title string
+	// notes are lines shown under the rows until a key is pressed (the
+	// samples are shown for want of a library, the config's problems)
+	notes []string
 
 	store    *library.Store
 	index    *library.Index
@@ -772,7 +775,9 @@ func (b *browser) changed(content bool) tea.Cmd {
 	if content || b.order.col == colProblems {
 		b.epoch++
 	}
-	if content || b.q.NeedsCheck() || b.order.col == colProblems {
+	// a check brings the summary, and with it who won: winner: and
+	// loser: read it
+	if content || b.q.NeedsCheck() || b.q.HasOutcomeTerms() || b.order.col == colProblems {
 		return b.refresh(false)
 	}
 	return nil
@@ -987,6 +992,7 @@ func (k browserKeyMap) FullHelp() [][]key.Binding {
 }
 
 func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
+	b.notes = nil // read: they give the rows their room back
 	if b.editing {
 		switch msg.String() {
 		case "esc":
@@ -1297,13 +1303,18 @@ func (b *browser) View() string {
 		lines = append(lines, p.dim.wrap("  "+msg))
 	}
 	var foot []string
+	for _, n := range b.notes {
+		for _, l := range strings.Split(ansi.Wordwrap(theme.Safe(n), max(b.w-2, 10), ""), "\n") {
+			foot = append(foot, p.dim.wrap(fit("  "+l, b.w)))
+		}
+	}
 	switch {
 	case b.qErr != nil:
-		foot = []string{b.filter.View(b.w), p.err.wrap(fit(fmt.Sprintf("%s^ %s", strings.Repeat(" ", b.qErr.Col), b.qErr.Msg), b.w))}
+		foot = append(foot, b.filter.View(b.w), p.err.wrap(fit(fmt.Sprintf("%s^ %s", strings.Repeat(" ", b.qErr.Col), b.qErr.Msg), b.w)))
 	case b.editing || b.filter.Value() != "":
-		foot = []string{b.filter.View(b.w)}
+		foot = append(foot, b.filter.View(b.w))
 	default:
-		foot = strings.Split(b.help.View(b.keys), "\n")
+		foot = append(foot, strings.Split(b.help.View(b.keys), "\n")...)
 	}
 	out := block(lines, b.w, max(b.h-len(foot), 0))
 	out = append(out, block(foot, b.w, min(len(foot), b.h))...)
