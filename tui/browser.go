@@ -20,6 +20,7 @@ import (
 
 	"rewind/decoders"
 	"rewind/library"
+	"rewind/library/aggregate"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -1248,6 +1249,7 @@ func (b *browser) View() string {
 	}
 	b.top = max(0, min(b.top, max(len(b.shown)-rows, 0)))
 	marks := b.q.Marks()
+	sets := b.setMarks(b.top, min(len(b.shown), b.top+rows))
 	for i := b.top; i < len(b.shown) && len(lines) < rows+2; i++ {
 		h := b.store.Header(b.shown[i])
 		sel := i == b.cur
@@ -1257,7 +1259,10 @@ func (b *browser) View() string {
 		}
 		mark := "  "
 		if sel {
-			mark = "> "
+			mark = ">" + " "
+		}
+		if s := sets[i-b.top]; s != "" {
+			mark = mark[:1] + s
 		}
 		var sb strings.Builder
 		sb.WriteString(mark)
@@ -1319,6 +1324,78 @@ func (b *browser) View() string {
 	out := block(lines, b.w, max(b.h-len(foot), 0))
 	out = append(out, block(foot, b.w, min(len(foot), b.h))...)
 	return strings.Join(out, "\n")
+}
+
+// setMarks says, for the rows lo..hi of the list, how each joins the rows
+// beside it into a set when the list is in date order: ┌ the first game
+// of a set, │ a game within it, └ its last, "" a row in no set. Two rows
+// are games of one set when they are next to each other, one player
+// against one and the same two players, and the later started less than
+// aggregate.SessionGap after the earlier ended (aggregate.FindSets, which
+// stats --by set runs, says the same of a whole archive). Only the rows on
+// screen and their two neighbours are read.
+func (b *browser) setMarks(lo, hi int) []string {
+	marks := make([]string, max(hi-lo, 0))
+	if b.order.col != colDate || hi <= lo {
+		return marks
+	}
+	type game struct {
+		pair       [2]string
+		start, end time.Time
+	}
+	read := func(i int) (game, bool) {
+		if i < 0 || i >= len(b.shown) {
+			return game{}, false
+		}
+		h := b.store.Header(b.shown[i])
+		if len(h.Players) != 2 || h.Start.IsZero() || h.Players[0].Team != "" && h.Players[0].Team == h.Players[1].Team {
+			return game{}, false
+		}
+		var g game
+		for k, p := range h.Players {
+			g.pair[k] = p.Code
+			if g.pair[k] == "" {
+				g.pair[k] = p.Name
+			}
+			if g.pair[k] == "" {
+				return game{}, false
+			}
+		}
+		if g.pair[0] > g.pair[1] {
+			g.pair[0], g.pair[1] = g.pair[1], g.pair[0]
+		}
+		g.start, g.end = h.Start, h.Start.Add(h.Duration)
+		return g, true
+	}
+	joined := func(a, b game) bool {
+		if a.start.After(b.start) {
+			a, b = b, a
+		}
+		// a game listed twice (a copy) starts when it starts: no set
+		return a.pair == b.pair && !a.start.Equal(b.start) && b.start.Sub(a.end) < aggregate.SessionGap
+	}
+	games := make([]game, hi-lo+2)
+	ok := make([]bool, hi-lo+2)
+	for i := lo - 1; i <= hi; i++ {
+		games[i-lo+1], ok[i-lo+1] = read(i)
+	}
+	for i := lo; i < hi; i++ {
+		k := i - lo + 1
+		if !ok[k] {
+			continue
+		}
+		up := ok[k-1] && joined(games[k-1], games[k])
+		down := ok[k+1] && joined(games[k], games[k+1])
+		switch {
+		case up && down:
+			marks[i-lo] = "│"
+		case up:
+			marks[i-lo] = "└"
+		case down:
+			marks[i-lo] = "┌"
+		}
+	}
+	return marks
 }
 
 // helpPage is the ? screen: the keys (bubbles/help's full view), then the

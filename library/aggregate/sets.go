@@ -105,6 +105,9 @@ func FindSets(games iter.Seq[*Game], gap time.Duration) []Set {
 		sg := &list[i]
 		pair := sortedPair(sg.keys)
 		k, ok := open[pair]
+		if ok && list[ends[k]].g.Start.Equal(sg.g.Start) {
+			continue // the same game again (a copy of the file): counted once
+		}
 		if ok {
 			// both players' previous game is this set's last one, and it
 			// ended less than gap before this one starts
