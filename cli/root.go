@@ -37,6 +37,8 @@ var commands = []func() *cobra.Command{
 	repairCommand,
 	findCommand,
 	exportCommand,
+	watchCommand,
+	runCommand,
 	completionCommand,
 	manCommand,
 }
