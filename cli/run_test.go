@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"rewind/actions/actionstest"
@@ -67,8 +68,13 @@ func TestRun(t *testing.T) {
 		}
 	}
 
+	// a name in rewind's own sentence stays on its line, escaped
+	r := w.rewind(t, nil, "run", "osu", hostile)
+	r.want(t, "run osu on the hostile name", 2, "rewind run: action osu is for osu replays (formats at "+w.config+":10), and "+
+		strings.ReplaceAll(hostile, "\n", `\x0a`)+" is one of the Slippi replays\n")
+
 	// the command's exit status is run's
-	r := w.rewind(t, []string{actionstest.ExitEnv + "=7"}, "run", "note", v318)
+	r = w.rewind(t, []string{actionstest.ExitEnv + "=7"}, "run", "note", v318)
 	r.want(t, "run, the command exits 7", 7, "")
 }
 
@@ -102,5 +108,46 @@ func TestRunCannot(t *testing.T) {
 	}
 	if es := actionstest.Entries(t, w.log); len(es) != 0 {
 		t.Errorf("something was started: %+v", es)
+	}
+}
+
+// The shell completes run's first word with the config's actions, then a
+// replay's path; and the manual has a page for watch and for run, each
+// with its exit status.
+func TestRunCompletesAndHasPages(t *testing.T) {
+	w := newWorld(t)
+	w.writeConfig(t, runConfig)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"__complete", "run", ""}, "note said osu"},
+		{[]string{"__complete", "run", "S"}, "said"},
+		{[]string{"__complete", "run", "note", "testdata/samples/slippi/tests__data__v3.1"}, "testdata/samples/slippi/tests__data__v3.12.slp testdata/samples/slippi/tests__data__v3.16.slp testdata/samples/slippi/tests__data__v3.18.slp"},
+		{[]string{"__complete", "watch", "testdata/samples/osr/st"}, "testdata/samples/osr/standard-2018-life-bar.osr testdata/samples/osr/standard-lazer-failed.osr"},
+	} {
+		r := w.rewind(t, nil, tt.args...)
+		r.want(t, strings.Join(tt.args, " "), 0, "*")
+		var got []string
+		for line := range strings.Lines(r.stdout) {
+			if strings.HasPrefix(line, ":") {
+				break // the directive
+			}
+			got = append(got, strings.SplitN(strings.TrimSpace(line), "\t", 2)[0])
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%v: %q, want %s", tt.args, got, tt.want)
+		}
+	}
+	dir := filepath.Join(w.dir, "man1")
+	w.rewind(t, nil, "man", dir).want(t, "man", 0, "*")
+	for _, page := range []string{"rewind-watch.1", "rewind-run.1"} {
+		data, err := os.ReadFile(filepath.Join(dir, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "Exit status:") || !strings.Contains(string(data), ".SH SYNOPSIS") {
+			t.Errorf("%s has no synopsis or exit status:\n%.600s", page, data)
+		}
 	}
 }

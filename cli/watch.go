@@ -10,6 +10,7 @@ import (
 	"rewind/decoders"
 	"rewind/library/dolphin"
 	"rewind/model"
+	"rewind/theme"
 )
 
 const watchAbout = `Play a replay in the game itself, from a frame or a time: a Slippi replay in
@@ -108,7 +109,7 @@ func (o *watchOptions) run(c *call, paths []string) int {
 	if f := decoders.ByID(req.Format); (o.at != "" || o.to != "") && (f == nil || !f.Dolphin) {
 		c.notef("the game plays %s from its start; it has no way to start elsewhere", c.epath(paths[0]))
 	}
-	c.notef("%s", note)
+	c.notef("%s", theme.Safe(note))
 	return 0
 }
 
@@ -121,7 +122,8 @@ func configError(c *call, cfg config.Config, err error) int {
 			c.notef("%v", p)
 		}
 	}
-	return c.errorf("%v", err)
+	// one sentence, one line: a newline in a name it quotes is escaped
+	return c.errorf("%s", theme.Safe(err.Error()))
 }
 
 // replayAt decodes the replay at path and makes the request for it: from
