@@ -346,7 +346,8 @@ func (p *Player) openOsu(cfg config.Config, req Request) (string, error) {
 // words with the placeholders replaced ({queue} writes the queue file
 // first), the program found. An action whose formats leave out the
 // request's, or whose program cannot be found, is an error, one sentence.
-// `rewind run` runs it and waits; Run starts it as a guest.
+// Wait runs it and waits for it (`rewind run`); Run starts it as a guest
+// (the TUI).
 func (p *Player) Command(cfg config.Config, a config.Action, req Request) (*exec.Cmd, error) {
 	ok, err := Applies(a, req.Format)
 	if err != nil {
