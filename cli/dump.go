@@ -167,6 +167,16 @@ func parseFrames(s string) (frameSpec, error) {
 }
 
 func parsePoint(p string, inRange bool) (framePoint, error) {
+	pt, err := readPoint(p)
+	if err != nil && (!inRange || !strings.ContainsAny(p, ":s")) {
+		err = fmt.Errorf("%v; %s", err, rangeHint)
+	}
+	return pt, err
+}
+
+// readPoint reads a frame number or a game time (watch's --at and --to,
+// each end of --frames); "" is no point.
+func readPoint(p string) (framePoint, error) {
 	if p == "" {
 		return framePoint{}, nil
 	}
@@ -177,13 +187,10 @@ func parsePoint(p string, inRange bool) (framePoint, error) {
 	}
 	d, err := model.ParseDuration(p)
 	if err != nil && strings.ContainsAny(p, ":s") {
-		if !inRange {
-			return pt, fmt.Errorf("%v; %s", err, rangeHint)
-		}
 		return pt, err
 	}
 	if err != nil {
-		return pt, fmt.Errorf("%q is neither a frame number nor a time (m:ss, h:mm:ss or 12.5s); %s", p, rangeHint)
+		return pt, fmt.Errorf("%q is neither a frame number nor a time (m:ss, h:mm:ss or 12.5s)", p)
 	}
 	pt.isTime, pt.time = true, d
 	return pt, nil

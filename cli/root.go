@@ -44,6 +44,8 @@ var commands = []func() *cobra.Command{
 	repairCommand,
 	findCommand,
 	exportCommand,
+	watchCommand,
+	runCommand,
 	configCommand,
 	completionCommand,
 	manCommand,

@@ -1,8 +1,15 @@
-// Package dolphin writes Slippi Dolphin's playback queue: a communication
-// file (the Slippi project's COMM_SPEC) that Slippi's playback Dolphin,
-// started as `dolphin -i FILE`, plays item by item, each replay from a
-// start frame to an end frame. `rewind moments --dolphin` hands combos to
-// Dolphin this way, as Project Clippi does.
+// Package dolphin writes Slippi Dolphin's communication file (the Slippi
+// project's COMM_SPEC): what Slippi's playback Dolphin, started as
+// `dolphin -i FILE`, plays. In normal mode (Play) that is one replay from
+// a start frame to an end frame; in queue mode (Queue) a list of them,
+// item by item. `rewind moments --dolphin` hands combos to Dolphin this
+// way, as Project Clippi does, and `rewind watch` (package actions) one
+// replay, as Slippi Launcher does.
+//
+// Dolphin reads the file again whenever its modification time changes,
+// and plays what it names when the replay or the commandId differs from
+// what it played last: a new Comm has a new commandId, so writing it over
+// the file of a running Dolphin makes that Dolphin play it.
 package dolphin
 
 import (
@@ -39,14 +46,18 @@ type Clip struct {
 	Station string
 }
 
-// Comm is the communication file in queue mode.
+// Comm is the communication file.
 type Comm struct {
-	Mode               string `json:"mode"`
-	Replay             string `json:"replay"`
+	Mode   string `json:"mode"`   // "normal" (Play) or "queue" (Queue)
+	Replay string `json:"replay"` // normal mode's replay; empty in queue mode
+	// StartFrame and EndFrame bound normal mode's replay; nil leaves
+	// Dolphin's defaults (the first frame, the last).
+	StartFrame         *int64 `json:"startFrame,omitempty"`
+	EndFrame           *int64 `json:"endFrame,omitempty"`
 	IsRealTimeMode     bool   `json:"isRealTimeMode"`
 	OutputOverlayFiles bool   `json:"outputOverlayFiles"`
 	CommandID          string `json:"commandId"`
-	Queue              []Item `json:"queue"`
+	Queue              []Item `json:"queue,omitempty"`
 }
 
 // Item is one queue entry.
@@ -56,6 +67,21 @@ type Item struct {
 	EndFrame    int64  `json:"endFrame"`
 	GameStartAt string `json:"gameStartAt"`
 	GameStation string `json:"gameStation"`
+}
+
+// Play makes the communication file that plays one replay from frame start
+// to frame end (the replay's own numbers, clamped at FirstFrame). The path
+// becomes absolute: Dolphin resolves a relative one from its own folder,
+// or on Windows from the communication file's, and the spec's own example
+// is an absolute path.
+func Play(path string, start, end int64) (Comm, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Comm{}, fmt.Errorf("%s: %w", path, err)
+	}
+	start = max(start, FirstFrame)
+	end = max(end, start)
+	return Comm{Mode: "normal", Replay: abs, StartFrame: &start, EndFrame: &end, CommandID: commandID()}, nil
 }
 
 // Queue makes the communication file of the clips, each widened by lead
@@ -101,7 +127,13 @@ func commandID() string {
 }
 
 // Write writes the file whole or not at all: to a temporary file beside
-// path, then renamed over it.
+// path, then renamed over it, so Dolphin never reads half a file.
+//
+// Dolphin notices a new file by its modification time, which it reads in
+// whole seconds: a file written in the same second as the one before it
+// would go unnoticed (Slippi Launcher waits out the second instead). The
+// new file's time is set a second past the old one's when the clock has
+// not moved on that far, so every write is seen at once.
 func Write(path string, c Comm) error {
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
@@ -120,6 +152,14 @@ func Write(path string, c Comm) error {
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return err
+	}
+	if old, err := os.Stat(path); err == nil {
+		next := old.ModTime().Truncate(time.Second).Add(time.Second)
+		if time.Now().Before(next) {
+			// best effort: where the file system refuses, Dolphin
+			// notices the rewrite only with the next one
+			os.Chtimes(tmp.Name(), next, next)
+		}
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())

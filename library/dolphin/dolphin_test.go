@@ -85,3 +85,65 @@ func TestWrite(t *testing.T) {
 		t.Errorf("the temporary file stayed: %v", entries)
 	}
 }
+
+// Play writes normal mode as the comm spec has it: the replay's absolute
+// path and its start and end frames, never before -123, and no queue.
+func TestPlay(t *testing.T) {
+	tests := []struct {
+		name               string
+		start, end         int64
+		wantStart, wantEnd float64
+	}{
+		{"a stretch", 600, 700, 600, 700},
+		{"from the countdown", -500, 100, -123, 100},
+		{"an end before the start", 300, 200, 300, 300},
+	}
+	for _, tt := range tests {
+		c, err := Play("game.slp", tt.start, tt.end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "comm.json")
+		if err := Write(path, c); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		var got map[string]any
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got["mode"] != "normal" || got["startFrame"] != tt.wantStart || got["endFrame"] != tt.wantEnd || got["isRealTimeMode"] != false {
+			t.Errorf("%s: %s", tt.name, data)
+		}
+		if p, _ := got["replay"].(string); !filepath.IsAbs(p) || filepath.Base(p) != "game.slp" {
+			t.Errorf("%s: replay %q is not the absolute path", tt.name, got["replay"])
+		}
+		if id, _ := got["commandId"].(string); id == "" {
+			t.Errorf("%s: no commandId", tt.name)
+		}
+		if _, ok := got["queue"]; ok {
+			t.Errorf("%s: normal mode with a queue: %s", tt.name, data)
+		}
+	}
+}
+
+// Dolphin reads the file's modification time in whole seconds: a second
+// write at once still moves it to another second, so Dolphin sees it.
+func TestWriteTwiceInASecond(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "comm.json")
+	var seconds []int64
+	for range 3 {
+		c, _ := Play("game.slp", 0, 10)
+		if err := Write(path, c); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seconds = append(seconds, st.ModTime().Unix())
+	}
+	if seconds[0] == seconds[1] || seconds[1] == seconds[2] {
+		t.Errorf("modification times in seconds %v: Dolphin would miss a write", seconds)
+	}
+}
