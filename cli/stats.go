@@ -79,7 +79,7 @@ type statsOptions struct {
 func statsCommand() *cobra.Command {
 	o := &statsOptions{}
 	cmd := &cobra.Command{
-		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] [FILE|DIR...]",
+		Use:                   "stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--set-gap D] [--no-cache]] [FILE|DIR...]",
 		Short:                 "per-player stats of each replay, or added up across an archive with --by",
 		Long:                  statsAbout + statsByAbout + statsSetsAbout,
 		Annotations:           map[string]string{notesKey: statsNotes},

@@ -15,7 +15,7 @@ import (
 func TestStatsHelpAndMistakes(t *testing.T) {
 	for _, args := range [][]string{{"stats", "--help"}, {"help", "stats"}, {"stats", "-h"}} {
 		out, errOut, code := runCLI(t, args...)
-		if code != 0 || !strings.HasPrefix(out, "Per-player stats of each replay") || !strings.Contains(out, "\nUsage:\n  rewind stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--no-cache]] [FILE|DIR...]\n") || errOut != "" {
+		if code != 0 || !strings.HasPrefix(out, "Per-player stats of each replay") || !strings.Contains(out, "\nUsage:\n  rewind stats [--json] [--by KEY[,KEY...] [--player WHO]... [--where QUERY] [--lras-loss] [--set-gap D] [--no-cache]] [FILE|DIR...]\n") || errOut != "" {
 			t.Errorf("%v: exit %d, stdout %.40q, stderr %q", args, code, out, errOut)
 		}
 	}
