@@ -111,10 +111,10 @@ func (o *rootOptions) run(c *call, paths []string) int {
 			return c.errorf("%s", err)
 		}
 	}
-	cfg := tui.Config{Paths: paths, Theme: o.theme, NoCache: o.noCache, Follow: o.follow, Idle: o.idle}
+	settings := loadSettings()
+	settingsSaid.Do(func() {}) // its problems show in the browser, not under it
+	cfg := tui.Config{Paths: paths, Theme: o.theme, NoCache: o.noCache, Follow: o.follow, Idle: o.idle, Settings: settings}
 	if len(paths) == 0 {
-		settings := loadSettings()
-		settingsSaid.Do(func() {}) // its problems show in the browser, not under it
 		lib, from := c.libraryPaths(nil)
 		cfg.Paths = lib
 		if lib != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"rewind/actions"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -159,10 +160,37 @@ func (v *replayView) onKey(msg tea.KeyMsg) tea.Cmd {
 		v.showHelp = true
 	case key.Matches(msg, k.Back):
 		return v.back()
+	case key.Matches(msg, watchKey):
+		if v.hand == nil {
+			v.status = "w does nothing here"
+			return nil
+		}
+		v.status = "starting…"
+		return v.hand.watch(v.request())
 	default:
+		if a, ok := v.hand.action(msg.String(), v.r.Format); ok {
+			v.status = "starting " + theme.Safe(a.Name) + "…"
+			return v.hand.run(a, v.request())
+		}
 		v.status = fmt.Sprintf("%s does nothing here · ? shows the keys", msg.String())
 	}
 	return nil
+}
+
+// request is what w and an action key hand over: the moment under the
+// moments cursor when the moments list has the focus, else the replay
+// from the frame at the cursor.
+func (v *replayView) request() actions.Request {
+	tl := &v.r.Timeline
+	if v.focus == paneEvents && v.list == listMoments && v.mom >= 0 && v.mom < len(v.p.moments) {
+		m := v.p.moments[v.mom]
+		player := ""
+		if m.By >= 0 && m.By < len(v.r.Players) {
+			player = playerName(v.r.Players[m.By])
+		}
+		return momentRequest(v.r.Path, v.r.Format, tl.Number(m.Frame), tl.Number(m.End), tl.Number(max(tl.Count-1, 0)), player)
+	}
+	return actions.At(v.r, v.frame)
 }
 
 // frameStep moves d frames (clamped), saying so at either end.

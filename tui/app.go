@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"rewind/config"
 	"rewind/decoders"
 	"rewind/model"
 	"rewind/theme"
@@ -35,6 +36,9 @@ type Config struct {
 	// Notes are lines the browser shows under its rows until a key is
 	// pressed: why it shows the samples, what is wrong with the config.
 	Notes []string
+	// Settings are the config file's: the games' players for w and the
+	// [[action]]s the keys run.
+	Settings config.Config
 	// Theme is "light", "dark" or "auto"; empty reads REWIND_THEME, and
 	// auto (the default) asks the terminal for its background, tmux too.
 	Theme string
@@ -123,6 +127,8 @@ type app struct {
 	prog *progress.Model // the loading screen's bar, made on first use
 	live *liveFeed       // following a file as it is written (live.go)
 
+	hand *handoff // w and the config's actions, for every view (watch.go)
+
 	agg *aggView     // the browser's rows added up (a)
 	mv  *momentsView // the browser's rows' moments (m)
 	// openAt is the frame number the replay being opened shows first (a
@@ -169,14 +175,14 @@ type loadTickMsg struct{ id int }
 var loadSeq atomic.Int64
 
 func newApp(cfg Config, th *theme.Theme) *app {
-	a := &app{th: th}
+	a := &app{th: th, hand: newHandoff(cfg.Settings)}
 	var srcs []source
 	if len(cfg.Paths) == 0 {
 		if cfg.Samples != nil {
 			srcs = append(srcs, source{path: ".", fsys: cfg.Samples})
 		}
 		a.br = newBrowser(th, "built-in samples")
-		a.br.notes = cfg.Notes
+		a.br.notes, a.br.hand = cfg.Notes, a.hand
 		a.init = a.br.start(srcs, cfg.NoCache)
 		return a
 	}
@@ -202,7 +208,7 @@ func newApp(cfg Config, th *theme.Theme) *app {
 		title = strings.Join(cfg.Paths, " ")
 	}
 	a.br = newBrowser(th, title)
-	a.br.notes = cfg.Notes
+	a.br.notes, a.br.hand = cfg.Notes, a.hand
 	a.init = a.br.start(srcs, cfg.NoCache)
 	return a
 }
@@ -320,6 +326,18 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	}
 	switch msg := msg.(type) {
+	case handoffMsg:
+		// what w or an action key started, or why not: in the status of
+		// the view on screen
+		switch {
+		case a.mode == modeReplay && a.rv != nil:
+			a.rv.status = msg.Text()
+		case a.mode == modeMoments && a.mv != nil:
+			a.mv.status = msg.Text()
+		case a.br != nil:
+			a.br.notes = []string{msg.Text()}
+		}
+		return a, nil
 	case liveMsg:
 		return a, a.onLive(msg)
 	case headerMsg:
@@ -327,6 +345,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return a, nil
 		}
 		a.rv = newReplayView(msg.r, msg.p, a.th)
+		a.rv.hand = a.hand
 		a.rv.canBack = a.br != nil
 		a.rv.loading = "decoding"
 		a.rv.setSize(a.w, a.h)
@@ -344,6 +363,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		a.mv, cmd = newMomentsView(a.th, a.br.store, msg.ids, msg.what)
+		a.mv.hand = a.hand
 		a.mv.setSize(a.w, a.h)
 		a.mode = modeMoments
 		return a, cmd
@@ -399,6 +419,8 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.rv.decoded(msg.r, msg.p) // the header was on screen: swap the whole replay in
 		} else {
 			a.rv = newReplayView(msg.r, msg.p, a.th)
+			a.rv.hand = a.hand
+		a.rv.hand = a.hand
 			a.rv.canBack = a.br != nil
 			a.rv.loading = "analysing"
 			a.rv.setSize(a.w, a.h)
@@ -492,6 +514,7 @@ func (a *app) onLive(m liveMsg) tea.Cmd {
 	}
 	if a.rv == nil {
 		a.rv = newReplayView(r, m.p, a.th)
+		a.rv.hand = a.hand
 		a.rv.live.on = true
 		a.rv.setSize(a.w, a.h)
 		a.rv.seek(a.rv.count() - 1) // the live edge

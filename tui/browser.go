@@ -239,8 +239,10 @@ type browser struct {
 	w, h  int
 	title string
 	// notes are lines shown under the rows until a key is pressed (the
-	// samples are shown for want of a library, the config's problems)
+	// samples are shown for want of a library, the config's problems,
+	// what w or an action key started)
 	notes []string
+	hand  *handoff // w and the config's actions (watch.go)
 
 	store    *library.Store
 	index    *library.Index
@@ -967,6 +969,8 @@ type browserKeyMap struct {
 	// Stats and Moments open the archive's views over the rows shown
 	// (aggregate.go, momentsview.go)
 	Stats, Moments key.Binding
+	// Watch plays the replay at the cursor in the game (watch.go)
+	Watch key.Binding
 }
 
 func newBrowserKeyMap() browserKeyMap {
@@ -977,6 +981,7 @@ func newBrowserKeyMap() browserKeyMap {
 		Formats:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "format")),
 		Stats:       key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "stats")),
 		Moments:     key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "moments")),
+		Watch:       watchKey,
 	}
 }
 
@@ -988,7 +993,7 @@ func (k browserKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Open, k.Filter, k.Clear, k.Sort, k.Reverse, k.Formats, k.Help, k.Quit},
-		{k.Stats, k.Moments},
+		{k.Stats, k.Moments, k.Watch},
 	}
 }
 
@@ -1095,8 +1100,32 @@ func (b *browser) key(msg tea.KeyMsg) (tea.Cmd, *row) {
 		if rw := b.selected(); rw != nil {
 			return nil, rw
 		}
+	case key.Matches(msg, watchKey):
+		if id, ok := b.selectedID(); ok {
+			h := b.store.Header(id)
+			return b.hand.watch(rowRequest(&h)), nil
+		}
+	default:
+		if id, ok := b.selectedID(); ok {
+			h := b.store.Header(id)
+			if a, ok := b.hand.action(msg.String(), h.Format); ok {
+				return b.hand.run(a, rowRequest(&h)), nil
+			}
+		}
 	}
 	return nil, nil
+}
+
+// keyTaken reports whether the browser uses key k itself.
+func (b *browser) keyTaken(k string) bool {
+	for _, group := range b.keys.FullHelp() {
+		for _, bd := range group {
+			if slices.Contains(bd.Keys(), k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // defaultDesc is the direction a column starts in: newest, longest,
@@ -1407,6 +1436,10 @@ func (b *browser) helpPage() []string {
 	}
 	lines = append(lines, "", "  "+b.pt.bold.wrap("Filter: / then a query"))
 	for _, l := range strings.Split(library.QueryHelp, "\n") {
+		lines = append(lines, "  "+l)
+	}
+	lines = append(lines, "", "  "+b.pt.bold.wrap("Watch and actions"))
+	for _, l := range b.hand.helpLines(func(k string) bool { return b.keyTaken(k) }) {
 		lines = append(lines, "  "+l)
 	}
 	lines = append(lines, "", "  "+b.pt.bold.wrap("Problems column"),

@@ -168,6 +168,7 @@ func (v *replayView) footerKeys() (string, []key.Binding) {
 		}
 	}
 	add(len(v.p.stats) > 0, hint("s", "stats"))
+	add(v.hand != nil && canWatch(v.r.Format), watchKey)
 	return name, keys
 }
 

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"rewind/actions"
 	"rewind/decoders"
 	"rewind/library"
 	"rewind/library/aggregate"
@@ -21,7 +22,8 @@ import (
 
 // The archive moments view lists the moments of the rows the browser's
 // filter shows that match moment terms (kind:combo damage:>=40 by:fox),
-// biggest first or newest first; enter opens a replay at its moment, and d
+// biggest first or newest first; enter opens a replay at its moment, w
+// plays it in the game and W the list as a queue (watch.go), and d
 // hands the shown moments to Slippi Dolphin as a playback queue. The
 // summaries in the index hold the moments: no replay is read to list them.
 // They are read again for each query, off the UI goroutine, and only the
@@ -75,6 +77,7 @@ type momentsView struct {
 	cancel   context.CancelFunc
 	cur, top int
 	status   string
+	hand     *handoff // w, W and the config's actions (watch.go)
 }
 
 func newMomentsView(th *theme.Theme, store *library.Store, ids []library.RowID, what string) (*momentsView, tea.Cmd) {
@@ -205,6 +208,21 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 		v.input.Focus()
 	case "d":
 		v.status = v.writeQueue()
+	case "w":
+		if v.cur < len(v.rows) {
+			r := &v.rows[v.cur]
+			h := v.header(r)
+			v.status = "starting…"
+			return v.hand.watch(momentRequest(h.Path, h.Format, r.m.Frame, r.m.End, r.last, sideName(h.Players, r.m.By)))
+		}
+	case "W":
+		req, n := v.queueRequest()
+		if n == 0 {
+			v.status = "no moment shown can go to Dolphin: only Slippi replays play there"
+			return nil
+		}
+		v.status = fmt.Sprintf("starting a queue of %d clips…", n)
+		return v.hand.watch(req)
 	case "enter":
 		if v.cur < len(v.rows) {
 			r := &v.rows[v.cur]
@@ -213,6 +231,25 @@ func (v *momentsView) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// queueRequest is the request to play the Slippi moments shown, one after
+// the other, and how many there are.
+func (v *momentsView) queueRequest() (actions.Request, int) {
+	var req actions.Request
+	for i := range v.rows {
+		r := &v.rows[i]
+		h := v.header(r)
+		if f := decoders.ByID(h.Format); f == nil || !f.Dolphin || !dolphin.Playable(h.Path) {
+			continue
+		}
+		if len(req.Clips) == 0 {
+			req = momentRequest(h.Path, h.Format, r.m.Frame, r.m.End, r.last, "")
+			continue
+		}
+		req.Clips = append(req.Clips, dolphin.Clip{Path: h.Path, Start: r.m.Frame, End: r.m.End, Last: r.last})
+	}
+	return req, len(req.Clips)
 }
 
 // writeQueue writes the Dolphin queue of the moments shown and says where.
@@ -341,7 +378,7 @@ func (v *momentsView) View() string {
 		lines = append(lines, "")
 	}
 	lines = lines[:v.h-1]
-	keys := []string{"↑↓ moment", "enter open at it", "s sort", "/ terms", "d Dolphin queue", "esc browser", "q quit"}
+	keys := []string{"↑↓ moment", "enter open at it", "w watch", "W watch all", "s sort", "/ terms", "d Dolphin queue", "esc browser", "q quit"}
 	var foot []string
 	for _, k := range keys {
 		a, b, _ := strings.Cut(k, " ")

@@ -147,6 +147,7 @@ type replayView struct {
 	chartLbl  []string        // the chart lane's series labels, made on first draw
 	live      liveState       // the file is followed as it is written (live.go)
 	diffMarks *diffMarks      // what differs at the frame from another file (diff_marks.go); nil outside a diff
+	hand      *handoff        // w and the config's actions (watch.go); nil: none
 }
 
 // treeLine is one line of a field tree: indentation depth, label, text.

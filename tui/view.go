@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -232,7 +233,25 @@ func (v *replayView) helpScreen() []string {
 	}
 	text = append(text, "")
 	text = append(text, wrap(v.legend(), max(v.w-1, 10))...)
+	if v.hand != nil {
+		text = append(text, "")
+		for _, l := range v.hand.helpLines(v.keyTaken) {
+			text = append(text, wrap(l, max(v.w-1, 10))...)
+		}
+	}
 	return v.pane("keys · ? or esc closes · q quits", true, v.w, v.h-1, text)
+}
+
+// keyTaken reports whether the replay view uses key k itself.
+func (v *replayView) keyTaken(k string) bool {
+	for _, group := range append(v.keys.FullHelp(), inspectorHelp()) {
+		for _, b := range group {
+			if slices.Contains(b.Keys(), k) {
+				return true
+			}
+		}
+	}
+	return k == "w"
 }
 
 // legend names the timeline's marks this replay has.
