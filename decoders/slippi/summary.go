@@ -34,9 +34,12 @@ func Summarize(r *model.Replay) *model.Summary {
 
 // summary makes the archive record from the analysis's values.
 func (d *decoder) summary(st *Stats, losses []stockLoss, index func(int64) int) *model.Summary {
-	s := &model.Summary{Players: make([]model.PlayerSummary, len(d.portOf))}
+	s := &model.Summary{Players: make([]model.PlayerSummary, len(d.portOf)), Declares: true}
 	for pl, o := range d.outcomes() {
 		s.Players[pl].Outcome = o
+	}
+	for pl, o := range d.declared() {
+		s.Players[pl].Declared = o
 	}
 	if st != nil && st.frames > 0 {
 		for i := range st.Overall {
