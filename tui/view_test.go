@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"rewind/actions/actionstest"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +18,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if actionstest.Run() {
+		return // this binary plays Dolphin for the watch tests
+	}
 	// golden files hold plain text: pin the profile so no colour leaks in
 	// (TestGoldenReal pins 256 colours for its own)
 	lipgloss.SetColorProfile(termenv.Ascii)
