@@ -420,7 +420,7 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			a.rv = newReplayView(msg.r, msg.p, a.th)
 			a.rv.hand = a.hand
-		a.rv.hand = a.hand
+			a.rv.hand = a.hand
 			a.rv.canBack = a.br != nil
 			a.rv.loading = "analysing"
 			a.rv.setSize(a.w, a.h)
