@@ -44,7 +44,9 @@ once, when it is complete: when the game has gone 2 s past the moment's end
 (a combo may go on until then) or has ended, in the order the moments end. A
 game that ends is finished and left, and so is one that gets no new byte for
 --idle (a recorder that crashed). The moments of a replay written whole
-(StarCraft II, osu!, BSOR, F-Zero GX) fire when its file stops growing.
+(StarCraft II, osu!, BSOR, F-Zero GX) fire when its file stops growing. A
+replay that appears last written more than 10 minutes before (moved in from
+elsewhere, a folder of old replays) is left alone.
 
 --on takes the query language of rewind find and rewind moments: its moment
 terms choose the moments (kind:stock, kind:combo damage:>=50, kill, by:fox,
@@ -273,6 +275,20 @@ func (f *following) game(path string) *liveGame {
 	return g
 }
 
+// tracked reports whether the file at path is a game follow acts on:
+// one that appeared being recorded (or named), or one that finished and
+// goes on.
+func (f *following) tracked(path string) bool {
+	return f.games[path] != nil || f.ended[path] != nil || f.named[path]
+}
+
+// oldReplay is how long ago a file that appears may have been written and
+// still be a game being recorded (or just saved): a replay moved in from
+// elsewhere keeps its time, and a folder of old replays moved into a
+// watched one is no cue to act on every moment of them. It is generous,
+// for a file server whose clock is behind.
+const oldReplay = 10 * time.Minute
+
 // maxEnded is how many finished games are kept in case they go on.
 const maxEnded = 16
 
@@ -339,17 +355,24 @@ func (f *following) handle(ev watch.Event) {
 	live := ev.Format != nil && ev.Format.Follow != nil
 	switch ev.Op {
 	case watch.Appeared:
+		delete(f.ended, ev.Path) // a new file under the name: its moments are new
+		if !f.named[ev.Path] && time.Since(ev.Modified) > oldReplay {
+			c.notef("%s was last written %s: a replay moved in, not one being recorded; left alone",
+				c.epath(ev.Path), formatDate(ev.Modified))
+			return
+		}
 		if live {
 			c.notef("following %s (%s)", c.epath(ev.Path), ev.Format.Name)
 		}
-		delete(f.ended, ev.Path) // a new file under the name: its moments are new
 		f.game(ev.Path)
 	case watch.Grew:
-		if ev.Replay != nil {
+		if ev.Replay != nil && f.tracked(ev.Path) {
 			f.fire(ev.Path, ev.Replay, false)
 		}
 	case watch.Finished:
-		f.finished(ev, live)
+		if f.tracked(ev.Path) {
+			f.finished(ev, live)
+		}
 	case watch.Removed:
 		if g := f.games[ev.Path]; g != nil {
 			c.notef("%s was removed while it was followed", c.epath(ev.Path))

@@ -307,6 +307,15 @@ func TestFollowJSON(t *testing.T) {
 	b := startRewind(t, sandboxEnv(t), "follow", "--json", dir)
 	b.waitFor(t, "the watch to start", func() bool { return strings.Contains(b.stderr.String(), "watching") })
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("game 3 desynced at 2:14\n"), 0o644)
+	// a replay written long ago, moved in: no game being recorded
+	old := filepath.Join(t.TempDir(), "2019.SC2Replay")
+	data, _ := os.ReadFile("testdata/samples/sc2/hots-2.0.8-tracker.SC2Replay")
+	os.WriteFile(old, data, 0o644)
+	then := time.Date(2019, 5, 1, 20, 0, 0, 0, time.UTC)
+	os.Chtimes(old, then, then)
+	if err := os.Rename(old, filepath.Join(dir, "2019.SC2Replay")); err != nil {
+		t.Skipf("the temporary folders are on two file systems: %v", err)
+	}
 	var paths []string
 	for _, s := range samples {
 		data, err := os.ReadFile(s)
@@ -329,6 +338,9 @@ func TestFollowJSON(t *testing.T) {
 	r.want(t, "follow --json", 0, "*")
 	if !strings.Contains(r.stderr, "rewind follow: "+filepath.Join(dir, "notes.txt")+`: not a replay: a text file beginning "game 3 desynced at 2:14"; ignored`) {
 		t.Errorf("no note of the text file:\n%s", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "rewind follow: "+filepath.Join(dir, "2019.SC2Replay")+" was last written 2019-05-01 ") {
+		t.Errorf("no note of the replay moved in:\n%s", r.stderr)
 	}
 	got := map[string][]map[string]any{}
 	for _, obj := range ndjson(t, r.stdout) {

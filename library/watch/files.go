@@ -129,7 +129,7 @@ func (w *Watcher) detect(f *file, size int64, now time.Time, final bool) {
 	switch {
 	case err == nil:
 		f.format, f.state, f.size, f.grew = format, stateActive, size, now
-		w.emit(Event{Op: Appeared, Path: f.path, Format: format, Size: size})
+		w.emit(Event{Op: Appeared, Path: f.path, Format: format, Size: size, Modified: modified(f.info)})
 		w.start(f)
 	case len(head) >= magicLen || final:
 		f.size = size
@@ -147,6 +147,13 @@ func (w *Watcher) ignore(f *file, why error) {
 	delete(w.active, f)
 	f.state = stateIgnored
 	w.emit(Event{Op: Ignored, Path: f.path, Size: f.size, Err: why})
+}
+
+func modified(info os.FileInfo) time.Time {
+	if info == nil {
+		return time.Time{}
+	}
+	return info.ModTime()
 }
 
 func readHead(path string) ([]byte, error) {

@@ -103,11 +103,14 @@ type Event struct {
 	Path   string           // the file (a folder for Polling and some Problems), joined to the path given to Add
 	Format *decoders.Format // the file's format; nil for Ignored, Polling, Problem and some Removed
 	Size   int64            // bytes, as far as the watcher has looked
-	Replay *model.Replay    // live formats: the snapshot (Grew) or the whole game (Finished); else nil
-	Ended  string           // Finished: why it is finished
-	Note   string           // Finished: how the final replay was made when not by the follower alone; Polling: why
-	Err    error            // Ignored: what the file is; Problem: what failed; Finished: why following stopped early
-	Time   time.Time        // when the watcher saw it
+	// Modified is the file's modification time (Appeared): a file moved in
+	// keeps the time it was written.
+	Modified time.Time
+	Replay   *model.Replay // live formats: the snapshot (Grew) or the whole game (Finished); else nil
+	Ended    string        // Finished: why it is finished
+	Note     string        // Finished: how the final replay was made when not by the follower alone; Polling: why
+	Err      error         // Ignored: what the file is; Problem: what failed; Finished: why following stopped early
+	Time     time.Time     // when the watcher saw it
 }
 
 // Options tune a Watcher; zero values take the defaults.
