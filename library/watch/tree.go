@@ -13,26 +13,10 @@ import (
 )
 
 // The folders: each watched folder has a record, notified (the system's
-// watch is on it) or polled. A folder given to Add brings its subfolders,
-// and a subfolder that appears later is added as it appears.
-//
-// Polling, and when: a folder is polled when the watcher has no
-// notifications at all (Options.Poll, or the system refused to make a
-// watcher), when the system refuses to watch it (a failed Add: the
-// inotify watch limit, kqueue's open-file limit), when it is on a file
-// system whose changes made elsewhere send no notification (a network
-// share: NFS, SMB/CIFS, 9p as WSL mounts Windows drives, FUSE such as
-// sshfs, AFS, Ceph; the system says which, see remote_*.go), and when a
-// rescan finds that notifications stopped coming: every Options.Rescan a
-// notified folder's modification time is compared with the one last seen,
-// and a folder that changed twice in a row with no notification from it
-// is polled from then on. Each switch is an event (Polling) with the
-// reason.
-//
-// A poll looks at each polled folder's modification time (one stat) and
-// lists the folder again when it changed or is recent (coarse clocks: FAT
-// counts in 2 s), stats the files that are growing, and every
-// Options.Rescan lists every polled folder whole, to see an old file grow.
+// watch is on it) or polled (see the package comment for when). A folder
+// given to Add brings its subfolders, and a subfolder that appears later
+// is added as it appears. A link to a folder is not followed into: a link
+// back up would never end.
 
 // dir is one watched folder.
 type dir struct {
@@ -129,7 +113,7 @@ func (w *Watcher) addTree(path, poll string, fresh bool) {
 	now := time.Now()
 	for _, e := range entries {
 		p := filepath.Join(path, e.Name())
-		if e.IsDir() { // not a link to a folder: a link back up would never end
+		if e.IsDir() { // not a link to a folder
 			w.addTree(p, w.subReason(d, p), fresh)
 		} else if fresh {
 			w.markDirty(p, now)

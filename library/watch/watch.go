@@ -8,7 +8,24 @@
 // StarCraft II's account and toon folders), and a subfolder made later is
 // watched as it appears. Changes come from the system's file notifications
 // (fsnotify: inotify, kqueue, ReadDirectoryChangesW), or from polling where
-// those do not come (see Polling below).
+// those do not come.
+//
+// A folder is polled when the watcher has no notifications at all
+// (Options.Poll, or the system would not make a watcher); when the system
+// will not watch it (a failed Add: the inotify watch limit, kqueue's
+// open-file limit); when it is on a file system whose changes made by
+// other machines send no notification (NFS, SMB/CIFS, 9p as WSL mounts
+// Windows drives, FUSE such as sshfs, AFS, Ceph on Linux, by statfs's
+// f_type; any volume without MNT_LOCAL on macOS; a network drive or share
+// on Windows: remote_*.go); and when notifications stop coming: every
+// Options.Rescan a notified folder's modification time is compared with
+// the one last seen, and a folder that changed at two rescans in a row
+// with no notification from it is polled from then on (its files changed
+// meanwhile are looked at then). Each switch is a Polling event with the
+// reason. A poll stats each polled folder and lists it again when its
+// time changed or is recent (coarse clocks: FAT counts in 2 s), stats the
+// files that are growing, and every Options.Rescan lists every polled
+// folder whole, to see an old file grow.
 //
 // A file is a replay by its content, as everywhere in rewind: it is read
 // from its start once it has bytes enough to tell (decoders.Detect), and a
@@ -115,9 +132,9 @@ type Event struct {
 
 // Options tune a Watcher; zero values take the defaults.
 type Options struct {
-	// Poll watches every folder by polling: for tests, and for file systems
-	// whose notifications do not arrive that the watcher cannot tell apart
-	// (see Polling in the README).
+	// Poll watches every folder by polling: for tests, and for a file
+	// system whose notifications do not come that the watcher cannot tell
+	// by its type (it still finds it out at a rescan, later).
 	Poll bool
 	// Interval is how often a polled folder is looked at (default 500 ms:
 	// a new file shows within a second), and how often a live file is

@@ -349,3 +349,29 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 		t.Errorf("Add after Close: %v", err)
 	}
 }
+
+// TestDeafFileSystem: a folder whose notifications stop coming (as on a
+// share that another machine writes) is found out at the rescans, polled
+// from then on, and the replay made meanwhile appears. The system's watch
+// is taken off the folder behind the watcher's back to make it deaf.
+func TestDeafFileSystem(t *testing.T) {
+	bsor := read(t, bsorSample)
+	dir := t.TempDir()
+	w := New(Options{Rescan: 200 * time.Millisecond, Interval: 100 * time.Millisecond, Quiet: 300 * time.Millisecond})
+	defer w.Close()
+	if err := w.Add(dir); err != nil {
+		t.Fatal(err)
+	}
+	if w.fsw == nil {
+		t.Skip("no file notifications here")
+	}
+	w.fsw.Remove(dir)
+	os.WriteFile(filepath.Join(dir, "from-the-other-pc.bsor"), bsor, 0o644)
+	c := &collector{w: w}
+	c.until(t, "the replay made meanwhile", func(evs []Event) bool { return has(evs, Finished, "from-the-other-pc.bsor") })
+	if c.evs[0].Op != Polling || c.evs[0].Path != dir || !strings.Contains(c.evs[0].Note, "no notification came") {
+		t.Errorf("first event: %s", show(c.evs[:1]))
+	}
+	os.WriteFile(filepath.Join(dir, "next.bsor"), bsor, 0o644)
+	c.until(t, "the next replay, polled", func(evs []Event) bool { return has(evs, Appeared, "next.bsor") })
+}
