@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -146,14 +147,20 @@ func (b *background) waitFor(t *testing.T, what string, ok func() bool) {
 // interrupt sends what Ctrl-C sends and waits for rewind to end.
 func (b *background) interrupt(t *testing.T) result {
 	t.Helper()
+	return b.signal(t, os.Interrupt)
+}
+
+// signal sends sig and waits for rewind to end.
+func (b *background) signal(t *testing.T, sig os.Signal) result {
+	t.Helper()
 	if runtime.GOOS == "windows" {
-		t.Skip("no SIGINT to send on Windows")
+		t.Skip("no signals to send on Windows")
 	}
-	b.cmd.Process.Signal(os.Interrupt)
+	b.cmd.Process.Signal(sig)
 	select {
 	case <-b.done:
 	case <-time.After(time.Minute):
-		t.Fatalf("still running a minute after SIGINT\nstderr: %s", b.stderr.String())
+		t.Fatalf("still running a minute after %v\nstderr: %s", sig, b.stderr.String())
 	}
 	return result{b.stdout.String(), b.stderr.String(), b.cmd.ProcessState.ExitCode()}
 }
@@ -440,4 +447,16 @@ func TestFollowRefuses(t *testing.T) {
 	}
 	r := rewindWith(t, runOpts{env: sandboxEnv(t)}, "follow", "--json", "--on", "kind:nope", dir)
 	r.want(t, "a wrong query", 2, "*")
+}
+
+// TestFollowTerminated: SIGTERM (a service manager stopping it) ends follow
+// as Ctrl-C does: status 0, and how many moments fired.
+func TestFollowTerminated(t *testing.T) {
+	b := startRewind(t, sandboxEnv(t), "follow", "--json", t.TempDir())
+	b.waitFor(t, "the watch to start", func() bool { return strings.Contains(b.stderr.String(), "watching") })
+	r := b.signal(t, syscall.SIGTERM)
+	r.want(t, "follow, terminated", 0, "*")
+	if !strings.HasSuffix(r.stderr, "rewind follow: interrupted; 0 moments fired\n") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
 }
