@@ -460,3 +460,46 @@ func TestFollowTerminated(t *testing.T) {
 		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
+
+// TestFollowMomentsAsDecoded: every moment of a real netplay game written
+// live in 16 KB chunks 20 ms apart (some ten snapshots) fires once, with
+// the facts rewind moments --json gives the finished file: a combo or a
+// conversion is not taken for over while it goes on (its replay's start
+// aside, which Slippi writes at the end).
+func TestFollowMomentsAsDecoded(t *testing.T) {
+	src := filepath.Join("..", "shared", "corpus", "slp", "PMcca__go-slippi", "replays__netplay-online.slp")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Skipf("the shared corpus is not here (%v)", err)
+	}
+	dir := t.TempDir()
+	b := startRewind(t, sandboxEnv(t), "follow", "--json", dir)
+	b.waitFor(t, "the watch to start", func() bool { return strings.Contains(b.stderr.String(), "watching") })
+	writeLive(t, filepath.Join(dir, "Game.slp"), data, 16<<10, 20*time.Millisecond)
+	b.waitFor(t, "the game's end", func() bool { return strings.Contains(b.stderr.String(), "Game.slp ended") })
+	r := b.interrupt(t)
+	r.want(t, "follow --json", 0, "*")
+	m := rewind(t, "moments", "--json", "--no-cache", src, "")
+	m.want(t, "moments", 0, "")
+	key := func(out string) []string {
+		var keys []string
+		for _, o := range ndjson(t, out) {
+			delete(o, "path")
+			delete(o, "start")
+			b, _ := json.Marshal(o)
+			keys = append(keys, string(b))
+		}
+		slices.Sort(keys)
+		return keys
+	}
+	got, want := key(r.stdout), key(m.stdout)
+	if len(want) < 80 || !slices.Equal(got, want) {
+		t.Errorf("follow --json wrote %d moments, moments --json %d; first differences:", len(got), len(want))
+		for i := 0; i < min(len(got), len(want)) && i < 200; i++ {
+			if got[i] != want[i] {
+				t.Errorf("\n got %s\nwant %s", got[i], want[i])
+				break
+			}
+		}
+	}
+}
