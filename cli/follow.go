@@ -41,8 +41,8 @@ A folder is watched with its subfolders, and new files in it are picked up as
 they appear. A game written live (Slippi's .slp, a DDNet teehistorian) is
 decoded as it grows by the same follower as dump --follow, and a moment fires
 once, when it is complete: when the game has gone 2 s past the moment's end
-(a combo may go on until then) or has ended, in the order the moments end. A
-game that ends is finished and left, and so is one that gets no new byte for
+(a combo still going on ends at the game's last frame so far) or has ended,
+in the order the moments end. A game that ends is finished and left, and so is one that gets no new byte for
 --idle (a recorder that crashed). The moments of a replay written whole
 (StarCraft II, osu!, BSOR, F-Zero GX) fire when its file stops growing. A
 replay that appears last written more than 10 minutes before (moved in from
@@ -117,9 +117,11 @@ func followCommand() *cobra.Command {
 }
 
 // momentSettle is how far a live game must have gone past a moment's end
-// before the moment is complete: Slippi's punishes (slippi-js's combos and
-// conversions) end 45 frames (0.75 s) after their last hit; no format's
-// moment changes after 2 s of game past its end.
+// before the moment is complete. A moment still going on ends at the last
+// frame of the snapshot (a Slippi combo or conversion, which slippi-js
+// closes 45 frames, 0.75 s, after the victim is back in control), so it
+// waits until it is over; the margin is for what the last frames of a
+// snapshot may still change.
 const momentSettle = 2.0 // seconds of game time
 
 func (o *followOptions) run(c *call, paths []string) int {
