@@ -281,7 +281,36 @@ func (f *following) game(path string) *liveGame {
 // one that appeared being recorded (or named), or one that finished and
 // goes on.
 func (f *following) tracked(path string) bool {
-	return f.games[path] != nil || f.ended[path] != nil || f.named[path]
+	return f.games[path] != nil || f.ended[path] != nil || f.isNamed(path)
+}
+
+// appeared reports whether the file named path on the command line is a
+// game being followed.
+func (f *following) appeared(path string) bool {
+	for g := range f.games {
+		if watch.SameName(g, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNamed reports whether path is a file named on the command line (as
+// the system compares names) and not done with yet.
+func (f *following) isNamed(path string) bool { return f.namedAs(path) != "" }
+
+// namedAs is the name on the command line of the file at path; "" for
+// none.
+func (f *following) namedAs(path string) string {
+	if f.named[path] {
+		return path
+	}
+	for p := range f.named {
+		if watch.SameName(p, path) {
+			return p
+		}
+	}
+	return ""
 }
 
 // oldReplay is how long ago a file that appears may have been written and
@@ -331,7 +360,7 @@ func (f *following) loop(ctx context.Context, stop func(), w *watch.Watcher, onl
 			if !ok {
 				return "the watcher stopped"
 			}
-			if f.named[ev.Path] {
+			if f.isNamed(ev.Path) {
 				last = time.Now()
 			}
 			f.handle(ev)
@@ -341,7 +370,7 @@ func (f *following) loop(ctx context.Context, stop func(), w *watch.Watcher, onl
 		case <-quiet:
 			why = fmt.Sprintf("nothing happened to the files named for %s (--idle)", idle)
 			for p := range f.named {
-				if f.games[p] == nil {
+				if !f.appeared(p) {
 					c.notef("%s: no such file: nothing created it within %s (--idle)", c.epath(p), idle)
 					f.bad = true
 				}
@@ -358,7 +387,7 @@ func (f *following) handle(ev watch.Event) {
 	switch ev.Op {
 	case watch.Appeared:
 		delete(f.ended, ev.Path) // a new file under the name: its moments are new
-		if !f.named[ev.Path] && time.Since(ev.Modified) > oldReplay {
+		if !f.isNamed(ev.Path) && time.Since(ev.Modified) > oldReplay {
 			c.notef("%s was last written %s: a replay moved in, not one being recorded; left alone",
 				c.epath(ev.Path), formatDate(ev.Modified))
 			return
@@ -428,8 +457,8 @@ func (f *following) finished(ev watch.Event, live bool) {
 
 // unname marks a file named on the command line as done with.
 func (f *following) unname(path string, bad bool) {
-	if f.named[path] {
-		delete(f.named, path)
+	if p := f.namedAs(path); p != "" {
+		delete(f.named, p)
 		f.bad = f.bad || bad
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -37,8 +38,28 @@ type entry struct {
 	dir  bool
 }
 
-// wants reports whether the file at path (in d) counts.
-func (d *dir) wants(name string) bool { return d.all || d.only[name] }
+// wants reports whether the file named name in d counts.
+func (d *dir) wants(name string) bool {
+	if d.all || d.only[name] {
+		return true
+	}
+	for n := range d.only {
+		if SameName(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// SameName reports whether two paths name the same file as the system's
+// file systems usually compare names: without case on Windows and macOS
+// (a file given as game.slp is the Game.slp the recorder made).
+func SameName(a, b string) bool {
+	if a == b {
+		return true
+	}
+	return (runtime.GOOS == "windows" || runtime.GOOS == "darwin") && strings.EqualFold(a, b)
+}
 
 // add watches path (see Watcher.Add).
 func (w *Watcher) add(path string) error {
