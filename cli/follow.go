@@ -143,6 +143,9 @@ func (o *followOptions) run(c *call, paths []string) int {
 		if len(argv) == 0 {
 			return c.errorf("--exec is empty; want a command, like --exec 'notify-send stock'")
 		}
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return c.errorf("--exec: %s cannot be run: %v", theme.Safe(argv[0]), errors.Unwrap(err))
+		}
 	}
 	var q *library.Query
 	if o.on != "" {

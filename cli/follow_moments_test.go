@@ -447,6 +447,11 @@ func TestFollowRefuses(t *testing.T) {
 	}
 	r := rewindWith(t, runOpts{env: sandboxEnv(t)}, "follow", "--json", "--on", "kind:nope", dir)
 	r.want(t, "a wrong query", 2, "*")
+	r = rewindWith(t, runOpts{env: sandboxEnv(t)}, "follow", dir, "--exec", "no-such-program-anywhere --flag")
+	r.want(t, "a command that is nowhere", 2, "*")
+	if !strings.HasPrefix(r.stderr, "rewind follow: --exec: no-such-program-anywhere cannot be run: executable file not found in ") {
+		t.Errorf("a command that is nowhere: %q", r.stderr)
+	}
 }
 
 // TestFollowTerminated: SIGTERM (a service manager stopping it) ends follow
