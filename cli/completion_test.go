@@ -22,6 +22,9 @@ func TestCompleteHidden(t *testing.T) {
 		{[]string{"__complete", "he"}, []string{"help"}, nil},
 		{[]string{"__complete", "ma"}, nil, []string{"man"}}, // hidden
 		{[]string{"__complete", "check", "--q"}, []string{"--quiet"}, nil},
+		{[]string{"__complete", "fo"}, []string{"follow"}, nil},
+		{[]string{"__complete", "follow", "--p"}, []string{"--poll"}, nil},
+		{[]string{"__complete", "follow", "testdata/samples/sc2/lotv-4"}, []string{"testdata/samples/sc2/lotv-4.3.0-backwater-vs-ai.SC2Replay"}, nil},
 		{[]string{"__complete", "--theme", ""}, []string{"auto", "dark", "light"}, nil},
 		{[]string{"__complete", "help", "ex"}, []string{"export"}, nil},
 		{[]string{"__complete", "completion", "f"}, []string{"fish"}, nil},

@@ -27,7 +27,7 @@ func TestManPages(t *testing.T) {
 			t.Errorf("rewind-check.1 has no %q:\n%.1200s", want, page)
 		}
 	}
-	for _, name := range []string{"rewind.1", "rewind-info.1", "rewind-dump.1", "rewind-stats.1", "rewind-repair.1", "rewind-find.1", "rewind-export.1", "rewind-completion.1"} {
+	for _, name := range []string{"rewind.1", "rewind-info.1", "rewind-dump.1", "rewind-stats.1", "rewind-repair.1", "rewind-find.1", "rewind-export.1", "rewind-follow.1", "rewind-completion.1"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("no %s: %v", name, err)
 		}

@@ -40,6 +40,7 @@ var commands = []func() *cobra.Command{
 	checkCommand,
 	statsCommand,
 	momentsCommand,
+	followCommand,
 	diffCommand,
 	repairCommand,
 	findCommand,

@@ -170,6 +170,12 @@ func (d *decoder) punishMoment(kind model.MomentKind, opening string, victim, by
 		return model.Moment{}, false
 	}
 	m := model.Moment{Kind: kind, Frame: max(index(p.StartFrame), 0), End: index(st.LastFrame), By: d.playerOf[by], On: d.playerOf[victim]}
+	if m.End < 0 {
+		// a snapshot of a recording: slippi-js's latest frame can be one
+		// the snapshot does not hold yet; a punish going on ends at the
+		// last frame there is, not back at its start
+		m.End = d.r.Timeline.Count - 1
+	}
 	if p.EndFrame != nil {
 		m.End = index(int64(*p.EndFrame))
 	}
