@@ -339,6 +339,9 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case liveMsg:
+		if a.live == nil || msg.feed != a.live {
+			return a, nil // a file left for the browser: its last word
+		}
 		return a, a.onLive(msg)
 	case headerMsg:
 		if a.load == nil || msg.id != a.load.id {
@@ -441,6 +444,10 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			a.rv, a.backTo = nil, modeBrowser
 			a.load = nil // a decode still running for the view left is dropped
+			if a.live != nil {
+				a.live.cancel() // and a file followed is left
+				a.live = nil
+			}
 		}
 		return a, nil
 	}
@@ -452,6 +459,13 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.mode = modeError
 				a.errMsg = open.src.path + ": " + open.err
 				return a, nil
+			}
+			if open.live && open.src.fsys == nil {
+				// a replay being written opens following it, as --follow
+				a.live = startLive(open.src.path, 0, 0)
+				a.load = &loadState{name: open.src.path, started: time.Now()}
+				a.mode = modeLoading
+				return a, tea.Batch(cmd, a.live.next())
 			}
 			return a, a.open(open.src)
 		}
@@ -515,6 +529,7 @@ func (a *app) onLive(m liveMsg) tea.Cmd {
 	if a.rv == nil {
 		a.rv = newReplayView(r, m.p, a.th)
 		a.rv.hand = a.hand
+		a.rv.canBack = a.br != nil // a live row opened from the browser
 		a.rv.live.on = true
 		a.rv.setSize(a.w, a.h)
 		a.rv.seek(a.rv.count() - 1) // the live edge

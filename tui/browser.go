@@ -21,6 +21,7 @@ import (
 	"rewind/decoders"
 	"rewind/library"
 	"rewind/library/aggregate"
+	"rewind/library/watch"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -46,8 +47,9 @@ func (s source) file() (*decoders.File, error) {
 
 // row is a file the browser hands the app to open.
 type row struct {
-	src source
-	err string // the file has no header: opening it shows this instead
+	src  source
+	err  string // the file has no header: opening it shows this instead
+	live bool   // the file is being written: it opens following it
 }
 
 // The browser keeps no copy of what it lists: its rows are numbers into a
@@ -243,6 +245,13 @@ type browser struct {
 	// what w or an action key started)
 	notes []string
 	hand  *handoff // w and the config's actions (watch.go)
+	// the folders watched while the browser is open (browser_live.go):
+	// the files being written, and the rows finished live whose check
+	// the views made of the rows wait for
+	watcher    *watch.Watcher
+	live       map[string]bool
+	liveRead   map[string]time.Time // when each was last read
+	awaitCheck map[library.RowID]bool
 
 	store    *library.Store
 	index    *library.Index
@@ -356,21 +365,24 @@ func (b *browser) start(srcs []source, noCache bool) tea.Cmd {
 	if b.index == nil {
 		b.checker = library.NewChecker(nil, b.store, b.fsys)
 		b.scanning = true
-		return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()))
+		return tea.Batch(b.scan(), nextChecks(b.gen, b.checker.Results()), b.watchFolders())
 	}
 	gen, idx, roots := b.gen, b.index, b.roots
 	b.scanning = false // the walk starts when the index's rows are up
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		// the index is read in the background; its store is the list's
 		s := idx.Store()
 		return indexRowsMsg{gen: gen, store: s, ids: s.RowsUnder(roots)}
-	}
+	}, b.watchFolders())
 }
 
 // close writes the index and stops the checker; Run calls it on the way out.
 func (b *browser) close() {
 	if b.prepCancel != nil {
 		b.prepCancel()
+	}
+	if b.watcher != nil {
+		b.watcher.Close()
 	}
 	if b.checker != nil {
 		b.checker.Close()
@@ -493,7 +505,7 @@ func (b *browser) selected() *row {
 		return nil
 	}
 	h := b.store.Header(id)
-	return &row{src: source{path: h.Path, fsys: b.fsys}, err: h.Err}
+	return &row{src: source{path: h.Path, fsys: b.fsys}, err: h.Err, live: b.isLive(&h)}
 }
 
 // follow keeps the cursor on the row it was on, when the user put it there.
@@ -790,10 +802,19 @@ func (b *browser) changed(content bool) tea.Cmd {
 // store; the count and, when the order or the filter reads problems, the
 // list follow.
 func (b *browser) applyChecks(ids []library.RowID) tea.Cmd {
+	waited := false
 	for _, id := range ids {
 		if b.listed.has(id) {
 			b.checked = min(b.checked+1, len(b.all))
 		}
+		if b.awaitCheck[id] {
+			delete(b.awaitCheck, id)
+			waited = true
+		}
+	}
+	if waited {
+		// a game finished while the browser was open has its result now
+		return tea.Batch(b.changed(true), b.liveChanged())
 	}
 	return b.changed(false)
 }
@@ -941,6 +962,10 @@ func (b *browser) update(msg tea.Msg) (tea.Cmd, *row) {
 		return cmd, nil
 	case sortedMsg:
 		return b.landed(msg), nil
+	case liveWatchMsg:
+		return b.onWatch(msg), nil
+	case liveReadMsg:
+		return b.onLiveRead(msg), nil
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress {
 			switch msg.Button {
@@ -1302,9 +1327,15 @@ func (b *browser) View() string {
 		sb.WriteString(b.hl(describe(&h), whatW, marks, sel))
 		sb.WriteString(fmt.Sprintf(" %*s %*s ", durW, durText(h.Duration), sizeW, humanSize(h.Size)))
 		probs := probText(&h)
+		live := b.isLive(&h)
+		if live {
+			probs = "● live"
+		}
 		pr := fit(probs, probW)
 		if !sel {
 			switch {
+			case live:
+				pr = p.match.wrap(pr)
 			case h.Err != "" || h.ProblemCount() > 0:
 				pr = p.err.wrap(pr)
 			default:

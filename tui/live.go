@@ -25,6 +25,7 @@ type liveMsg struct {
 	p    *prepared
 	err  error // following failed: the file cannot be followed any further
 	done bool  // the last message: u is final, or err says why not
+	feed *liveFeed
 }
 
 // liveFeed is the tailing goroutine and its mailbox.
@@ -70,6 +71,7 @@ func (lf *liveFeed) put(m liveMsg) {
 func (lf *liveFeed) next() tea.Cmd {
 	return func() tea.Msg {
 		m := <-lf.box
+		m.feed = lf
 		if m.u.Replay != nil {
 			m.p = prepare(m.u.Replay)
 		}

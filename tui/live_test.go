@@ -53,7 +53,7 @@ func liveApp(w, h int) *app {
 }
 
 func (a *app) feedLive(r *model.Replay, final bool, ended string) {
-	a.Update(liveMsg{u: decoders.Update{Replay: r, Final: final, Ended: ended}, p: prepare(r), done: final})
+	a.Update(liveMsg{u: decoders.Update{Replay: r, Final: final, Ended: ended}, p: prepare(r), done: final, feed: a.live})
 }
 
 // TestLiveFollowsTheEdge feeds a view the snapshots of a growing replay:
