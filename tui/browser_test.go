@@ -588,7 +588,14 @@ func TestBrowserIncremental(t *testing.T) {
 // until cond holds or time runs out.
 func runApp(t testing.TB, a *app, cmd tea.Cmd, cond func() bool) {
 	t.Helper()
-	msgs := make(chan tea.Msg, 64)
+	runAppWith(t, a, cmd, make(chan tea.Msg, 64), "", cond)
+}
+
+// runAppWith is runApp over a channel of messages the caller keeps, so
+// that commands still waiting (a watcher's next event) reach the next
+// call.
+func runAppWith(t testing.TB, a *app, cmd tea.Cmd, msgs chan tea.Msg, what string, cond func() bool) {
+	t.Helper()
 	var spawn func(tea.Cmd)
 	spawn = func(c tea.Cmd) {
 		if c == nil {
@@ -618,7 +625,7 @@ func runApp(t testing.TB, a *app, cmd tea.Cmd, cond func() bool) {
 			_, c := a.Update(m)
 			spawn(c)
 		case <-deadline:
-			t.Fatal("timed out")
+			t.Fatal("timed out", what)
 		}
 	}
 }
