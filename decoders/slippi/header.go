@@ -247,13 +247,9 @@ func (d *decoder) gameEnd() *model.Field {
 	return &g
 }
 
-// finishHeader assembles the header and the summary values.
-func (d *decoder) finishHeader() {
-	r := d.r
-	d.phase = phaseHeader
-	var h []model.Field
-	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
-		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
+// payloadsField is Event Payloads' header field. It is made once, when
+// the sizes are read: a followed file's snapshots share it.
+func (d *decoder) payloadsField() model.Field {
 	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}}
 	for c := 0; c < 256; c++ {
 		if d.size[c] >= 0 && c != cmdPayloads {
@@ -261,7 +257,17 @@ func (d *decoder) finishHeader() {
 				Value: int64(d.size[c]), Span: model.Span{Off: int64(d.sizeAt[c]), Len: 3}})
 		}
 	}
-	h = append(h, pay)
+	return pay
+}
+
+// finishHeader assembles the header and the summary values.
+func (d *decoder) finishHeader() {
+	r := d.r
+	d.phase = phaseHeader
+	var h []model.Field
+	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
+		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
+	h = append(h, d.payField)
 	// Game Start, then the rest
 	h = append(h, d.startHdr...)
 	rest := d.extraHdr
