@@ -247,10 +247,11 @@ func (d *decoder) gameEnd() *model.Field {
 	return &g
 }
 
-// payloadsField is Event Payloads' header field. It is made once, when
-// the sizes are read: a followed file's snapshots share it.
+// payloadsField is Event Payloads' header field but its span (see
+// finishHeader). It is made once, when the sizes are read: a followed
+// file's snapshots share its entries.
 func (d *decoder) payloadsField() model.Field {
-	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}}
+	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads"}
 	for c := 0; c < 256; c++ {
 		if d.size[c] >= 0 && c != cmdPayloads {
 			pay.Fields = append(pay.Fields, model.Field{Key: fmt.Sprintf("0x%02x", c), Label: nameOrCode(byte(c)),
@@ -267,7 +268,11 @@ func (d *decoder) finishHeader() {
 	var h []model.Field
 	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
 		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
-	h = append(h, d.payField)
+	pay := d.payField
+	// the span as far as the data goes now: an entry in the list for 0x35
+	// itself may give Event Payloads more bytes than a followed file has yet
+	pay.Span = model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}
+	h = append(h, pay)
 	// Game Start, then the rest
 	h = append(h, d.startHdr...)
 	rest := d.extraHdr
