@@ -14,18 +14,23 @@ var placeNames = []string{"1st", "2nd", "3rd", "4th"}
 
 // assignPorts makes the occupied ports, and the ports only frame updates
 // name (framed), players, in port order. In a single-player mode those are
-// the fighters the game brings on (Multi-Man Melee's enemies); in any
-// other game they are unexpected, and said so.
+// the fighters the game brings on (Multi-Man Melee's enemies). In any
+// other game whose Game Start lists who played they are no player: the
+// events pass reports their updates (badPort). A Game Start that lists no
+// one leaves the frame updates to say who played, and that is said.
 func (d *decoder) assignPorts() {
-	solo := d.soloMode()
+	solo, listed := d.soloMode(), d.listedOnly()
 	for port := 0; port < maxSlots; port++ {
 		if d.playerOf[port] >= 0 || !d.ports[port].used && !d.framed[port] {
 			continue
 		}
 		if !d.ports[port].used {
+			if listed {
+				continue
+			}
 			d.ports[port].ext = -1 // Game Start's character for the port is not theirs
 			if !solo && d.startOff >= 0 {
-				d.diag(model.Warning, d.framedAt[port], 0, "player index", fmt.Sprintf("frame updates name port %d, which Game Start leaves empty in a game that is not single-player; they are decoded as a player", port+1),
+				d.diag(model.Warning, d.framedAt[port], 0, "player index", fmt.Sprintf("frame updates name port %d, and Game Start lists no player in a game that is not single-player; they are decoded as a player", port+1),
 					"an occupied port", fmt.Sprintf("port %d", port+1))
 			}
 		}
@@ -33,6 +38,25 @@ func (d *decoder) assignPorts() {
 		d.portOf = append(d.portOf, port)
 		d.newPlayerSeries()
 	}
+}
+
+// listedOnly reports whether the players are exactly those Game Start
+// lists: a game that is not single-player, whose Game Start names at least
+// one player. Only a single-player mode brings on fighters Game Start does
+// not list; elsewhere a frame update naming another port is damage, not a
+// player (0.1.0 recordings have been seen with post-frame updates of
+// player index 4, 5 and 124 in a two-player game; slippi-js's settings,
+// read from Game Start, list the two).
+func (d *decoder) listedOnly() bool {
+	if d.startOff < 0 || d.soloMode() {
+		return false
+	}
+	for port := 0; port < 4; port++ {
+		if d.ports[port].used {
+			return true
+		}
+	}
+	return false
 }
 
 // buildPlayers makes the players of the ports assignPorts chose, from Game
@@ -223,6 +247,20 @@ func (d *decoder) gameEnd() *model.Field {
 	return &g
 }
 
+// payloadsField is Event Payloads' header field but its span (see
+// finishHeader). It is made once, when the sizes are read: a followed
+// file's snapshots share its entries.
+func (d *decoder) payloadsField() model.Field {
+	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads"}
+	for c := 0; c < 256; c++ {
+		if d.size[c] >= 0 && c != cmdPayloads {
+			pay.Fields = append(pay.Fields, model.Field{Key: fmt.Sprintf("0x%02x", c), Label: nameOrCode(byte(c)),
+				Value: int64(d.size[c]), Span: model.Span{Off: int64(d.sizeAt[c]), Len: 3}})
+		}
+	}
+	return pay
+}
+
 // finishHeader assembles the header and the summary values.
 func (d *decoder) finishHeader() {
 	r := d.r
@@ -230,13 +268,10 @@ func (d *decoder) finishHeader() {
 	var h []model.Field
 	h = append(h, model.Field{Key: "raw", Label: "Raw element", Value: d.rawLen, Name: rawName(d.rawLen),
 		Span: model.Span{Off: int64(len(magic)) - 1, Len: 5}})
-	pay := model.Field{Key: "eventPayloads", Label: "Event Payloads", Span: model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}}
-	for c := 0; c < 256; c++ {
-		if d.size[c] >= 0 && c != cmdPayloads {
-			pay.Fields = append(pay.Fields, model.Field{Key: fmt.Sprintf("0x%02x", c), Label: nameOrCode(byte(c)),
-				Value: int64(d.size[c]), Span: model.Span{Off: int64(d.sizeAt[c]), Len: 3}})
-		}
-	}
+	pay := d.payField
+	// the span as far as the data goes now: an entry in the list for 0x35
+	// itself may give Event Payloads more bytes than a followed file has yet
+	pay.Span = model.Span{Off: int64(d.rawStart), Len: int64(min(1+int(d.size[cmdPayloads]), len(d.data)-d.rawStart))}
 	h = append(h, pay)
 	// Game Start, then the rest
 	h = append(h, d.startHdr...)

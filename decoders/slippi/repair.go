@@ -47,6 +47,12 @@ type walk struct {
 	version uint32
 	ports   [maxSlots]bool // occupied ports (Game Start player type != 3)
 	solo    bool           // a single-player mode: the game brings on fighters Game Start does not list
+	listed  bool           // the players are those Game Start lists (the decoder's listedOnly)
+
+	// frame updates of a port no player has (the decoder's badPort): not
+	// in offs, and left out of the new file
+	stray      []int32 // their offsets, in order
+	strayBytes []int   // strayBytes[k]: the bytes of the first k of them
 }
 
 // repairErr is a file the repair cannot make whole.
@@ -94,8 +100,9 @@ func Repair(data []byte, opt model.RepairOptions) (*model.Repaired, error) {
 			break // in the header, Event Payloads or Game Start: cutting frames cannot help
 		}
 		// The new file's stream is the old one's up to the cut, byte for
-		// byte: drop the event holding the problem and what follows.
-		n := sort.Search(keep, func(i int) bool { return w.end(i) > int(d.Span.Off) })
+		// byte but for the stray updates: drop the event holding the
+		// problem and what follows.
+		n := sort.Search(keep, func(i int) bool { return w.end(i)-w.strayBefore(w.end(i)) > int(d.Span.Off) })
 		if n >= keep {
 			break // after the kept events: in what the repair wrote
 		}
@@ -112,7 +119,7 @@ func walkStream(data []byte) (*walk, error) {
 	if len(data) < rawStart+2 {
 		return nil, repairErr("the file ends at %d bytes, before Event Payloads: there is no game to keep", len(data))
 	}
-	w := &walk{data: data, endIdx: -1, metaAt: -1, rawLen: int64(binary.BigEndian.Uint32(data[len(magic):]))}
+	w := &walk{data: data, endIdx: -1, metaAt: -1, rawLen: int64(binary.BigEndian.Uint32(data[len(magic):])), strayBytes: []int{0}}
 	for i := range w.size {
 		w.size[i] = -1
 	}
@@ -152,8 +159,9 @@ func walkStream(data []byte) (*walk, error) {
 // run walks the events after Event Payloads. It stops at the end of the
 // data, the metadata, the first Game End, an event cut off, a byte that is
 // no listed event, or an event that cannot be right (a frame number far
-// from the frames around it, a port Game Start leaves empty): the stream
-// after damage cannot be trusted.
+// from the frames around it, a follower flag past 1): the stream after
+// damage cannot be trusted. A frame update of a port no player has is
+// noted and passed over, as the decoder passes over it.
 func (w *walk) run() {
 	data := w.data
 	p := w.payEnd
@@ -177,6 +185,14 @@ func (w *walk) run() {
 		if why := w.implausible(p, n, hi, haveFrame); why != "" {
 			w.why = why
 			break
+		}
+		if (c == cmdPre || c == cmdPost) && n >= 7 && w.strayPort(data[p+5]) {
+			// the decoder reads past it and gives it to no player: the
+			// frames after it are whole
+			w.stray = append(w.stray, int32(p))
+			w.strayBytes = append(w.strayBytes, w.strayBytes[len(w.strayBytes)-1]+n)
+			p += n
+			continue
 		}
 		if hasFrame(c) && n >= 5 {
 			f := int64(int32(be32(data[p+1:])))
@@ -235,15 +251,41 @@ func (w *walk) implausible(p, n int, hi int64, haveFrame bool) string {
 		}
 	}
 	if (c == cmdPre || c == cmdPost) && n >= 7 {
-		port, follower := data[p+5], data[p+6]
-		if port >= maxSlots || !w.ports[port] && !w.solo {
-			return fmt.Sprintf("%s at %#x names port %d, which Game Start leaves empty", nameOrCode(c), p, int(port)+1)
-		}
-		if follower > 1 {
+		if follower := data[p+6]; follower > 1 {
 			return fmt.Sprintf("%s at %#x has follower flag %d (0 or 1)", nameOrCode(c), p, follower)
 		}
 	}
 	return ""
+}
+
+// strayPort reports whether a frame update naming port belongs to no
+// player, as the decoder reads it: Melee has no such port (six counting
+// Multi-Man Melee's enemies), or Game Start lists who played and not on it.
+func (w *walk) strayPort(port byte) bool {
+	return port >= maxSlots || w.listed && !w.ports[port]
+}
+
+// strayBefore is how many bytes of stray updates come before offset off.
+func (w *walk) strayBefore(off int) int {
+	k, _ := slices.BinarySearch(w.stray, int32(off))
+	return w.strayBytes[k]
+}
+
+// copyKept appends the stream's bytes from..to to b without the stray
+// updates.
+func (w *walk) copyKept(b *bytes.Buffer, from, to int) {
+	for _, s := range w.stray {
+		at := int(s)
+		if at < from {
+			continue
+		}
+		if at >= to {
+			break
+		}
+		b.Write(w.data[from:at])
+		from = at + 1 + int(w.size[w.data[at]])
+	}
+	b.Write(w.data[from:to])
 }
 
 // readStart takes the version and the occupied ports from Game Start.
@@ -256,6 +298,7 @@ func (w *walk) readStart(p, n int) {
 		}
 	}
 	w.solo = soloScene(sceneOf(ev, w.version))
+	w.listed = !w.solo && slices.Contains(w.ports[:4], true)
 }
 
 func (w *walk) end(i int) int {
@@ -322,7 +365,8 @@ func (w *walk) completeFrames(n int) int {
 // its Frame Bookend arrived. Before them, a frame is complete when the
 // stream moved on to another frame, or when every character that had a
 // post-frame update in the frame before (for the first frame: every
-// occupied port) has both its pre- and post-frame update.
+// occupied port) has both its pre- and post-frame update (its post-frame
+// update in a file without pre-frame updates).
 func (w *walk) lastFrameEnd(n int) int {
 	firstIdx := n
 	for i := 0; i < n; i++ {
@@ -380,7 +424,10 @@ func (w *walk) lastFrameEnd(n int) int {
 			}
 		}
 	}
-	if cur.pre&^cur.post == 0 && need&^cur.post == 0 && cur.post&^cur.pre == 0 {
+	// some 0.1.0 recordings list no pre-frame update in Event Payloads:
+	// their frames are post-frame updates only
+	postOnly := w.size[cmdPre] < 0
+	if cur.pre&^cur.post == 0 && need&^cur.post == 0 && (postOnly || cur.post&^cur.pre == 0) {
 		return n
 	}
 	return cur.start
@@ -448,8 +495,9 @@ func (w *walk) build(keep int, opt model.RepairOptions) (*model.Repaired, []byte
 	ended := w.endIdx >= 0 && w.endIdx < keep
 
 	var raw bytes.Buffer
-	raw.Write(data[rawStart:cut])
+	w.copyKept(&raw, rawStart, cut)
 	var end []byte
+	endAt := len(magic) + 4 + raw.Len() // where the new file has it
 	if !ended {
 		end = w.gameEnd()
 		raw.Write(end)
@@ -468,11 +516,12 @@ func (w *walk) build(keep int, opt model.RepairOptions) (*model.Repaired, []byte
 	frames := w.frameCount(keep)
 	rep.Frames = frames
 	rep.Step(model.RepairKept, w.keptText(keep, frames, lastAny))
+	w.strayStep(rep, cut)
 	w.cutSteps(rep, keep, cut)
 	if !ended {
 		method, name, why := w.endMethod()
 		rep.Step(model.RepairSynthesised, fmt.Sprintf("Game End (0x39, %d bytes) at %#x: method %d (%s), %s; LRAS initiator -1 (not applicable)%s",
-			len(end), len(magic)+4+cut-rawStart, method, name, why, placementsText(len(end))))
+			len(end), endAt, method, name, why, placementsText(len(end))))
 		rep.Facts = append(rep.Facts, model.Field{Key: "gameEndMethod", Value: int64(method), Name: name})
 	} else if p := int(w.offs[w.endIdx]); w.size[cmdEnd] >= 1 {
 		m := int64(data[p+1])
@@ -561,6 +610,33 @@ func (w *walk) cutSteps(rep *model.Repaired, keep, cut int) {
 		rep.BytesCut += int64(n)
 		rep.Step(model.RepairCut, fmt.Sprintf("%s %s at %#x after the end of the file's UBJSON object", model.FormatCount(int64(n)), plural(n, "byte"), end))
 	}
+}
+
+// strayStep reports the stray updates the new file leaves out of the
+// stream it keeps.
+func (w *walk) strayStep(rep *model.Repaired, cut int) {
+	k, _ := slices.BinarySearch(w.stray, int32(cut))
+	if k == 0 {
+		return
+	}
+	var named [256]bool
+	for _, at := range w.stray[:k] {
+		named[w.data[at+5]] = true
+	}
+	var listed []string
+	for port := 0; port < 4; port++ {
+		if w.ports[port] {
+			listed = append(listed, fmt.Sprintf("P%d", port+1))
+		}
+	}
+	who := "Melee has four ports, six with Multi-Man Melee's enemies"
+	if w.listed {
+		who = "Game Start lists " + strings.Join(listed, ", ") + " in a game that is not single-player"
+	}
+	n := w.strayBytes[k]
+	rep.BytesCut += int64(n)
+	rep.Step(model.RepairCut, fmt.Sprintf("%d %s naming a port no player has (%s; %s), %s %s from %#x on: the decoder reads past them and gives them to no player",
+		k, plural(k, "frame update"), portsText(&named), who, model.FormatCount(int64(n)), plural(n, "byte"), w.stray[0]))
 }
 
 // droppedText names the whole events after the cut: the pieces of an

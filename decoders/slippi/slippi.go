@@ -177,6 +177,7 @@ type decoder struct {
 	slots     int                // ports per frame in the frame arrays: 4, or maxSlots when an update names a port past 4; a whole decode's, up to its last player's (reserve)
 	metadata  *ubjson.Value
 	meta      metaInfo
+	payField  model.Field   // the Event Payloads header field (payloadsField)
 	startHdr  []model.Field // the Game Start header field, once decoded
 	extraHdr  []model.Field // top-level keys after the raw element other than metadata
 	geckoOffs []int         // the pieces of the gecko list (gecko.go), in order
@@ -281,6 +282,7 @@ func newDecoder(data []byte, opt model.DecodeOptions, b *budget.Budget, followin
 		return nil, &model.FormatError{Source: source, Off: int64(d.rawStart), Msg: "the raw element does not start with Event Payloads (0x35): not a Slippi event stream"}
 	}
 	d.payloads()
+	d.payField = d.payloadsField()
 	return d, nil
 }
 

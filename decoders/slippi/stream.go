@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"rewind/decoders/internal/budget"
 	"rewind/model"
@@ -64,6 +65,7 @@ type stream struct {
 
 	unknown, unknownAt, unknownFrame   [256]int
 	badPort, badPortAt, badPortFrame   int
+	badPorts                           [256]bool // the player indices of those updates
 	badFrame, badFrameAt, badFrameWhen int
 	secondStarts                       []int // diagnostics of further Game Starts, whose frame the pass fills in
 	badDiag                            int   // the diagnostic of a byte that is no event, + 1; 0 none
@@ -738,7 +740,7 @@ func (d *decoder) events(p, stop int) int {
 					// noted the rest (whole)
 					d.framePort(port, c, data[p+7], p)
 				}
-				if following && port < maxSlots && playerOf[port] < 0 && (d.framed[port] || follower) {
+				if following && port < maxSlots && playerOf[port] < 0 && (d.framed[port] || follower) && !d.listedOnly() {
 					// a port only frame updates name (Multi-Man Melee's
 					// enemies) becomes a player in port order; one past
 					// the arrays' ports needs them laid out again
@@ -752,6 +754,7 @@ func (d *decoder) events(p, stop int) int {
 						d.badPortAt, d.badPortFrame = p, fi
 					}
 					d.badPort++
+					d.badPorts[port] = true
 					break
 				}
 				ev.Player = int16(playerOf[port])
@@ -1370,7 +1373,9 @@ func (d *decoder) diagnostics() []model.Diagnostic {
 		}
 	}
 	if d.badPort > 0 {
-		d.frameDiag(d.frameIn(d.badPortFrame), model.Warning, d.badPortAt, 0, "player index", fmt.Sprintf("%d frame updates name a port that Game Start leaves empty; they have no player", d.badPort), "an occupied port", "")
+		d.frameDiag(d.frameIn(d.badPortFrame), model.Warning, d.badPortAt, 0, "player index",
+			fmt.Sprintf("frame updates naming a port no player has: %d; they are in no player's frames", d.badPort),
+			"a port with a player", portsText(&d.badPorts))
 	}
 	if d.badFrame > 0 {
 		d.frameDiag(d.frameIn(d.badFrameWhen), model.Error, d.badFrameAt, 0, "frame number", fmt.Sprintf("%d events have a frame number outside the replay's frame range; they were put at its edge", d.badFrame), "", "")
@@ -1381,6 +1386,18 @@ func (d *decoder) diagnostics() []model.Diagnostic {
 		out[i] = d.diags[i].Diagnostic
 	}
 	return out
+}
+
+// portsText names the ports of the player indices marked: "port 5" or
+// "ports 4, 5, 125".
+func portsText(marked *[256]bool) string {
+	var ports []string
+	for i, yes := range marked {
+		if yes {
+			ports = append(ports, fmt.Sprint(i+1))
+		}
+	}
+	return plural(len(ports), "port") + " " + strings.Join(ports, ", ")
 }
 
 // frameIn is f when the replay has that frame, -1 otherwise.
