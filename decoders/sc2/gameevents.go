@@ -396,15 +396,33 @@ func (d *decoder) unitName(link int64) string {
 	return n
 }
 
+// noAbility is the ability link of a base build 15405 command that uses
+// none: the default ("smart") command.
+const noAbility = 0xffff
+
+// cmdAbility is a command's ability link and command index; false for the
+// default ("smart") command, which uses none. From base build 16561 a
+// command nests them in an optional m_abil; 15405's carries them in its
+// body, with link 0xffff (and index 255) for the default command.
+func cmdAbility(v *bitpack.Value) (link, index int64, ok bool) {
+	a, nested := at(v, "m_abil")
+	if !nested {
+		a = v
+	}
+	if link, ok = intAt(a, "m_abilLink"); !ok || link == noAbility {
+		return 0, 0, false
+	}
+	index, _ = intAt(a, "m_abilCmdIndex")
+	return link, index, true
+}
+
 // command names a command's ability: "Train Marine"; ok false when the
 // id table has no name for it.
 func (d *decoder) command(v *bitpack.Value) (string, bool) {
-	a, ok := at(v, "m_abil")
+	link, idx, ok := cmdAbility(v)
 	if !ok {
 		return "Right Click", true // a command without an ability is the default ("smart") command
 	}
-	link, _ := intAt(a, "m_abilLink")
-	idx, _ := intAt(a, "m_abilCmdIndex")
 	key := [2]int64{link, idx}
 	d.namesMu.RLock()
 	c, ok := d.commands[key]
