@@ -229,11 +229,9 @@ func (d *decoder) lastEventLoop() int {
 }
 
 // lobbyHumans tells which players a person played, as sc2reader has it:
-// it walks the lobby's slots in order, and each slot of a participant
-// (m_control 2, not observing) or a computer (m_control 3) is the next
-// player of replay.details; the participants are its humans. Without a
-// lobby, every player that replay.details does not mark a computer or an
-// observer.
+// the players seated in a participant's slot of the lobby (m_control 2,
+// not observing; seatPlayers). Without a lobby, every player that
+// replay.details does not mark a computer or an observer.
 func (d *decoder) lobbyHumans() []bool {
 	n := len(d.r.Players)
 	out := make([]bool, n)
@@ -243,16 +241,9 @@ func (d *decoder) lobbyHumans() []bool {
 		}
 		return out
 	}
-	next := 0
 	for _, s := range d.init.slots {
-		switch {
-		case s.control == 2 && s.observe == 0:
-			if next < n {
-				out[next] = true
-			}
-			next++
-		case s.control == 3 && next < n:
-			next++
+		if s.control == 2 && s.observe == 0 && s.seat >= 0 && s.seat < n {
+			out[s.seat] = true
 		}
 	}
 	return out

@@ -45,6 +45,7 @@ const (
 	fMessages   = "replay.message.events"
 	fGame       = "replay.game.events"
 	fInit       = "replay.initData"
+	fInitBackup = "replay.initData.backup"
 	fListfile   = "(listfile)"
 	// fArcAttributes is the archive's own attributes member (checksums and
 	// times of the other members), not the game's attributes.
@@ -52,7 +53,7 @@ const (
 )
 
 // knownFiles are found even when the listfile is missing or lists fewer.
-var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fGame, fMessages, fTracker,
+var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fInitBackup, fGame, fMessages, fTracker,
 	"replay.sync.events", "replay.sync.history", "replay.load.info", "replay.smartcam.events",
 	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, fArcAttributes}
 
@@ -72,6 +73,10 @@ type decoder struct {
 	rate             float64 // loops per real second
 	expansion        string  // "WoL", "HotS", "LotV" from replay.details
 	names            *names.Table
+
+	// initStream is the lobby's member: replay.initData, or the backup
+	// an anonymizer left
+	initStream string
 
 	players  []playerInfo
 	attrs    []attribute
@@ -121,7 +126,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 // decode is Decode, keeping the decoder (tests look at its streams).
 func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	d := &decoder{data: data, opt: opt, speed: "Faster", b: budget.New(int64(len(data)), opt.Limits),
-		userToPl: map[int]int{}, slotToPl: map[int]int{}}
+		userToPl: map[int]int{}, slotToPl: map[int]int{}, initStream: fInit}
 	r := &model.Replay{Format: ID, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
 	defer mpq.Hold()()
@@ -472,8 +477,14 @@ func (d *decoder) readArchive() {
 		diags  []model.Diagnostic
 		data   []byte
 	}
+	d.initStream = fInit
+	if !d.st.has(fInit) && d.st.has(fInitBackup) {
+		d.initStream = fInitBackup
+		d.r.Diagnostics = append(d.r.Diagnostics, diagnostic(model.Info, model.Span{Stream: fInitBackup}, fInit,
+			"missing; using replay.initData.backup (anonymized replay)", "", ""))
+	}
 	tasks := []*task{
-		{stream: fInit, run: d.decodeInit},
+		{stream: d.initStream, run: d.decodeInit},
 		{stream: fTracker, run: d.decodeTracker},
 		{stream: fMessages, run: d.decodeMessages},
 		{stream: fGame, run: func(b []byte, out *[]model.Diagnostic) {

@@ -261,33 +261,39 @@ func TestSc2readerValues(t *testing.T) {
 			case want.apm != nil && math.Abs(*got.APM-*want.apm) > 1e-9*math.Max(1, *want.apm):
 				t.Errorf("%s %s: APM %v, sc2reader %v", c.file, want.name, *got.APM, *want.apm)
 			}
-			if want.build == nil {
-				continue
-			}
-			var lines strings.Builder
-			var items []refItem
-			for _, b := range got.BuildOrder {
-				if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" {
-					fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
-					items = append(items, refItem{b.Loop, b.Name})
-				}
-			}
-			sum := sha256.Sum256([]byte(lines.String()))
-			if len(items) != want.build.n || hex.EncodeToString(sum[:8]) != want.build.sha {
-				t.Errorf("%s %s: %d build order entries (%x), sc2reader %d (%s)", c.file, want.name, len(items), sum[:8],
-					want.build.n, want.build.sha)
-			}
-			for i, w := range want.build.first {
-				if i >= len(items) || items[i] != w {
-					t.Errorf("%s %s: build order entry %d %v, sc2reader %v", c.file, want.name, i, items[min(i, len(items)-1):], w)
-					break
-				}
+			if want.build != nil {
+				checkBuild(t, c.file+" "+want.name, got.BuildOrder, want.build)
 			}
 		}
 		for _, w := range c.commands {
 			if got, ok := d.names.Command(w.link, w.index); !ok || got.Name != w.name {
 				t.Errorf("%s: command %d/%d is %q, sc2reader %q", c.file, w.link, w.index, got.Name, w.name)
 			}
+		}
+	}
+}
+
+// checkBuild holds the entries of a build order that come from UnitInit,
+// UnitBorn and Upgrade events to sc2reader's: their count, digest and
+// first ones.
+func checkBuild(t *testing.T, who string, order []BuildItem, want *refBuild) {
+	t.Helper()
+	var lines strings.Builder
+	var items []refItem
+	for _, b := range order {
+		if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" {
+			fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
+			items = append(items, refItem{b.Loop, b.Name})
+		}
+	}
+	sum := sha256.Sum256([]byte(lines.String()))
+	if len(items) != want.n || hex.EncodeToString(sum[:8]) != want.sha {
+		t.Errorf("%s: %d build order entries (%x), sc2reader %d (%s)", who, len(items), sum[:8], want.n, want.sha)
+	}
+	for i, w := range want.first {
+		if i >= len(items) || items[i] != w {
+			t.Errorf("%s: build order entry %d %v, sc2reader %v", who, i, items[min(i, len(items)):min(i+4, len(items))], w)
+			break
 		}
 	}
 }
