@@ -2,7 +2,6 @@ package sc2
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,20 +55,29 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 }
 
 // pastTheEnd reports the events of a stream that come after the header's
-// last loop (each stream's events are in loop order): they are kept and
-// shown at the last frame, and said so.
+// last loop: they are kept and shown at the last frame, and said so. A
+// stream's events are in loop order but for a tracker loop that wrapped
+// back (decodeTracker), so all are looked at.
 func (d *decoder) pastTheEnd(stream, what string, n int, at func(i int) (loop, off, end int32)) (model.Diagnostic, bool) {
 	if !d.hasLoops || n == 0 {
 		return model.Diagnostic{}, false
 	}
-	first := sort.Search(n, func(i int) bool { l, _, _ := at(i); return int(l) > d.loops })
-	if first == n {
+	first, past := -1, 0
+	for i := range n {
+		if l, _, _ := at(i); int(l) > d.loops {
+			if first < 0 {
+				first = i
+			}
+			past++
+		}
+	}
+	if first < 0 {
 		return model.Diagnostic{}, false
 	}
 	loop, off, end := at(first)
 	dg := diagnostic(model.Warning, model.Span{Stream: stream, Off: int64(off), Len: int64(end - off)},
 		fmt.Sprintf("%s event %d", what, first),
-		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", n-first, what),
+		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", past, what),
 		fmt.Sprintf("game loops up to %d (the header's m_elapsedGameLoops)", d.loops), fmt.Sprintf("loop %d", loop))
 	dg.Frame = d.loops
 	return dg, true

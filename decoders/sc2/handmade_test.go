@@ -284,3 +284,130 @@ func checkAPM(t *testing.T, what string, data []byte, want []refPlayer) {
 		}
 	}
 }
+
+// trackerEvent is one event of a tracker stream as it lies: its loop and
+// its bytes after the loop delta (the event id and body).
+type trackerEvent struct {
+	loop int64
+	id   int64
+	rest []byte
+}
+
+// trackerEvents splits a tracker stream into its events.
+func trackerEvents(t *testing.T, b []byte) []trackerEvent {
+	t.Helper()
+	var out []trackerEvent
+	dec := versioned.NewDecoder(b)
+	loop := int64(0)
+	for !dec.Done() {
+		delta, err := dec.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := dec.Pos()
+		id, err := dec.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dec.Value(); err != nil {
+			t.Fatal(err)
+		}
+		loop += delta.Items[0].Int
+		out = append(out, trackerEvent{loop: loop, id: id.Int, rest: b[start:dec.Pos()]})
+	}
+	return out
+}
+
+// loopDelta is a tracker event's loop delta: a choice of a 6, 14, 22 or
+// 32-bit count, as the game writes it.
+func loopDelta(n int64) []byte {
+	tag := int64(3)
+	for i, bits := range []uint{6, 14, 22} {
+		if n < 1<<bits {
+			tag = int64(i)
+			break
+		}
+	}
+	return vChoice(tag, vInt(n))
+}
+
+// TestHandMadeTrackerLoopWraps: a 2.1.3 client wrote its PlayerSetup
+// events late in the tracker stream, after the events of loop 3040, with a
+// loop delta of 2^32 - 3040: the game counts loops in 32 bits, the sum
+// wraps to loop 0, and the next event's delta brings it back to the loop
+// it is at. rewind stopped reading there ("game loop 4294967296 out of
+// range"), and the build orders lacked all that came after. Made from the
+// corpus's 2.1.9 3v3 game (icza/mpq's public.SC2Replay, whose PlayerSetup
+// events open its tracker stream at loop 0) by moving those events after
+// the last event of loop 3040 in the same way. sc2reader 1.8.0 reads the
+// hand-made file's tracker events through the wrap (its frame is the sum
+// modulo 2^32); its build orders, by the rule of TestSc2readerValues:
+//
+//	PYTHONPATH=sc2reader:mpyq python3 build.py loop-wraps.SC2Replay (load_level=3, engine=None)
+//
+// are those of the original file.
+func TestHandMadeTrackerLoopWraps(t *testing.T) {
+	const at = 3040
+	data := handmade(t, "icza__mpq/reps__public.SC2Replay", "loop-wraps.SC2Replay",
+		func(n string, b []byte) []byte {
+			if n != fTracker {
+				return b
+			}
+			evs := trackerEvents(t, b)
+			var setups, rest []trackerEvent
+			for _, e := range evs {
+				if e.id == tPlayerSetup && e.loop == 0 {
+					setups = append(setups, e)
+				} else {
+					rest = append(rest, e)
+				}
+			}
+			if len(setups) == 0 {
+				t.Fatal("no PlayerSetup events at loop 0")
+			}
+			var out []byte
+			loop := int64(0)
+			put := func(delta int64, e trackerEvent) {
+				out = append(append(out, loopDelta(delta)...), e.rest...)
+			}
+			moved := false
+			for i, e := range rest {
+				put(e.loop-loop, e)
+				loop = e.loop
+				if !moved && e.loop <= at && (i+1 == len(rest) || rest[i+1].loop > at) {
+					put(1<<32-loop, setups[0])
+					for _, s := range setups[1:] {
+						put(0, s)
+					}
+					loop, moved = 0, true
+				}
+			}
+			return out
+		})
+	d, err := decode(data, model.DecodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dg := range d.r.Diagnostics {
+		if dg.Severity >= model.Warning {
+			t.Errorf("%v", dg)
+		}
+	}
+	st := d.r.Analysis().Stats.Native.(*Stats)
+	for i, w := range []struct {
+		name  string
+		build refBuild
+	}{
+		{name: "Karen", build: refBuild{n: 96, sha: "7aa1a7c81edc46f0", first: []refItem{{316, "SCV"}, {721, "SCV"}, {992, "SCV"}, {1008, "SupplyDepot"}}}},
+		{name: "ETHO", build: refBuild{n: 26, sha: "df30fa8e2d86c0bc", first: []refItem{{402, "Probe"}, {673, "Probe"}, {944, "Probe"}, {967, "Pylon"}}}},
+		{name: "DakotaFannin", build: refBuild{n: 300, sha: "8ab58e304296d2e1", first: []refItem{{305, "Drone"}, {534, "Drone"}, {753, "Drone"}, {900, "Drone"}}}},
+		{name: "Sasha", build: refBuild{n: 125, sha: "7f9acac43a62205e", first: []refItem{{329, "Probe"}, {600, "Probe"}, {871, "Probe"}, {1019, "Pylon"}}}},
+		{name: "inquisition", build: refBuild{n: 185, sha: "bf56b3534b1c73f2", first: []refItem{{535, "Probe"}, {806, "Probe"}, {948, "Pylon"}, {1077, "Probe"}}}},
+		{name: "frainhat", build: refBuild{n: 133, sha: "411cb1f03e0aa438", first: []refItem{{317, "SCV"}, {588, "SCV"}, {979, "SCV"}, {1170, "SupplyDepot"}}}},
+	} {
+		if st.Players[i].Name != w.name {
+			t.Fatalf("P%d is %s, sc2reader's player %d %s", i+1, st.Players[i].Name, i+1, w.name)
+		}
+		checkBuild(t, "loop-wraps "+w.name, st.Players[i].BuildOrder, &w.build)
+	}
+}

@@ -254,7 +254,11 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 		start := dec.Pos()
 		dv, err := dec.Value()
 		if err == nil && dv.Kind == versioned.Choice && len(dv.Items) == 1 {
-			loop += dv.Items[0].Int
+			// The game counts loops in 32 bits: a delta that runs the sum
+			// past them wraps it, as sc2reader reads it (a 2.1.3 client
+			// wrote its PlayerSetup events late, at loop 0, with a delta
+			// of 2^32 less the loop before).
+			loop = int64(uint32(loop + dv.Items[0].Int))
 		} else if err == nil {
 			err = &versioned.Error{Off: start, Msg: fmt.Sprintf("game loop delta is a %v, expected a choice", dv.Kind)}
 		}
