@@ -250,39 +250,27 @@ func (d *decoder) lobbyHumans() []bool {
 }
 
 // gameHeartStart is the loop sc2reader's GameHeart normalizer takes for
-// the start of the play, 0 when it leaves the replay alone. GameHeart
-// games (an observer overlay of Heart of the Swarm tournaments) start in a
-// lobby on the map; the players' town halls appear when the play starts.
-// The normalizer works on replays with tracker events that are not Legacy
-// of the Void's: it reads the tracker events until one comes more than 5
-// loops after the last town hall (Hatchery, Nexus, Command Center) born
-// to a player, and gives up on a replay whose town halls are born at loop
-// 0. The start is that last town hall's loop, or -1 when no player's town
-// hall is born (sc2reader then moves every event a loop later).
+// the start of the play (gameheart.go), 0 when it leaves the replay alone,
+// -1 when no player's town hall is born (sc2reader then moves every event
+// a loop later).
 func (d *decoder) gameHeartStart() int {
 	t := d.tr
 	if t == nil || t.events.len() == 0 || d.expansion == "LotV" {
 		return 0
 	}
-	start := -1
-	for _, e := range t.events.all() {
-		if start != -1 && int(e.loop) > start+5 {
-			break
+	i := 0
+	return gameHeartOf(func() (birth, bool) {
+		if i >= t.events.len() {
+			return birth{}, false
 		}
-		if e.id != tUnitBorn || e.unit < 0 {
-			continue
-		}
-		u := t.units.at(int(e.unit))
-		if u.born != e.loop || u.hist[0].owner == 0 {
-			continue
-		}
-		switch t.types[u.hist[0].typ] {
-		case "Hatchery", "Nexus", "CommandCenter":
-			if e.loop == 0 {
-				return 0
+		e := t.events.at(i)
+		i++
+		b := birth{loop: int(e.loop)}
+		if e.id == tUnitBorn && e.unit >= 0 {
+			if u := t.units.at(int(e.unit)); u.born == e.loop {
+				b.born, b.control, b.unit = true, int64(u.hist[0].owner), t.types[u.hist[0].typ]
 			}
-			start = int(e.loop)
 		}
-	}
-	return start
+		return b, true
+	}).start
 }

@@ -432,6 +432,9 @@ func (d *decoder) readArchive() {
 	}
 	d.r.Header = append(d.r.Header, files)
 	d.st = newStreams(a, all)
+	if !d.st.has(fInit) && d.st.has(fInitBackup) {
+		d.initStream = fInitBackup // the lobby an anonymizer left
+	}
 	if !d.opt.HeaderOnly {
 		d.r.LoadStream = d.st.load
 	}
@@ -463,6 +466,7 @@ func (d *decoder) readArchive() {
 	}
 	d.r.Diagnostics = append(d.r.Diagnostics, diags...)
 	if d.opt.HeaderOnly {
+		d.headerGameHeart()
 		d.r.Partial = true
 		return
 	}
@@ -477,15 +481,16 @@ func (d *decoder) readArchive() {
 		diags  []model.Diagnostic
 		data   []byte
 	}
-	d.initStream = fInit
-	if !d.st.has(fInit) && d.st.has(fInitBackup) {
-		d.initStream = fInitBackup
+	if d.initStream == fInitBackup {
 		d.r.Diagnostics = append(d.r.Diagnostics, diagnostic(model.Info, model.Span{Stream: fInitBackup}, fInit,
 			"missing; using replay.initData.backup (anonymized replay)", "", ""))
 	}
 	tasks := []*task{
 		{stream: d.initStream, run: d.decodeInit},
-		{stream: fTracker, run: d.decodeTracker},
+		{stream: fTracker, run: func(b []byte, out *[]model.Diagnostic) {
+			d.gameHeartLobby(b)
+			d.decodeTracker(b, out)
+		}},
 		{stream: fMessages, run: d.decodeMessages},
 		{stream: fGame, run: func(b []byte, out *[]model.Diagnostic) {
 			d.decodeGame(b, out)
@@ -571,6 +576,24 @@ func (d *decoder) readArchive() {
 		}
 	}
 	d.merge()
+}
+
+// headerGameHeart puts a replay that lists watchers to the GameHeart rule
+// in a header-only decode too (gameheart.go), so that a listing has the
+// players the whole decode has: it reads the lobby, which seats them, and
+// the tracker events, only for such a replay. What they say of problems is
+// a check's to report.
+func (d *decoder) headerGameHeart() {
+	if !d.watchersListed() || !d.st.has(fTracker) {
+		return
+	}
+	var diags []model.Diagnostic
+	if b, ok := d.read(d.initStream, &diags); ok {
+		d.decodeInit(b, &diags)
+	}
+	if b, ok := d.read(fTracker, &diags); ok {
+		d.gameHeartLobby(b)
+	}
 }
 
 // keep puts a decoded stream where spans can find it.
