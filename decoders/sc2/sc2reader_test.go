@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -274,14 +275,15 @@ func TestSc2readerValues(t *testing.T) {
 }
 
 // checkBuild holds the entries of a build order that come from UnitInit,
-// UnitBorn and Upgrade events to sc2reader's: their count, digest and
-// first ones.
+// UnitBorn and Upgrade events after loop 0 (the rule of sc2readerValues;
+// co-op upgrades at loop 0 are TestSc2readerCoopUpgrades') to sc2reader's:
+// their count, digest and first ones.
 func checkBuild(t *testing.T, who string, order []BuildItem, want *refBuild) {
 	t.Helper()
 	var lines strings.Builder
 	var items []refItem
 	for _, b := range order {
-		if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" {
+		if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" && b.Loop > 0 {
 			fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
 			items = append(items, refItem{b.Loop, b.Name})
 		}
@@ -408,4 +410,60 @@ var tableChoice = map[string]string{
 type refCount struct {
 	n    int
 	name string
+}
+
+// TestSc2readerCoopUpgrades holds each player's co-op upgrades (the build
+// order's entries marked Coop) to the mastery and decoration upgrades
+// sc2reader 1.8.0's tracker reading lists, recorded with
+//
+//	PYTHONPATH=sc2reader:mpyq python3 coop.py FILE..., where coop.py reads
+//	  sc2reader.load_replay(path, load_level=3, engine=None).tracker_events and keeps, by pid,
+//	  the UpgradeCompleteEvents whose upgrade_type_name starts with Mastery or Decoration and
+//	  whose count is above 0, at any loop: how many, sha256 of their "loop name\n" lines, the first
+//
+// (the players in pid order are P1..Pn of these replays).
+func TestSc2readerCoopUpgrades(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	for _, c := range []struct {
+		file    string
+		players []refBuild
+	}{
+		{"ggtracker__sc2reader/test_replays__coop__CoA.SC2Replay", []refBuild{
+			{n: 3, sha: "6756806f77444b11", first: []refItem{{0, "MasteryKerriganAutoAttackDamage"}, {0, "MasteryKerriganImmobilizationWaveDamage"}, {0, "MasteryKerriganResearchSpeedandCost"}}},
+			{n: 3, sha: "216ee89b24ac145a", first: []refItem{{0, "MasteryRaynorDropPodHaste"}, {0, "MasteryRaynorDuskWingCooldown"}, {0, "MasteryRaynorMedicSecondaryHeal"}}},
+		}},
+		{"ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test8.SC2Replay", []refBuild{
+			{n: 11, sha: "1af93600df4101d7", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_0_0"}}},
+			{n: 7, sha: "1a50065ff6084731", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_1_4"}}},
+			{n: 21, sha: "9e8ebaab1ae4fef4", first: []refItem{{0, "DecorationCore_0_0"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}}},
+			{n: 12, sha: "a73c30b49769f883", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {4, "MasteryWorkerSize"}}},
+			{n: 16, sha: "b9f45ec1dd3f1328", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_0_0"}}},
+			{n: 12, sha: "24fefa08630daee2", first: []refItem{{0, "DecorationCore_0_1"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}}},
+		}},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Decode(data, model.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := r.Analysis().Stats.Native.(*Stats)
+		for i, w := range c.players {
+			var lines strings.Builder
+			var items []refItem
+			for _, b := range st.Players[i].BuildOrder {
+				if b.Coop {
+					fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
+					items = append(items, refItem{b.Loop, b.Name})
+				}
+			}
+			sum := sha256.Sum256([]byte(lines.String()))
+			if len(items) != w.n || hex.EncodeToString(sum[:8]) != w.sha || len(items) < len(w.first) || !slices.Equal(items[:len(w.first)], w.first) {
+				t.Errorf("%s P%d: %d co-op upgrades (%x) %v, sc2reader %d (%s) %v", c.file, i+1, len(items), sum[:8],
+					items[:min(4, len(items))], w.n, w.sha, w.first)
+			}
+		}
+	}
 }
