@@ -29,15 +29,14 @@ import (
 //     researched, so they do not crowd the build.
 //
 // Units no player orders are left out: the ones the tables (names.Info)
-// price under 25 resources (Larva, Broodling, Locust, Interceptor, MULE,
+// price under 25 resources (Broodling, Locust, Interceptor, MULE,
 // Changeling, Adept's shade, creep tumors, Auto-Turret) and the ones they
 // do not know (eggs, beacons, arcade maps' markers, Larva and co-op's
 // LarvaStetmann, 3.1's SpecialNexus: born with each Nexus started, at its
 // spot, dead when it is done; sc2reader's tracker reading names them, but
-// a build order that listed them would count every expansion twice and
-// every larva). The build order table
-// and the moments (moments.go) group these lines and list workers only as
-// a count; the JSON lists each.
+// a build order that listed them would count every larva and every
+// expansion twice). The build order table and the moments (moments.go)
+// group these lines and list workers only as a count; the JSON lists each.
 //
 // Replays without tracker events give the orders instead (orders.go):
 // each train, build, morph or research command, workers' too, named by

@@ -36,10 +36,12 @@ func (d *decoder) merge() {
 			d.userToPl[uid] = pi
 		}
 	}
-	// Wings of Liberty game events number their senders from 1 in the
-	// order of the lobby's occupied slots; 16 is the game itself.
-	if d.game != nil && d.game.table.p.User < 0 && d.init != nil {
-		d.gameUserToPl = map[int]int{}
+	// Game and message events of tables without a user id type (Wings of
+	// Liberty's, the HotS beta's) number their senders from 1 in the order
+	// of the lobby's occupied slots, observers' included; 16 is the game
+	// itself (sc2reader reads them the same: replay.entity[pid]).
+	if d.init != nil && (d.game != nil && d.game.table.p.User < 0 || d.msgs != nil && d.msgs.table.p.User < 0) {
+		d.occupiedToPl = map[int]int{}
 		k := 0
 		for _, s := range d.init.slots {
 			if !s.occupied() {
@@ -47,7 +49,7 @@ func (d *decoder) merge() {
 			}
 			k++
 			if s.seat >= 0 {
-				d.gameUserToPl[k] = s.seat
+				d.occupiedToPl[k] = s.seat
 			}
 		}
 	}

@@ -775,8 +775,8 @@ func bitString(v *bitpack.Value) string {
 // gamePlayer is the player index of a game event's user id, -1 if none.
 func (d *decoder) gamePlayer(user int) int {
 	m := d.userToPl
-	if d.gameUserToPl != nil {
-		m = d.gameUserToPl
+	if d.occupiedToPl != nil && (d.game == nil || d.game.table.p.User < 0) {
+		m = d.occupiedToPl
 	}
 	if p, ok := m[user]; ok {
 		return p

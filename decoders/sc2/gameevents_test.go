@@ -88,7 +88,7 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 		t.Errorf("read with the table of %d", d.game.table.p.Base)
 	}
 	// WoL game events count senders by occupied lobby slot from 1
-	d.gameUserToPl = map[int]int{1: 0, 2: 1}
+	d.occupiedToPl = map[int]int{1: 0, 2: 1}
 	want := []struct {
 		loop    int32
 		summary string

@@ -82,9 +82,10 @@ type decoder struct {
 	attrs    []attribute
 	slotToPl map[int]int // tracker player id -> player index
 	userToPl map[int]int // lobby user id -> player index
-	// gameUserToPl replaces userToPl for game events that number their
-	// senders by occupied lobby slot (Wings of Liberty); nil otherwise.
-	gameUserToPl map[int]int
+	// occupiedToPl replaces userToPl for the game and message events of
+	// builds before 24247 (Wings of Liberty, Heart of the Swarm's beta),
+	// which number their senders by occupied lobby slot; nil otherwise.
+	occupiedToPl map[int]int
 
 	// what each stream decoded (in parallel), merged by merge
 	init *initResult

@@ -467,3 +467,52 @@ func TestSc2readerCoopUpgrades(t *testing.T) {
 		}
 	}
 }
+
+// TestSc2readerChat holds the sender of every chat message of the corpus
+// to sc2reader's (testdata/sc2reader-chat.tsv, recorded as its header
+// says): Wings of Liberty's messages (and the HotS beta's) number their
+// senders by occupied lobby slot from 1, later ones by lobby user; an
+// observer's message is no player's.
+func TestSc2readerChat(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	data, err := os.ReadFile("testdata/sc2reader-chat.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, lines := 0, 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		b, err := os.ReadFile(filepath.Join(dir, f[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := decode(b, model.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", f[0], err)
+		}
+		var got []string
+		if d.msgs != nil {
+			for i := range d.msgs.events {
+				if e := &d.msgs.events[i]; e.name == "ChatMessage" {
+					who := "-"
+					if p := d.msgPlayer(int(e.raw.user)); p >= 0 && p < len(d.r.Players) {
+						who = d.r.Players[p].Name
+					}
+					got = append(got, who)
+				}
+			}
+		}
+		if !slices.Equal(got, f[1:]) {
+			t.Errorf("%s: chat from %v, sc2reader %v", f[0], got, f[1:])
+		}
+		files++
+		lines += len(f) - 1
+	}
+	if files < 100 {
+		t.Errorf("only %d replays with sc2reader's chat", files)
+	}
+	t.Logf("%d replays, %d chat messages", files, lines)
+}
