@@ -76,6 +76,20 @@ func (d *decoder) seatPlayers(slots []lobbySlot) {
 	}
 }
 
+// seatOf is the lobby slot player p sits in; nil when the lobby seats it
+// nowhere, or there is no lobby.
+func (d *decoder) seatOf(p int) *lobbySlot {
+	if d.init == nil || p < 0 {
+		return nil
+	}
+	for i := range d.init.slots {
+		if d.init.slots[i].seat == p {
+			return &d.init.slots[i]
+		}
+	}
+	return nil
+}
+
 // seatedTrackerPlayers maps the tracker's player ids to players by the
 // seats: player id k is the slot k-1 until the stream's PlayerSetup
 // events (clients from 2.1) say otherwise (tracker.setup).

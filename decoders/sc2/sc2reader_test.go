@@ -23,7 +23,8 @@ import (
 // it over the corpus: load_replay(load_level=4) with its APMTracker
 // registered. They are the reference's numbers, not rewind's.
 //
-//   - apm: each player's avg_apm (nil: sc2reader gives none, a computer);
+//   - apm: each player's avg_apm (nil: sc2reader gives none, a computer:
+//     is_human False; the player's Computer flag says the same);
 //   - build: the build order rule of buildorder.go applied to sc2reader's
 //     tracker events as it reads them (UnitInitEvent, UnitBornEvent after
 //     loop 0 of a unit not started by a UnitInitEvent, UpgradeCompleteEvent
@@ -47,6 +48,15 @@ var sc2readerValues = []struct {
 			{name: "AceElite", apm: ptr(58.98177676537603)},
 		},
 		commands: []refCommand{{142, 0, "TrainMarine"}, {138, 0, "TrainSCV"}, {41, 0, "Attack"}, {142, 3, "TrainMarauder"}},
+	},
+	{file: "joelwurtz__Sc2ReplayParser/tests__FFA.SC2Replay",
+		players: []refPlayer{
+			{name: "mateo", apm: ptr(65.94024604569455)},
+			{name: "james", apm: ptr(55.55128205128214)},
+			{name: "Ternel", apm: ptr(76.31288343558307)},
+			{name: "Brouznouf", apm: ptr(68.89795918367403)},
+			{name: "Player 5"}, {name: "Player 6"}, {name: "Player 7"}, {name: "Player 8"},
+		},
 	},
 	{file: "ggtracker__sc2reader/test_replays__1.1.0.16561__3v3_Dig Site_11014.SC2Replay",
 		players: []refPlayer{
@@ -261,6 +271,9 @@ func TestSc2readerValues(t *testing.T) {
 				t.Errorf("%s %s: APM %v, sc2reader %v", c.file, want.name, fmtPtr(got.APM), fmtPtr(want.apm))
 			case want.apm != nil && math.Abs(*got.APM-*want.apm) > 1e-9*math.Max(1, *want.apm):
 				t.Errorf("%s %s: APM %v, sc2reader %v", c.file, want.name, *got.APM, *want.apm)
+			}
+			if got.Computer != (want.apm == nil) {
+				t.Errorf("%s %s: computer %v, sc2reader's is_human %v", c.file, want.name, got.Computer, want.apm != nil)
 			}
 			if want.build != nil {
 				checkBuild(t, c.file+" "+want.name, got.BuildOrder, want.build)
