@@ -229,11 +229,9 @@ func (d *decoder) lastEventLoop() int {
 }
 
 // lobbyHumans tells which players a person played, as sc2reader has it:
-// it walks the lobby's slots in order, and each slot of a participant
-// (m_control 2, not observing) or a computer (m_control 3) is the next
-// player of replay.details; the participants are its humans. Without a
-// lobby, every player that replay.details does not mark a computer or an
-// observer.
+// the players seated in a participant's slot of the lobby (m_control 2,
+// not observing; seatPlayers). Without a lobby, every player that
+// replay.details does not mark a computer or an observer.
 func (d *decoder) lobbyHumans() []bool {
 	n := len(d.r.Players)
 	out := make([]bool, n)
@@ -243,55 +241,36 @@ func (d *decoder) lobbyHumans() []bool {
 		}
 		return out
 	}
-	next := 0
 	for _, s := range d.init.slots {
-		switch {
-		case s.control == 2 && s.observe == 0:
-			if next < n {
-				out[next] = true
-			}
-			next++
-		case s.control == 3 && next < n:
-			next++
+		if s.control == 2 && s.observe == 0 && s.seat >= 0 && s.seat < n {
+			out[s.seat] = true
 		}
 	}
 	return out
 }
 
 // gameHeartStart is the loop sc2reader's GameHeart normalizer takes for
-// the start of the play, 0 when it leaves the replay alone. GameHeart
-// games (an observer overlay of Heart of the Swarm tournaments) start in a
-// lobby on the map; the players' town halls appear when the play starts.
-// The normalizer works on replays with tracker events that are not Legacy
-// of the Void's: it reads the tracker events until one comes more than 5
-// loops after the last town hall (Hatchery, Nexus, Command Center) born
-// to a player, and gives up on a replay whose town halls are born at loop
-// 0. The start is that last town hall's loop, or -1 when no player's town
-// hall is born (sc2reader then moves every event a loop later).
+// the start of the play (gameheart.go), 0 when it leaves the replay alone,
+// -1 when no player's town hall is born (sc2reader then moves every event
+// a loop later).
 func (d *decoder) gameHeartStart() int {
 	t := d.tr
 	if t == nil || t.events.len() == 0 || d.expansion == "LotV" {
 		return 0
 	}
-	start := -1
-	for _, e := range t.events.all() {
-		if start != -1 && int(e.loop) > start+5 {
-			break
+	i := 0
+	return gameHeartOf(func() (birth, bool) {
+		if i >= t.events.len() {
+			return birth{}, false
 		}
-		if e.id != tUnitBorn || e.unit < 0 {
-			continue
-		}
-		u := t.units.at(int(e.unit))
-		if u.born != e.loop || u.hist[0].owner == 0 {
-			continue
-		}
-		switch t.types[u.hist[0].typ] {
-		case "Hatchery", "Nexus", "CommandCenter":
-			if e.loop == 0 {
-				return 0
+		e := t.events.at(i)
+		i++
+		b := birth{loop: int(e.loop)}
+		if e.id == tUnitBorn && e.unit >= 0 {
+			if u := t.units.at(int(e.unit)); u.born == e.loop {
+				b.born, b.control, b.unit = true, int64(u.hist[0].owner), t.types[u.hist[0].typ]
 			}
-			start = int(e.loop)
 		}
-	}
-	return start
+		return b, true
+	}).start
 }

@@ -1,6 +1,10 @@
 package sc2
 
-import "rewind/decoders/sc2/names"
+import (
+	"strings"
+
+	"rewind/decoders/sc2/names"
+)
 
 // The build order of the stats JSON (native.go): everything a player
 // made, one entry a unit, structure or upgrade, workers included, named as
@@ -16,14 +20,23 @@ import "rewind/decoders/sc2/names"
 //     unit, moments.go), entered as "typeChange";
 //   - an upgrade after loop 0 (Upgrade) whose count is above 0, co-op's
 //     and arcade maps' included; not the cosmetic ones (sprays, rewards,
-//     GameHeart's markers) nor the ones every player has at loop 0.
+//     GameHeart's markers) nor the ones every player has at loop 0;
+//   - a co-op upgrade (Upgrade, its count above 0, at any loop): a
+//     commander's mastery or a decoration the player brings into the game
+//     (Mastery..., Decoration...: CoA's at loop 0, Direct Strike's at loop
+//     0 and 4), as sc2reader's tracker reading lists them; marked Coop,
+//     and left out of the build order table, the moments and the upgrades
+//     researched, so they do not crowd the build.
 //
 // Units no player orders are left out: the ones the tables (names.Info)
-// price under 25 resources (Larva, Broodling, Locust, Interceptor, MULE,
+// price under 25 resources (Broodling, Locust, Interceptor, MULE,
 // Changeling, Adept's shade, creep tumors, Auto-Turret) and the ones they
-// do not know (eggs, beacons, arcade maps' markers). The build order table
-// and the moments (moments.go) group these lines and list workers only as
-// a count; the JSON lists each.
+// do not know (eggs, beacons, arcade maps' markers, Larva and co-op's
+// LarvaStetmann, 3.1's SpecialNexus: born with each Nexus started, at its
+// spot, dead when it is done; sc2reader's tracker reading names them, but
+// a build order that listed them would count every larva and every
+// expansion twice). The build order table and the moments (moments.go)
+// group these lines and list workers only as a count; the JSON lists each.
 //
 // Replays without tracker events give the orders instead (orders.go):
 // each train, build, morph or research command, workers' too, named by
@@ -64,6 +77,13 @@ type buildItem struct {
 	name  string
 	kind  itemKind
 	event itemEvent
+	coop  bool // a co-op upgrade
+}
+
+// coopUpgrade reports whether an upgrade is a commander's mastery or a
+// decoration, which a co-op player brings into the game.
+func coopUpgrade(name string) bool {
+	return strings.HasPrefix(name, "Mastery") || strings.HasPrefix(name, "Decoration")
 }
 
 // kindOf is what a unit of the tables is as an entry.

@@ -66,8 +66,11 @@ var expectedWarnings = map[string]string{
 // test5, 6, 8, 10) and co-op's (CoA); in melee games they are abilities
 // newer than their table (LotV/89720 ends at ability 729: 732 and 733 are
 // 5.0.x additions). The 47185 and 48258 tables are mended when generated
-// (names/gen), and 3.12 games use 53644's (names.Pick).
+// (names/gen), and 3.12 games use 53644's (names.Pick). WoL/16117's 220/6
+// is a command of two 1.0.3 games (base build 15405) that sc2reader names
+// nothing either (testdata/sc2reader-commands.tsv).
 var unnamedCommands = parseIDList(`
+	WoL/16117: 220/6
 	HotS/24764: 441/0
 	LotV/54724: 129/22 159/4 160/9 165/5 166/10 185/19 185/20 185/21 190/2 190/3 243/3 349/0 410/0 861/0 866/0
 		 951/6 1061/1 1061/3 2294/0 2299/0 2300/0 2360/0 2467/0 2468/0 2484/0
@@ -321,9 +324,7 @@ func checkGameEvents(t *testing.T, name string, d *decoder, unnamed map[string]i
 		if d.gamePlayer(int(e.user)) < 0 {
 			t.Errorf("%s: command at loop %d from user %d, no player", name, e.loop, e.user)
 		}
-		if a, ok := at(&v, "m_abil"); ok && d.names != nil {
-			link, _ := intAt(a, "m_abilLink")
-			idx, _ := intAt(a, "m_abilCmdIndex")
+		if link, idx, ok := cmdAbility(&v); ok && d.names != nil {
 			if c, ok := d.names.Command(int(link), int(idx)); ok && c.Makes != "" {
 				mk.commands++
 				if made[c.Makes] {
@@ -332,11 +333,8 @@ func checkGameEvents(t *testing.T, name string, d *decoder, unnamed map[string]i
 			}
 		}
 		if _, ok := d.command(&v); !ok {
-			a, _ := at(&v, "m_abil")
-			link, _ := intAt(a, "m_abilLink")
-			idx, _ := intAt(a, "m_abilCmdIndex")
+			link, idx, _ := cmdAbility(&v)
 			unnamed[fmt.Sprintf("%s/%s %d/%d", d.names.Expansion, d.names.Build, link, idx)]++
-
 		}
 	}
 	if len(g.events) < 30 || g.events[0].loop >= 16 {

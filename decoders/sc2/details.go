@@ -226,7 +226,10 @@ func spanOf(v *versioned.Value, tag int64, stream string) model.Span {
 	return model.Span{Stream: stream, Off: int64(x.Off), Len: int64(x.End - x.Off)}
 }
 
-// splitClan takes the clan tag out of a name written "&lt;TAG&gt;<sp/>Name".
+// splitClan takes the clan tag out of a name written "&lt;TAG&gt;<sp/>Name",
+// "[TAG]<sp/>Name" or, by early Heart of the Swarm clients (2.0.0 to 2.0.3),
+// "[TAG]Name": the lobby has the name without the tag, and sc2reader too.
+// A character name is letters and digits, so a bracket opens a tag.
 func splitClan(s string) (name, clan string) {
 	if strings.HasPrefix(s, "&lt;") {
 		if i := strings.Index(s, "&gt;<sp/>"); i > 0 {
@@ -241,6 +244,9 @@ func splitClan(s string) (name, clan string) {
 	if strings.HasPrefix(s, "[") {
 		if i := strings.Index(s, "]<sp/>"); i > 0 {
 			return s[i+len("]<sp/>"):], s[1:i]
+		}
+		if i := strings.IndexByte(s, ']'); i > 1 && i+1 < len(s) {
+			return s[i+1:], s[1:i]
 		}
 	}
 	return strings.ReplaceAll(s, "<sp/>", " "), ""

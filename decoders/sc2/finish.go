@@ -9,21 +9,20 @@ import (
 	"rewind/model"
 )
 
-// merge ties what the streams decoded in parallel together: which lobby
-// user is which player (the lobby's working-set slots, then its names,
-// then the tracker's player setup, which has the last word), the map size,
-// the lobby's fields.
+// merge ties what the streams decoded together: which lobby user is which
+// player (the user of the slot the player sits in, seatPlayers; by name a
+// user no slot seats; the tracker's player setup, which agrees), the map
+// size, the lobby's fields.
 func (d *decoder) merge() {
 	if in := d.init; in != nil {
 		d.r.Header = append(d.r.Header, in.field)
 		d.mapW, d.mapH = in.mapW, in.mapH
-		for _, su := range in.slotUsers {
-			if _, seen := d.userToPl[su[0]]; !seen {
-				d.userToPl[su[0]] = su[1]
+		for _, s := range in.slots {
+			if s.user >= 0 && s.seat >= 0 {
+				d.userToPl[s.user] = s.seat
 			}
 		}
-		// Lobbies without working-set slots (HotS before 24764) tie a user
-		// to a player by name; Wings of Liberty users are slots (below).
+		// Wings of Liberty users are slots (below).
 		if in.p.User >= 0 {
 			for uid, pi := range in.namedUsers {
 				if _, seen := d.userToPl[uid]; !seen {
@@ -37,13 +36,20 @@ func (d *decoder) merge() {
 			d.userToPl[uid] = pi
 		}
 	}
-	// Wings of Liberty game events number their senders from 1 in the
-	// order of the lobby's occupied slots; 16 is the game itself.
-	if d.game != nil && d.game.table.p.User < 0 && d.init != nil {
-		d.gameUserToPl = map[int]int{}
-		for i, pi := range d.init.occupied {
-			if pi >= 0 {
-				d.gameUserToPl[i+1] = pi
+	// Game and message events of tables without a user id type (Wings of
+	// Liberty's, the HotS beta's) number their senders from 1 in the order
+	// of the lobby's occupied slots, observers' included; 16 is the game
+	// itself (sc2reader reads them the same: replay.entity[pid]).
+	if d.init != nil && (d.game != nil && d.game.table.p.User < 0 || d.msgs != nil && d.msgs.table.p.User < 0) {
+		d.occupiedToPl = map[int]int{}
+		k := 0
+		for _, s := range d.init.slots {
+			if !s.occupied() {
+				continue
+			}
+			k++
+			if s.seat >= 0 {
+				d.occupiedToPl[k] = s.seat
 			}
 		}
 	}
@@ -61,7 +67,7 @@ func (d *decoder) tableNote() {
 		name  string
 		base  int
 		exact bool
-	}{{fInit, d.initBase(), true}, {fGame, d.tableBase(d.game), d.game != nil && d.game.exact},
+	}{{d.initStream, d.initBase(), true}, {fGame, d.tableBase(d.game), d.game != nil && d.game.exact},
 		{fMessages, d.msgBase(), d.msgs != nil && d.msgs.exact}} {
 		if s.base == 0 {
 			continue

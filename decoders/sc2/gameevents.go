@@ -2,7 +2,6 @@ package sc2
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,20 +55,29 @@ func (d *decoder) decodeGame(b []byte, out *[]model.Diagnostic) {
 }
 
 // pastTheEnd reports the events of a stream that come after the header's
-// last loop (each stream's events are in loop order): they are kept and
-// shown at the last frame, and said so.
+// last loop: they are kept and shown at the last frame, and said so. A
+// stream's events are in loop order but for a tracker loop that wrapped
+// back (decodeTracker), so all are looked at.
 func (d *decoder) pastTheEnd(stream, what string, n int, at func(i int) (loop, off, end int32)) (model.Diagnostic, bool) {
 	if !d.hasLoops || n == 0 {
 		return model.Diagnostic{}, false
 	}
-	first := sort.Search(n, func(i int) bool { l, _, _ := at(i); return int(l) > d.loops })
-	if first == n {
+	first, past := -1, 0
+	for i := range n {
+		if l, _, _ := at(i); int(l) > d.loops {
+			if first < 0 {
+				first = i
+			}
+			past++
+		}
+	}
+	if first < 0 {
 		return model.Diagnostic{}, false
 	}
 	loop, off, end := at(first)
 	dg := diagnostic(model.Warning, model.Span{Stream: stream, Off: int64(off), Len: int64(end - off)},
 		fmt.Sprintf("%s event %d", what, first),
-		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", n-first, what),
+		fmt.Sprintf("%d %s events come after the game's last loop; they are shown at the last loop", past, what),
 		fmt.Sprintf("game loops up to %d (the header's m_elapsedGameLoops)", d.loops), fmt.Sprintf("loop %d", loop))
 	dg.Frame = d.loops
 	return dg, true
@@ -396,15 +404,33 @@ func (d *decoder) unitName(link int64) string {
 	return n
 }
 
+// noAbility is the ability link of a base build 15405 command that uses
+// none: the default ("smart") command.
+const noAbility = 0xffff
+
+// cmdAbility is a command's ability link and command index; false for the
+// default ("smart") command, which uses none. From base build 16561 a
+// command nests them in an optional m_abil; 15405's carries them in its
+// body, with link 0xffff (and index 255) for the default command.
+func cmdAbility(v *bitpack.Value) (link, index int64, ok bool) {
+	a, nested := at(v, "m_abil")
+	if !nested {
+		a = v
+	}
+	if link, ok = intAt(a, "m_abilLink"); !ok || link == noAbility {
+		return 0, 0, false
+	}
+	index, _ = intAt(a, "m_abilCmdIndex")
+	return link, index, true
+}
+
 // command names a command's ability: "Train Marine"; ok false when the
 // id table has no name for it.
 func (d *decoder) command(v *bitpack.Value) (string, bool) {
-	a, ok := at(v, "m_abil")
+	link, idx, ok := cmdAbility(v)
 	if !ok {
 		return "Right Click", true // a command without an ability is the default ("smart") command
 	}
-	link, _ := intAt(a, "m_abilLink")
-	idx, _ := intAt(a, "m_abilCmdIndex")
 	key := [2]int64{link, idx}
 	d.namesMu.RLock()
 	c, ok := d.commands[key]
@@ -749,8 +775,8 @@ func bitString(v *bitpack.Value) string {
 // gamePlayer is the player index of a game event's user id, -1 if none.
 func (d *decoder) gamePlayer(user int) int {
 	m := d.userToPl
-	if d.gameUserToPl != nil {
-		m = d.gameUserToPl
+	if d.occupiedToPl != nil && (d.game == nil || d.game.table.p.User < 0) {
+		m = d.occupiedToPl
 	}
 	if p, ok := m[user]; ok {
 		return p

@@ -14,7 +14,7 @@ import (
 // testDecoder is a decoder of a replay of the base build with two players,
 // for feeding it hand-built streams.
 func testDecoder(base int, expansion string) *decoder {
-	d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, r: &model.Replay{Streams: map[string][]byte{}},
+	d := &decoder{userToPl: map[int]int{}, slotToPl: map[int]int{}, initStream: fInit, r: &model.Replay{Streams: map[string][]byte{}},
 		b: budget.New(1<<20, model.Limits{}), baseBuild: base, names: names.Pick(expansion, base)}
 	for _, n := range []string{"firebat", "Stardust"} {
 		d.players = append(d.players, playerInfo{name: n})
@@ -88,7 +88,7 @@ func TestWoLGameEventsHandBuilt(t *testing.T) {
 		t.Errorf("read with the table of %d", d.game.table.p.Base)
 	}
 	// WoL game events count senders by occupied lobby slot from 1
-	d.gameUserToPl = map[int]int{1: 0, 2: 1}
+	d.occupiedToPl = map[int]int{1: 0, 2: 1}
 	want := []struct {
 		loop    int32
 		summary string

@@ -15,22 +15,94 @@ type initResult struct {
 	p          *protocol.Protocol
 	field      model.Field
 	mapW, mapH int64
-	// slotUsers: user id -> player by working-set slot, in slot order
-	slotUsers [][2]int
-	// namedUsers: user id -> player by name (lobbies without working-set
-	// slots, HotS before 24764)
+	// namedUsers: user id -> player by name, for a user no slot seats
 	namedUsers map[int]int
-	// occupied: for each occupied slot in order (counted from 1 as Wings
-	// of Liberty game events number their users), the player, or -1
-	occupied []int
-	// slots: every lobby slot's control and observe, in order (who
-	// sc2reader counts a human, lobbyHumans)
+	// slots: every lobby slot in order, with the player seated in it
+	// (seatPlayers)
 	slots []lobbySlot
 }
 
 // lobbySlot is what a lobby slot says of who sits in it.
 type lobbySlot struct {
 	control, observe int64
+	user             int // the lobby user in it, -1 for none (a computer, an open slot)
+	wss              int64
+	hasWss           bool
+	// seat is the replay.details player in the slot, -1 for none (an
+	// observer, an open or closed slot)
+	seat int
+}
+
+// occupied reports whether a person or the game's AI sits in the slot,
+// to play or to watch.
+func (s *lobbySlot) occupied() bool { return s.control == 2 || s.control == 3 }
+
+// seatPlayers ties each lobby slot to the replay.details player in it.
+// Every player id of the streams names a slot, not a details entry: the
+// tracker's players are the slots counted from 1 (or what its PlayerSetup
+// events say), game and message events name the slot's user, Wings of
+// Liberty's game events the occupied slots counted from 1. A lobby with
+// open slots before an occupied one (an A.I. seated in slot 8 of a 4v4
+// lobby, the rest open) numbers them past the details list.
+//
+// From base build 24764 details and lobby both give each player its
+// working-set slot, which ties them exactly. Before (and in replays whose
+// details lack them), the details list the players in the order of their
+// slots, as sc2reader reads them: each slot of a participant (m_control 2,
+// not observing) or of a computer (m_control 3) holds the next details
+// player, an observer's none.
+func (d *decoder) seatPlayers(slots []lobbySlot) {
+	byWss := len(d.players) > 0
+	for _, p := range d.players {
+		byWss = byWss && p.hasWorkingSlot
+	}
+	next := 0
+	for i := range slots {
+		s := &slots[i]
+		s.seat = -1
+		switch {
+		case !s.occupied():
+		case byWss:
+			for pi := range d.players {
+				if s.hasWss && d.players[pi].workingSlot == s.wss {
+					s.seat = pi
+					break
+				}
+			}
+		case (s.control == 3 || s.observe == 0) && next < len(d.players):
+			s.seat = next
+			next++
+		}
+	}
+}
+
+// seatOf is the lobby slot player p sits in; nil when the lobby seats it
+// nowhere, or there is no lobby.
+func (d *decoder) seatOf(p int) *lobbySlot {
+	if d.init == nil || p < 0 {
+		return nil
+	}
+	for i := range d.init.slots {
+		if d.init.slots[i].seat == p {
+			return &d.init.slots[i]
+		}
+	}
+	return nil
+}
+
+// seatedTrackerPlayers maps the tracker's player ids to players by the
+// seats: player id k is the slot k-1 until the stream's PlayerSetup
+// events (clients from 2.1) say otherwise (tracker.setup).
+func (d *decoder) seatedTrackerPlayers() {
+	if d.init == nil || len(d.init.slots) == 0 {
+		return
+	}
+	d.slotToPl = map[int]int{}
+	for i, s := range d.init.slots {
+		if s.seat >= 0 {
+			d.slotToPl[i+1] = s.seat
+		}
+	}
 }
 
 // pickInit reads replay.initData with the table of the base build or the
@@ -49,7 +121,7 @@ func (d *decoder) pickInit(b []byte) (*protocol.Protocol, error) {
 			break
 		}
 		tried[k] = true
-		if err := d.b.Step(fInit+": layout trials", int64(len(b))+1); err != nil {
+		if err := d.b.Step(d.initStream+": layout trials", int64(len(b))+1); err != nil {
 			return nil, err
 		}
 		r := bitpack.New(b)
@@ -73,7 +145,7 @@ func (d *decoder) pickInit(b []byte) (*protocol.Protocol, error) {
 func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 	p, err := d.pickInit(b)
 	if p == nil {
-		if d.budgetHit(model.Span{Stream: fInit}) {
+		if d.budgetHit(model.Span{Stream: d.initStream}) {
 			return
 		}
 		off := int64(0)
@@ -88,15 +160,15 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 		if own := protocol.Get(d.baseBuild); own == nil || own.Derived != 0 {
 			sev, whose = model.Info, fmt.Sprintf("base build %d has no Blizzard table; the nearest", d.baseBuild)
 		}
-		*out = append(*out, diagnostic(sev, model.Span{Stream: fInit, Off: off, Len: int64(len(b)) - off}, fInit,
+		*out = append(*out, diagnostic(sev, model.Span{Stream: d.initStream, Off: off, Len: int64(len(b)) - off}, d.initStream,
 			fmt.Sprintf("no protocol table reads the lobby to its end, so it is not decoded (%s stops here: %s)", whose, msg), "", ""))
 		return
 	}
-	dec := bitpack.Decoder{Tab: p.Types, Budget: d.b, What: fInit}
+	dec := bitpack.Decoder{Tab: p.Types, Budget: d.b, What: d.initStream}
 	r := bitpack.New(b)
 	v := dec.Read(r, p.Init)
 	if r.Failed() {
-		d.budgetHit(model.Span{Stream: fInit, Off: int64(r.Pos())})
+		d.budgetHit(model.Span{Stream: d.initStream, Off: int64(r.Pos())})
 		return
 	}
 	lobby, _ := v.Get("m_syncLobbyState")
@@ -105,7 +177,7 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 	}
 	res := &initResult{p: p, namedUsers: map[int]int{}}
 	sp := func(x *bitpack.Value) model.Span {
-		return model.Span{Stream: fInit, Off: int64(x.Off), Len: int64(x.End-x.Off) + 1}
+		return model.Span{Stream: d.initStream, Off: int64(x.Off), Len: int64(x.End-x.Off) + 1}
 	}
 	intField := func(x *bitpack.Value, k string) (model.Field, bool) {
 		f, ok := x.Get(k)
@@ -122,7 +194,7 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 		return model.Field{Key: strings.TrimPrefix(k, "m_"), Label: k, Value: n, Span: sp(f)}, true
 	}
 	g := model.Field{Key: "initData", Label: "Lobby (replay.initData)", Value: fmt.Sprintf("table of base build %d", p.Base),
-		Span: model.Span{Stream: fInit, Len: int64(len(b))}}
+		Span: model.Span{Stream: d.initStream, Len: int64(len(b))}}
 	if desc, ok := lobby.Get("m_gameDescription"); ok {
 		for _, k := range []string{"m_mapSizeX", "m_mapSizeY", "m_maxPlayers", "m_maxObservers", "m_maxTeams", "m_gameSpeed", "m_gameType", "m_isBlizzardMap"} {
 			if f, ok := intField(desc, k); ok {
@@ -186,8 +258,10 @@ func (d *decoder) decodeInit(b []byte, out *[]model.Diagnostic) {
 			res.namedUsers[int(uid)] = pi
 		}
 	}
+	d.seatPlayers(res.slots)
 	res.field = g
 	d.init = res
+	d.seatedTrackerPlayers()
 }
 
 // slotFields lists the lobby slots and records what ties their users to
@@ -199,9 +273,13 @@ func (d *decoder) slotFields(res *initResult, slots *bitpack.Value, userName map
 		s := &slots.Items[i]
 		ctl, _ := s.IntOf("m_control")
 		obs, _ := s.IntOf("m_observe")
-		res.slots = append(res.slots, lobbySlot{control: ctl, observe: obs})
 		uid, hasUser := s.IntOf("m_userId")
 		wss, hasWss := s.IntOf("m_workingSetSlotId")
+		ls := lobbySlot{control: ctl, observe: obs, user: -1, wss: wss, hasWss: hasWss}
+		if hasUser {
+			ls.user = int(uid)
+		}
+		res.slots = append(res.slots, ls)
 		toon, _ := s.BytesOf("m_toonHandle")
 		f := model.Field{Key: fmt.Sprintf("slot%d", i), Label: fmt.Sprintf("slot %d", i), Value: controlName(ctl), Span: sp(s)}
 		if hasUser {
@@ -236,24 +314,6 @@ func (d *decoder) slotFields(res *initResult, slots *bitpack.Value, userName map
 		}
 		if len(toon) > 0 {
 			f.Fields = append(f.Fields, model.Field{Key: "toonHandle", Label: "m_toonHandle", Value: string(toon)})
-		}
-		// The working-set slot ties a lobby slot (and its user) to the
-		// player in replay.details.
-		if hasUser && hasWss {
-			for pi, p := range d.players {
-				if p.hasWorkingSlot && p.workingSlot == wss {
-					res.slotUsers = append(res.slotUsers, [2]int{int(uid), pi})
-				}
-			}
-		}
-		// Wings of Liberty game events number their senders from 1 in the
-		// order of the lobby's occupied slots, observers included.
-		if ctl == 2 || ctl == 3 {
-			pi := -1
-			if hasUser {
-				pi = d.playerNamed(userName[uid])
-			}
-			res.occupied = append(res.occupied, pi)
 		}
 		sf.Fields = append(sf.Fields, f)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -87,9 +88,21 @@ func TestManifest(t *testing.T) {
 				values++
 			}
 			if m := rePlayers.FindStringSubmatch(part); m != nil {
+				// the details players: the replay's, and in a GameHeart
+				// lobby the ones that only watch (gameheart.go), which
+				// the manifest lists among them
+				type entry struct{ name, race string }
+				var details []entry
+				for _, p := range r.Players {
+					details = append(details, entry{p.Name, p.Character})
+				}
+				obs, _ := model.Find(r.Header, "gameHeartObservers")
+				for _, o := range obs.Fields {
+					details = append(details, entry{o.Label, o.Name})
+				}
 				n, _ := strconv.Atoi(m[1])
-				if len(r.Players) != n {
-					t.Errorf("%s: %d players, want %d", file, len(r.Players), n)
+				if len(details) != n {
+					t.Errorf("%s: %d players and %d observers, want %d details players", file, len(r.Players), len(obs.Fields), n)
 					continue
 				}
 				values++
@@ -98,15 +111,21 @@ func TestManifest(t *testing.T) {
 				items := strings.Split(strings.TrimSuffix(list, ")"), "), ")
 				for i, it := range items {
 					k := strings.LastIndex(it, "(")
-					if k < 0 || i >= len(r.Players) {
+					if k < 0 || i >= len(details) {
 						continue
 					}
 					// the manifest has the details' race as the client wrote it,
 					// in its language; rewind names races in English
 					name, _ := splitClan(it[:k])
-					race := englishRace(it[k+1:])
-					if r.Players[i].Name != name || r.Players[i].Character != race {
-						t.Errorf("%s: player %d %q (%s), want %q (%s)", file, i+1, r.Players[i].Name, r.Players[i].Character, name, race)
+					want := entry{name, englishRace(it[k+1:])}
+					if len(obs.Fields) > 0 {
+						// players first, then the observers: in
+						// details' order, they are mixed
+						if !slices.Contains(details, want) {
+							t.Errorf("%s: no details player %v among %v", file, want, details)
+						}
+					} else if details[i] != want {
+						t.Errorf("%s: player %d %v, want %v", file, i+1, details[i], want)
 					}
 					values += 2
 				}

@@ -97,6 +97,12 @@ func recipientName(r int64) string {
 
 // msgPlayer is the player of a message's user id.
 func (d *decoder) msgPlayer(user int) int {
+	if d.occupiedToPl != nil && d.msgs != nil && d.msgs.table.p.User < 0 {
+		if p, ok := d.occupiedToPl[user]; ok {
+			return p
+		}
+		return -1
+	}
 	if p, ok := d.userToPl[user]; ok {
 		return p
 	}

@@ -392,15 +392,23 @@ func (a *analysis) morph(e *tevent) {
 // (tracker.upgrades).
 func (a *analysis) upgrade(e *tevent, rec int32) {
 	p := int(e.player)
-	if p < 0 || p >= a.n || e.loop == 0 {
-		return // the skins and sprays every player owns are upgrades at loop 0
-	}
-	if rec < 0 {
-		return // a count of 0 or less
+	if p < 0 || p >= a.n || rec < 0 {
+		return // no player's, or a count of 0 or less
 	}
 	name := a.d.tr.upgradeNames[rec]
 	if name == "" || cosmetic(name) {
 		return
+	}
+	if coopUpgrade(name) {
+		if !a.lean {
+			a.addItem(p, e.loop, name, itemUpgrade, fromUpgrade)
+			it := a.items[p]
+			it[len(it)-1].coop = true
+		}
+		return
+	}
+	if e.loop == 0 {
+		return // the skins every player owns are upgrades at loop 0
 	}
 	a.players[p].upgrades++
 	a.addItem(p, e.loop, name, itemUpgrade, fromUpgrade)

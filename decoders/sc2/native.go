@@ -98,6 +98,9 @@ type BuildItem struct {
 	Name   string   `json:"name"`   // the tracker's name (sc2reader's): "SCV", "SupplyDepot", "Stimpack"
 	Kind   string   `json:"kind"`   // "worker", "unit", "structure", "upgrade"
 	Event  string   `json:"event"`  // where it comes from: "init", "born", "typeChange", "upgrade", "order"
+	// Coop marks a co-op upgrade (buildorder.go): a mastery or decoration
+	// the player brings into the game, listed but not researched in it.
+	Coop bool `json:"coop,omitempty"`
 }
 
 // native makes the stats JSON from the analysis.
@@ -143,7 +146,7 @@ func (a *analysis) nativePlayer(p int, gameAPM, mmr map[int]float64) PlayerStats
 		ps.BuildOrder = make([]BuildItem, 0, len(a.items[p]))
 		for _, it := range a.items[p] {
 			f := a.frame(it.loop)
-			bi := BuildItem{Time: a.seconds(f), Loop: int(it.loop), Name: it.name, Kind: it.kind.String(), Event: it.event.String()}
+			bi := BuildItem{Time: a.seconds(f), Loop: int(it.loop), Name: it.name, Kind: it.kind.String(), Event: it.event.String(), Coop: it.coop}
 			if v, ok := a.supplyUsed(p, f); ok {
 				bi.Supply = &v
 			}

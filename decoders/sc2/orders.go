@@ -69,12 +69,10 @@ func (a *analysis) walkOrders() {
 // morph or research order, or orders something worth less than 25
 // resources.
 func (a *analysis) order(v *bitpack.Value) (names.Command, bool) {
-	ab, ok := at(v, "m_abil")
+	link, idx, ok := cmdAbility(v)
 	if !ok {
 		return names.Command{}, false
 	}
-	link, _ := intAt(ab, "m_abilLink")
-	idx, _ := intAt(ab, "m_abilCmdIndex")
 	c, ok := a.d.names.Command(int(link), int(idx))
 	if !ok || strings.HasPrefix(c.Name, "Cancel") || strings.HasPrefix(c.Name, "Hallucinate") {
 		return c, false

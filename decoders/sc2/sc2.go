@@ -45,6 +45,7 @@ const (
 	fMessages   = "replay.message.events"
 	fGame       = "replay.game.events"
 	fInit       = "replay.initData"
+	fInitBackup = "replay.initData.backup"
 	fListfile   = "(listfile)"
 	// fArcAttributes is the archive's own attributes member (checksums and
 	// times of the other members), not the game's attributes.
@@ -52,7 +53,7 @@ const (
 )
 
 // knownFiles are found even when the listfile is missing or lists fewer.
-var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fGame, fMessages, fTracker,
+var knownFiles = []string{fDetails, fBackup, fAttributes, fInit, fInitBackup, fGame, fMessages, fTracker,
 	"replay.sync.events", "replay.sync.history", "replay.load.info", "replay.smartcam.events",
 	"replay.resumable.events", "replay.server.battlelobby", "replay.gamemetadata.json", fListfile, fArcAttributes}
 
@@ -73,13 +74,18 @@ type decoder struct {
 	expansion        string  // "WoL", "HotS", "LotV" from replay.details
 	names            *names.Table
 
+	// initStream is the lobby's member: replay.initData, or the backup
+	// an anonymizer left
+	initStream string
+
 	players  []playerInfo
 	attrs    []attribute
 	slotToPl map[int]int // tracker player id -> player index
 	userToPl map[int]int // lobby user id -> player index
-	// gameUserToPl replaces userToPl for game events that number their
-	// senders by occupied lobby slot (Wings of Liberty); nil otherwise.
-	gameUserToPl map[int]int
+	// occupiedToPl replaces userToPl for the game and message events of
+	// builds before 24247 (Wings of Liberty, Heart of the Swarm's beta),
+	// which number their senders by occupied lobby slot; nil otherwise.
+	occupiedToPl map[int]int
 
 	// what each stream decoded (in parallel), merged by merge
 	init *initResult
@@ -121,7 +127,7 @@ func Decode(data []byte, opt model.DecodeOptions) (*model.Replay, error) {
 // decode is Decode, keeping the decoder (tests look at its streams).
 func decode(data []byte, opt model.DecodeOptions) (*decoder, error) {
 	d := &decoder{data: data, opt: opt, speed: "Faster", b: budget.New(int64(len(data)), opt.Limits),
-		userToPl: map[int]int{}, slotToPl: map[int]int{}}
+		userToPl: map[int]int{}, slotToPl: map[int]int{}, initStream: fInit}
 	r := &model.Replay{Format: ID, FormatName: "StarCraft II replay", Size: int64(len(data))}
 	d.r = r
 	defer mpq.Hold()()
@@ -427,6 +433,9 @@ func (d *decoder) readArchive() {
 	}
 	d.r.Header = append(d.r.Header, files)
 	d.st = newStreams(a, all)
+	if !d.st.has(fInit) && d.st.has(fInitBackup) {
+		d.initStream = fInitBackup // the lobby an anonymizer left
+	}
 	if !d.opt.HeaderOnly {
 		d.r.LoadStream = d.st.load
 	}
@@ -458,6 +467,7 @@ func (d *decoder) readArchive() {
 	}
 	d.r.Diagnostics = append(d.r.Diagnostics, diags...)
 	if d.opt.HeaderOnly {
+		d.headerGameHeart()
 		d.r.Partial = true
 		return
 	}
@@ -472,9 +482,16 @@ func (d *decoder) readArchive() {
 		diags  []model.Diagnostic
 		data   []byte
 	}
+	if d.initStream == fInitBackup {
+		d.r.Diagnostics = append(d.r.Diagnostics, diagnostic(model.Info, model.Span{Stream: fInitBackup}, fInit,
+			"missing; using replay.initData.backup (anonymized replay)", "", ""))
+	}
 	tasks := []*task{
-		{stream: fInit, run: d.decodeInit},
-		{stream: fTracker, run: d.decodeTracker},
+		{stream: d.initStream, run: d.decodeInit},
+		{stream: fTracker, run: func(b []byte, out *[]model.Diagnostic) {
+			d.gameHeartLobby(b)
+			d.decodeTracker(b, out)
+		}},
 		{stream: fMessages, run: d.decodeMessages},
 		{stream: fGame, run: func(b []byte, out *[]model.Diagnostic) {
 			d.decodeGame(b, out)
@@ -560,6 +577,24 @@ func (d *decoder) readArchive() {
 		}
 	}
 	d.merge()
+}
+
+// headerGameHeart puts a replay that lists watchers to the GameHeart rule
+// in a header-only decode too (gameheart.go), so that a listing has the
+// players the whole decode has: it reads the lobby, which seats them, and
+// the tracker events, only for such a replay. What they say of problems is
+// a check's to report.
+func (d *decoder) headerGameHeart() {
+	if !d.watchersListed() || !d.st.has(fTracker) {
+		return
+	}
+	var diags []model.Diagnostic
+	if b, ok := d.read(d.initStream, &diags); ok {
+		d.decodeInit(b, &diags)
+	}
+	if b, ok := d.read(fTracker, &diags); ok {
+		d.gameHeartLobby(b)
+	}
 }
 
 // keep puts a decoded stream where spans can find it.

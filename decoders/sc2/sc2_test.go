@@ -103,8 +103,11 @@ func TestCrossCheck(t *testing.T) {
 			if r.Version != c.version || base.Value != int64(c.base) || loops.Value != int64(c.loops) {
 				t.Errorf("version %s base %v loops %v, want %s %d %d", r.Version, base.Value, loops.Value, c.version, c.base, c.loops)
 			}
-			if r.Title != c.title || len(r.Players) != c.players {
-				t.Errorf("title %q players %d, want %q %d", r.Title, len(r.Players), c.title, c.players)
+			// details players: the players, and the ones a GameHeart
+			// lobby lists that only watch (gameheart.go)
+			obs, _ := model.Find(r.Header, "gameHeartObservers")
+			if r.Title != c.title || len(r.Players)+len(obs.Fields) != c.players {
+				t.Errorf("title %q players %d+%d observers, want %q %d", r.Title, len(r.Players), len(obs.Fields), c.title, c.players)
 			}
 			if r.Timeline.Count != c.loops+1 {
 				t.Errorf("timeline %d frames, want %d", r.Timeline.Count, c.loops+1)
@@ -197,26 +200,39 @@ func TestUpstreamAssertions(t *testing.T) {
 			t.Errorf("%d computer players, want 1", comp)
 		}
 	})
-	t.Run("gameheart_raw", func(t *testing.T) {
-		r := f("ggtracker__sc2reader/test_replays__gameheart__gameheart.SC2Replay")
-		if len(r.Players) != 7 || r.Timeline.Count != 10726 {
-			t.Errorf("players %d frames %d, want 7 and 10726", len(r.Players), r.Timeline.Count)
-		}
-		for n, want := range map[string][2]string{"SjoWBBII": {"Terran", "Loss"}, "Stardust": {"Protoss", "Win"}} {
-			p := playerByName(r, n)
-			if p == nil || p.Character != want[0] || p.Result != want[1] {
-				t.Errorf("%s: %+v, want %v", n, p, want)
+	// sc2reader's test_gameheartnormalizer_plugin: players SjoWBBII
+	// (Terran) and Stardust (Protoss), 5 observers, 2 teams, Stardust's
+	// team wins. rewind keeps the file's loops (sc2reader moves the events
+	// back to the start of the play: its events[0].frame 0 and 636 s).
+	t.Run("gameheart", func(t *testing.T) {
+		path := "ggtracker__sc2reader/test_replays__gameheart__gameheart.SC2Replay"
+		for _, opt := range []model.DecodeOptions{{}, {HeaderOnly: true}} {
+			data, err := os.ReadFile(corpus.File(t, "sc2", path))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		// the other five are the caster's observers: no result
-		noResult := 0
-		for _, p := range r.Players {
-			if p.Result == "" {
-				noResult++
+			r, err := Decode(data, opt)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if noResult != 5 {
-			t.Errorf("%d players without a result, want the 5 observers", noResult)
+			want := []model.Player{{Slot: "P1", Name: "SjoWBBII", Character: "Terran", Team: "team 1", Result: "Loss"},
+				{Slot: "P2", Name: "Stardust", Character: "Protoss", Team: "team 2", Result: "Win"}}
+			if len(r.Players) != len(want) {
+				t.Fatalf("header-only %v: %d players, want %d", opt.HeaderOnly, len(r.Players), len(want))
+			}
+			for i, w := range want {
+				p := r.Players[i]
+				if p.Slot != w.Slot || p.Name != w.Name || p.Character != w.Character || p.Team != w.Team || p.Result != w.Result {
+					t.Errorf("header-only %v: %+v, want %+v", opt.HeaderOnly, p, w)
+				}
+			}
+			obs, _ := model.Find(r.Header, "gameHeartObservers")
+			if len(obs.Fields) != 5 || r.Result != "Win: Stardust" || !strings.HasPrefix(r.Mode, "1v1") {
+				t.Errorf("header-only %v: %d observers, result %q, mode %q", opt.HeaderOnly, len(obs.Fields), r.Result, r.Mode)
+			}
+			if !opt.HeaderOnly && r.Timeline.Count != 10726 {
+				t.Errorf("%d frames, want the file's 10726", r.Timeline.Count)
+			}
 		}
 	})
 	t.Run("bad_unit_ids", func(t *testing.T) {

@@ -4,8 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,7 +23,8 @@ import (
 // it over the corpus: load_replay(load_level=4) with its APMTracker
 // registered. They are the reference's numbers, not rewind's.
 //
-//   - apm: each player's avg_apm (nil: sc2reader gives none, a computer);
+//   - apm: each player's avg_apm (nil: sc2reader gives none, a computer:
+//     is_human False; the player's Computer flag says the same);
 //   - build: the build order rule of buildorder.go applied to sc2reader's
 //     tracker events as it reads them (UnitInitEvent, UnitBornEvent after
 //     loop 0 of a unit not started by a UnitInitEvent, UpgradeCompleteEvent
@@ -42,6 +48,15 @@ var sc2readerValues = []struct {
 			{name: "AceElite", apm: ptr(58.98177676537603)},
 		},
 		commands: []refCommand{{142, 0, "TrainMarine"}, {138, 0, "TrainSCV"}, {41, 0, "Attack"}, {142, 3, "TrainMarauder"}},
+	},
+	{file: "joelwurtz__Sc2ReplayParser/tests__FFA.SC2Replay",
+		players: []refPlayer{
+			{name: "mateo", apm: ptr(65.94024604569455)},
+			{name: "james", apm: ptr(55.55128205128214)},
+			{name: "Ternel", apm: ptr(76.31288343558307)},
+			{name: "Brouznouf", apm: ptr(68.89795918367403)},
+			{name: "Player 5"}, {name: "Player 6"}, {name: "Player 7"}, {name: "Player 8"},
+		},
 	},
 	{file: "ggtracker__sc2reader/test_replays__1.1.0.16561__3v3_Dig Site_11014.SC2Replay",
 		players: []refPlayer{
@@ -257,27 +272,11 @@ func TestSc2readerValues(t *testing.T) {
 			case want.apm != nil && math.Abs(*got.APM-*want.apm) > 1e-9*math.Max(1, *want.apm):
 				t.Errorf("%s %s: APM %v, sc2reader %v", c.file, want.name, *got.APM, *want.apm)
 			}
-			if want.build == nil {
-				continue
+			if got.Computer != (want.apm == nil) {
+				t.Errorf("%s %s: computer %v, sc2reader's is_human %v", c.file, want.name, got.Computer, want.apm != nil)
 			}
-			var lines strings.Builder
-			var items []refItem
-			for _, b := range got.BuildOrder {
-				if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" {
-					fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
-					items = append(items, refItem{b.Loop, b.Name})
-				}
-			}
-			sum := sha256.Sum256([]byte(lines.String()))
-			if len(items) != want.build.n || hex.EncodeToString(sum[:8]) != want.build.sha {
-				t.Errorf("%s %s: %d build order entries (%x), sc2reader %d (%s)", c.file, want.name, len(items), sum[:8],
-					want.build.n, want.build.sha)
-			}
-			for i, w := range want.build.first {
-				if i >= len(items) || items[i] != w {
-					t.Errorf("%s %s: build order entry %d %v, sc2reader %v", c.file, want.name, i, items[min(i, len(items)-1):], w)
-					break
-				}
+			if want.build != nil {
+				checkBuild(t, c.file+" "+want.name, got.BuildOrder, want.build)
 			}
 		}
 		for _, w := range c.commands {
@@ -288,9 +287,245 @@ func TestSc2readerValues(t *testing.T) {
 	}
 }
 
+// checkBuild holds the entries of a build order that come from UnitInit,
+// UnitBorn and Upgrade events after loop 0 (the rule of sc2readerValues;
+// co-op upgrades at loop 0 are TestSc2readerCoopUpgrades') to sc2reader's:
+// their count, digest and first ones.
+func checkBuild(t *testing.T, who string, order []BuildItem, want *refBuild) {
+	t.Helper()
+	var lines strings.Builder
+	var items []refItem
+	for _, b := range order {
+		if b.Event == "init" || b.Event == "born" || b.Event == "upgrade" && b.Loop > 0 {
+			fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
+			items = append(items, refItem{b.Loop, b.Name})
+		}
+	}
+	sum := sha256.Sum256([]byte(lines.String()))
+	if len(items) != want.n || hex.EncodeToString(sum[:8]) != want.sha {
+		t.Errorf("%s: %d build order entries (%x), sc2reader %d (%s)", who, len(items), sum[:8], want.n, want.sha)
+	}
+	for i, w := range want.first {
+		if i >= len(items) || items[i] != w {
+			t.Errorf("%s: build order entry %d %v, sc2reader %v", who, i, items[min(i, len(items)):min(i+4, len(items))], w)
+			break
+		}
+	}
+}
+
 func fmtPtr(v *float64) string {
 	if v == nil {
 		return "none"
 	}
 	return fmt.Sprint(*v)
+}
+
+// TestSc2readerCommands holds every command of every corpus replay to
+// sc2reader's reading of it (testdata/sc2reader-commands.tsv, recorded as
+// its header says): the same commands by ability link and command index,
+// as many of each, and the id tables' name of each is sc2reader's
+// ability_name (none where sc2reader names none). Base build 15405's
+// commands carry their ability in their body; sc2reader reads the default
+// command there as ability 65535/255, which names nothing: rewind's
+// command without an ability ("-"), whose name is not compared (sc2reader
+// looks ability 0 up for it: "RightClick" or "CAbil" by table). Two
+// replays' names are rewind's own choice of table (tableChoice).
+func TestSc2readerCommands(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	data, err := os.ReadFile("testdata/sc2reader-commands.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, pairs := 0, 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		file, list, _ := strings.Cut(line, "\t")
+		want := map[string]refCount{}
+		for e := range strings.SplitSeq(list, ";") {
+			if e == "" {
+				continue
+			}
+			f := strings.SplitN(e, "=", 3)
+			if len(f) != 3 {
+				t.Fatalf("%s: bad entry %q", file, e)
+			}
+			if f[0] == "65535/255" || f[0] == "-" {
+				f[0], f[2] = "-", ""
+			}
+			n, _ := strconv.Atoi(f[1])
+			want[f[0]] = refCount{n, f[2]}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := decode(b, model.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		got := map[string]refCount{}
+		if g := d.game; g != nil {
+			s := summaryScratches.Get().(*summaryScratch)
+			for i := range g.events {
+				e := &g.events[i]
+				if g.table.events[e.id].Name != "Cmd" {
+					continue
+				}
+				v := g.bodyIn(s, e)
+				k, name := "-", ""
+				if link, idx, ok := cmdAbility(&v); ok {
+					k = fmt.Sprintf("%d/%d", link, idx)
+					if c, ok := d.names.Command(int(link), int(idx)); ok && tableChoice[file] == "" {
+						name = c.Name
+					} else if ok {
+						name = want[k].name // counted, not named: see tableChoice
+					}
+				}
+				got[k] = refCount{got[k].n + 1, name}
+			}
+			summaryScratches.Put(s)
+		}
+		if !maps.Equal(got, want) {
+			var diff []string
+			for k, w := range want {
+				if got[k] != w {
+					diff = append(diff, fmt.Sprintf("%s: %d %q, sc2reader %d %q", k, got[k].n, got[k].name, w.n, w.name))
+				}
+			}
+			for k, g := range got {
+				if _, ok := want[k]; !ok {
+					diff = append(diff, fmt.Sprintf("%s: %d %q, sc2reader none", k, g.n, g.name))
+				}
+			}
+			sort.Strings(diff)
+			t.Errorf("%s: %d of %d commands differ from sc2reader's: %s", file, len(diff), len(want), strings.Join(diff[:min(len(diff), 8)], "; "))
+		}
+		files++
+		pairs += len(want)
+	}
+	if files < 100 {
+		t.Errorf("only %d replays with sc2reader's commands", files)
+	}
+	t.Logf("%d replays, %d ability pairs", files, pairs)
+}
+
+// tableChoice are the replays whose commands rewind names with another id
+// table than sc2reader (names.Pick, names/gen): their names are not
+// compared, their counts are.
+var tableChoice = map[string]string{
+	"ggtracker__sc2reader/test_replays__3.12__Honorgrounds.SC2Replay": "3.12 games number their abilities as 53644's table does " +
+		"(names.Pick); sc2reader's names them with 48258's, 3.7's numbering (ChitinousPlating for a Protoss's ChronoBoost)",
+	"ggtracker__sc2reader/test_replays__3.7.0__2.SC2Replay": "47185's table is mended where sc2reader's names nothing (names/gen)",
+}
+
+type refCount struct {
+	n    int
+	name string
+}
+
+// TestSc2readerCoopUpgrades holds each player's co-op upgrades (the build
+// order's entries marked Coop) to the mastery and decoration upgrades
+// sc2reader 1.8.0's tracker reading lists, recorded with
+//
+//	PYTHONPATH=sc2reader:mpyq python3 coop.py FILE..., where coop.py reads
+//	  sc2reader.load_replay(path, load_level=3, engine=None).tracker_events and keeps, by pid,
+//	  the UpgradeCompleteEvents whose upgrade_type_name starts with Mastery or Decoration and
+//	  whose count is above 0, at any loop: how many, sha256 of their "loop name\n" lines, the first
+//
+// (the players in pid order are P1..Pn of these replays).
+func TestSc2readerCoopUpgrades(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	for _, c := range []struct {
+		file    string
+		players []refBuild
+	}{
+		{"ggtracker__sc2reader/test_replays__coop__CoA.SC2Replay", []refBuild{
+			{n: 3, sha: "6756806f77444b11", first: []refItem{{0, "MasteryKerriganAutoAttackDamage"}, {0, "MasteryKerriganImmobilizationWaveDamage"}, {0, "MasteryKerriganResearchSpeedandCost"}}},
+			{n: 3, sha: "216ee89b24ac145a", first: []refItem{{0, "MasteryRaynorDropPodHaste"}, {0, "MasteryRaynorDuskWingCooldown"}, {0, "MasteryRaynorMedicSecondaryHeal"}}},
+		}},
+		{"ipax77__s2protocol.NET/s2protocol.NET.tests__replays__test8.SC2Replay", []refBuild{
+			{n: 11, sha: "1af93600df4101d7", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_0_0"}}},
+			{n: 7, sha: "1a50065ff6084731", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_1_4"}}},
+			{n: 21, sha: "9e8ebaab1ae4fef4", first: []refItem{{0, "DecorationCore_0_0"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}}},
+			{n: 12, sha: "a73c30b49769f883", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {4, "MasteryWorkerSize"}}},
+			{n: 16, sha: "b9f45ec1dd3f1328", first: []refItem{{0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefense_0_0"}}},
+			{n: 12, sha: "24fefa08630daee2", first: []refItem{{0, "DecorationCore_0_1"}, {0, "DecorationCoreUsed"}, {0, "DecorationDefenseUsed"}, {0, "DecorationFoodUsed"}}},
+		}},
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Decode(data, model.DecodeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := r.Analysis().Stats.Native.(*Stats)
+		for i, w := range c.players {
+			var lines strings.Builder
+			var items []refItem
+			for _, b := range st.Players[i].BuildOrder {
+				if b.Coop {
+					fmt.Fprintf(&lines, "%d %s\n", b.Loop, b.Name)
+					items = append(items, refItem{b.Loop, b.Name})
+				}
+			}
+			sum := sha256.Sum256([]byte(lines.String()))
+			if len(items) != w.n || hex.EncodeToString(sum[:8]) != w.sha || len(items) < len(w.first) || !slices.Equal(items[:len(w.first)], w.first) {
+				t.Errorf("%s P%d: %d co-op upgrades (%x) %v, sc2reader %d (%s) %v", c.file, i+1, len(items), sum[:8],
+					items[:min(4, len(items))], w.n, w.sha, w.first)
+			}
+		}
+	}
+}
+
+// TestSc2readerChat holds the sender of every chat message of the corpus
+// to sc2reader's (testdata/sc2reader-chat.tsv, recorded as its header
+// says): Wings of Liberty's messages (and the HotS beta's) number their
+// senders by occupied lobby slot from 1, later ones by lobby user; an
+// observer's message is no player's.
+func TestSc2readerChat(t *testing.T) {
+	dir := corpus.Dir(t, "sc2")
+	data, err := os.ReadFile("testdata/sc2reader-chat.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, lines := 0, 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		b, err := os.ReadFile(filepath.Join(dir, f[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := decode(b, model.DecodeOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", f[0], err)
+		}
+		var got []string
+		if d.msgs != nil {
+			for i := range d.msgs.events {
+				if e := &d.msgs.events[i]; e.name == "ChatMessage" {
+					who := "-"
+					if p := d.msgPlayer(int(e.raw.user)); p >= 0 && p < len(d.r.Players) {
+						who = d.r.Players[p].Name
+					}
+					got = append(got, who)
+				}
+			}
+		}
+		if !slices.Equal(got, f[1:]) {
+			t.Errorf("%s: chat from %v, sc2reader %v", f[0], got, f[1:])
+		}
+		files++
+		lines += len(f) - 1
+	}
+	if files < 100 {
+		t.Errorf("only %d replays with sc2reader's chat", files)
+	}
+	t.Logf("%d replays, %d chat messages", files, lines)
 }

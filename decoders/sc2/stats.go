@@ -124,22 +124,28 @@ func (a *analysis) name(p int) string {
 	return "neutral"
 }
 
-// observer reports whether a player of replay.details watched: marked an
-// observer and without a result (the KR sample, a Wings of Liberty
+// observer reports whether a player of replay.details watched: not seated
+// in a participant's or a computer's slot of the lobby (seatPlayers), and
+// marked an observer without a result (the KR sample, a Wings of Liberty
 // replay, marks a player who played and lost an observer of a closed
-// slot), and not a participant of the lobby (a 1.1 3v3 marks a player who
-// played and left an observer of a closed slot without a result; its
-// lobby has him play, lobbyHumans).
+// slot; a 1.1 3v3 one who played and left, without a result; a 1.4 game
+// the computer it seated in slot 4).
 func (a *analysis) observer(p int) bool {
-	if p < 0 || p >= len(a.d.players) || (p < len(a.acts.human) && a.acts.human[p]) {
+	if p < 0 || p >= len(a.d.players) || a.d.seatOf(p) != nil || (p < len(a.acts.human) && a.acts.human[p]) {
 		return false
 	}
 	pi := a.d.players[p]
 	return pi.observe != 0 && pi.result == 0
 }
 
-// computer reports whether the game's AI played a player.
+// computer reports whether the game's AI played a player: the lobby seats
+// it in a computer's slot (m_control 3). Wings of Liberty's details do not
+// say it reliably (the corpus's 4v4 FFA marks a human m_control 3 and its
+// last computer 1); without a lobby, their word.
 func (a *analysis) computer(p int) bool {
+	if s := a.d.seatOf(p); s != nil {
+		return s.control == 3
+	}
 	return p >= 0 && p < len(a.d.players) && a.d.players[p].control == 3
 }
 

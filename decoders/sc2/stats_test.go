@@ -283,7 +283,7 @@ func TestAPMHandBuilt(t *testing.T) {
 	if len(diags) != 0 || d.game == nil {
 		t.Fatalf("diagnostics %v", diags)
 	}
-	d.gameUserToPl = map[int]int{1: 0, 2: 1}
+	d.occupiedToPl = map[int]int{1: 0, 2: 1}
 	d.rate, d.speed, d.loops = 22.4, "Faster", 2000
 	d.timeline()
 	a := d.analyze()
@@ -325,7 +325,7 @@ func TestOrdersHandBuilt(t *testing.T) {
 	d := testDecoder(17326, "WoL")
 	var diags []model.Diagnostic
 	d.decodeGame(w.out, &diags)
-	d.gameUserToPl = map[int]int{1: 0, 2: 1}
+	d.occupiedToPl = map[int]int{1: 0, 2: 1}
 	d.rate, d.speed, d.loops = 22.4, "Faster", 100
 	d.timeline()
 	a := d.analyze()

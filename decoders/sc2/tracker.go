@@ -183,6 +183,7 @@ type tracker struct {
 	preplaced    int
 
 	setupUsers map[int]int // lobby user id -> player index, from PlayerSetup
+	sawSetup   bool        // a PlayerSetup event numbered the players (setup)
 
 	titlesOnce sync.Once
 	titles     []string // names.UnitTitle of each of types
@@ -234,7 +235,8 @@ const (
 
 // decodeTracker decodes replay.tracker.events and builds the per-loop
 // state. It runs as a task of its own (readArchive): it reads d.players (through
-// playerIndex) and writes only d.tr and out.
+// playerIndex), writes d.tr and out, and d.slotToPl as the stream's
+// PlayerSetup events number the players (setup).
 func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 	t := &tracker{keptStream: keptStream{data: b, reload: func() []byte { return d.st.load(fTracker) }}, byIndex: map[uint32]int32{}, typeIdx: map[string]int32{}, upgradeIdx: map[string]int32{}, nplayers: len(d.r.Players),
 		setupUsers: map[int]int{}, b: d.b, posScale: 1}
@@ -252,7 +254,11 @@ func (d *decoder) decodeTracker(b []byte, out *[]model.Diagnostic) {
 		start := dec.Pos()
 		dv, err := dec.Value()
 		if err == nil && dv.Kind == versioned.Choice && len(dv.Items) == 1 {
-			loop += dv.Items[0].Int
+			// The game counts loops in 32 bits: a delta that runs the sum
+			// past them wraps it, as sc2reader reads it (a 2.1.3 client
+			// wrote its PlayerSetup events late, at loop 0, with a delta
+			// of 2^32 less the loop before).
+			loop = int64(uint32(loop + dv.Items[0].Int))
 		} else if err == nil {
 			err = &versioned.Error{Off: start, Msg: fmt.Sprintf("game loop delta is a %v, expected a choice", dv.Kind)}
 		}
@@ -560,11 +566,29 @@ func (t *tracker) apply(d *decoder, e *tevent, v *versioned.Value) {
 			}
 		}
 	case tPlayerSetup:
+		t.setup(d, geti(0), v)
 		pi := d.playerIndex(geti(0))
 		e.player = playerOf(pi)
 		if uid, ok := v.IntOf(2); ok && pi >= 0 {
 			t.setupUsers[int(uid)] = int(pi)
 		}
+	}
+}
+
+// setup takes a PlayerSetup event's word for which slot a player id is
+// (m_slotId): a co-op game numbers its players past their slots (CoA's
+// slot 6 is player 8). The first such event replaces the numbering by
+// slot (seatedTrackerPlayers) with the events'.
+func (t *tracker) setup(d *decoder, pid int64, v *versioned.Value) {
+	if d.init == nil {
+		return // no seats: player k stays the k-th details player
+	}
+	if !t.sawSetup {
+		t.sawSetup = true
+		clear(d.slotToPl)
+	}
+	if sid, ok := v.IntOf(3); ok && sid >= 0 && sid < int64(len(d.init.slots)) && d.init.slots[sid].seat >= 0 {
+		d.slotToPl[int(pid)] = d.init.slots[sid].seat
 	}
 }
 

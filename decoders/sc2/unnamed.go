@@ -26,9 +26,12 @@ const maxListed = 12
 // cmdAbilityPath is where a Cmd body keeps its ability: the struct
 // members to skip before m_abil, whether m_abil is optional, and the
 // members to skip before m_abilLink and between it and m_abilCmdIndex.
+// A body of base build 15405 has no m_abil: its link and index are members
+// of the body (cmdAbility).
 type cmdAbilityPath struct {
-	before       []int // types of the Cmd members before m_abil
+	before       []int // types of the Cmd members before m_abil (before m_abilLink in 15405)
 	optional     bool
+	flat         bool  // 15405's: no m_abil, link 0xffff for none
 	inner        []int // types of m_abil's members before m_abilLink
 	link         int   // m_abilLink's type
 	betweenTypes []int // types of the members between it and m_abilCmdIndex
@@ -52,9 +55,8 @@ func abilityPath(tab bitpack.Table, cmdType int) cmdAbilityPath {
 		p.before = append(p.before, f.Type)
 	}
 	if abil < 0 {
-		return p
-	}
-	if tab[abil].Kind == bitpack.KOptional {
+		p.before, p.flat, abil = nil, true, cmdType
+	} else if tab[abil].Kind == bitpack.KOptional {
 		p.optional, abil = true, tab[abil].Elem
 	}
 	if abil < 0 || abil >= len(tab) || tab[abil].Kind != bitpack.KStruct {
@@ -97,7 +99,7 @@ func (p *cmdAbilityPath) read(r *bitpack.Reader, tab bitpack.Table) (link, index
 		r.Skip(tab, t)
 	}
 	index = r.Int(tab[p.index].Offset, tab[p.index].Bits)
-	return link, index, !r.Failed()
+	return link, index, !r.Failed() && !(p.flat && link == noAbility)
 }
 
 // noteUnnamedCommands adds the diagnostic (see the top of this file). It
