@@ -22,7 +22,7 @@ var Format = format.Format{
 	Extent:   extent,
 	Decode:   Decode, Follow: Follow, Repair: Repair,
 	Summarize: Summarize, Stats: statDefs,
-	RepairDoes: "cut at the last complete frame, set the raw length, append a Game End (No Contest; Unresolved before 2.0.0), rebuild the metadata (startAt, lastFrame, players, playedOn)",
+	RepairDoes: "cut at the last complete frame, set the raw length, append a Game End (No Contest; Unresolved before 2.0.0), rebuild the metadata (startAt, lastFrame, players, playedOn); leave out the frame updates of a port no player has (an early recorder's garbage)",
 	Frames:     frames.Of[FrameRow]("frames_slippi", nil, "pre", "post"),
 	Dolphin:    true,
 }
