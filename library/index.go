@@ -402,10 +402,12 @@ func (x *Index) locked(fn func() error) error {
 	if err != nil {
 		return err
 	}
-	defer l.Close() // releases the lock
-	if err := lockFile(l); err != nil {
+	defer l.Close()
+	unlock, err := lockFile(l)
+	if err != nil {
 		return err
 	}
+	defer unlock()
 	return fn()
 }
 
