@@ -15,11 +15,10 @@ const lockAll = ^uint32(0)
 
 // lockFile takes an exclusive lock on f with LockFileEx, waiting while
 // another process (or another handle) holds it. f is opened for
-// synchronous I/O, so the call returns only once the lock is held. Windows
-// releases the lock of a closed handle on its own, but "the time it takes
-// ... depends upon available system resources" (LockFileEx's
-// documentation), so unlock releases it at once, before the file is
-// closed.
+// synchronous I/O, so the call returns only once the lock is held.
+// Windows frees the lock of a closed handle on its own, but only when it
+// gets round to it (LockFileEx's documentation advises unlocking
+// explicitly), so unlock releases it at once, before the file is closed.
 func lockFile(f *os.File) (unlock func(), err error) {
 	h := windows.Handle(f.Fd())
 	var ol windows.Overlapped // offset 0
