@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -157,14 +156,6 @@ var millionStore = sync.OnceValues(func() (*Store, []RowID) {
 	}
 	return s, ids
 })
-
-// cpuTime is the CPU this process has used: benchmarks report it beside
-// the wall time, which a busy machine stretches.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkFilterMillion is one filter keystroke over a million rows: the
 // browser's target is 100 ms.

@@ -114,7 +114,7 @@ func OpenIndex(path string) (*Index, error) {
 	x.s.readSum = x.readSum
 	go func() {
 		defer close(x.ready)
-		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		f, err := openShared(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
@@ -402,10 +402,12 @@ func (x *Index) locked(fn func() error) error {
 	if err != nil {
 		return err
 	}
-	defer l.Close() // releases the lock
-	if err := lockFile(l); err != nil {
+	defer l.Close()
+	unlock, err := lockFile(l)
+	if err != nil {
 		return err
 	}
+	defer unlock()
 	return fn()
 }
 
@@ -432,7 +434,7 @@ func (x *Index) catchUp() error {
 	}
 	if data == nil {
 		// a file this process has not read: another one made it
-		f, err := os.OpenFile(x.path, os.O_RDWR, 0)
+		f, err := openShared(x.path)
 		if err != nil {
 			return err
 		}
@@ -504,7 +506,7 @@ func (x *Index) compact(prune bool) error {
 	if err := x.catchUp(); err != nil && !errors.Is(err, errRewrite) {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(x.path), ".index-*")
+	tmp, err := createTempShared(filepath.Dir(x.path), ".index-*")
 	if err != nil {
 		return err
 	}
@@ -582,7 +584,7 @@ func (x *Index) compact(prune bool) error {
 		}
 		s.mu.Unlock()
 	}
-	if err := os.Rename(tmp.Name(), x.path); err != nil {
+	if err := renameOver(tmp, x.path); err != nil {
 		return err
 	}
 	s.mu.Lock()

@@ -1,3 +1,9 @@
+//go:build unix
+
+// The walk's tests build their tree with a FIFO and symlinks and name
+// /dev/zero: unix things (Windows has no FIFOs in the file system and makes
+// symlinks only with privileges).
+
 package library
 
 import (

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -116,11 +117,23 @@ func SafeLines(s string) string {
 //	e<ESC>x.slp    ->  'e'$'\033''x.slp'
 //
 // Unlike ls, invisible Unicode characters (U+202E, U+200B, ...) are shown
-// escaped too, as $'\u202e', so a name cannot pass for another.
+// escaped too, as $'\u202e', so a name cannot pass for another. On Windows
+// a name is quoted for cmd and PowerShell instead (windowsPath).
 func Path(p string, onTerminal bool) string {
-	if !onTerminal {
+	switch {
+	case !onTerminal:
 		return Safe(p)
+	case windowsPaths:
+		return windowsPath(p)
 	}
+	return shellPath(p)
+}
+
+// windowsPaths says that names are shown as Windows' shells read them.
+var windowsPaths = runtime.GOOS == "windows"
+
+// shellPath is a name quoted as GNU ls's shell-escape style (Path).
+func shellPath(p string) string {
 	if p == "" {
 		return "''"
 	}
@@ -179,6 +192,68 @@ func Path(p string, onTerminal bool) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// windowsPath is a name as a Windows terminal shows it: as it is (with
+// its backslashes) when cmd and PowerShell both read it as one word, as
+// dir and Get-ChildItem print it; otherwise in double quotes, as
+// Explorer's "Copy as path" writes it and as both shells read a name with
+// a space. Inside the quotes the characters PowerShell reads in a
+// double-quoted string (` $ ") take its escape character, and an unsafe
+// character is written `u{202e} (PowerShell 6 and later); cmd has no
+// escape for either, and a name holds them rarely. A byte that is not
+// UTF-8 is shown \xff as Safe shows it: no shell can name it.
+//
+//	C:\Replays\a.slp           ->  C:\Replays\a.slp
+//	C:\My Replays\a.slp        ->  "C:\My Replays\a.slp"
+//	a$b.slp                    ->  "a`$b.slp"
+//	bidi<U+202E>x.slp          ->  "bidi`u{202e}x.slp"
+func windowsPath(p string) string {
+	quote := p == ""
+	for i := 0; i < len(p) && !quote; {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		quote = r == utf8.RuneError && n <= 1 || Unsafe(r) || r < 0x80 && windowsSpecial(p, i, byte(r))
+		i += n
+	}
+	if !quote {
+		return p
+	}
+	var b strings.Builder
+	b.Grow(len(p) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(p); {
+		r, n := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		case Unsafe(r):
+			fmt.Fprintf(&b, "`u{%x}", r)
+		case r == '`' || r == '$' || r == '"':
+			b.WriteByte('`')
+			b.WriteRune(r)
+		default:
+			b.WriteString(p[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// windowsSpecial reports whether the ASCII character c at offset i of p
+// makes cmd or PowerShell read a bare word as something else: a space,
+// cmd's operators, variables and separators (& ^ % ! ( ) ; , =),
+// PowerShell's (' ` $ @ { } and [ ] as wildcards), the characters a
+// Windows name cannot hold but a packed replay's can (" < > |), and # and
+// ~ at the start of a word (a comment, the home folder).
+func windowsSpecial(p string, i int, c byte) bool {
+	switch c {
+	case ' ', '&', '^', '%', '!', '(', ')', ';', ',', '\'', '`', '$', '@', '{', '}', '[', ']', '=', '"', '<', '>', '|':
+		return true
+	case '#', '~':
+		return i == 0
+	}
+	return false
 }
 
 // shellSpecial reports whether the ASCII character c at offset i of p

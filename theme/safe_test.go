@@ -102,9 +102,9 @@ func TestPathOnTerminal(t *testing.T) {
 		{"bidi\u202ex.slp", `'bidi'$'\u202e''x.slp'`},
 		{"", "''"},
 	} {
-		got := Path(tt.in, true)
+		got := shellPath(tt.in)
 		if got != tt.want {
-			t.Errorf("Path(%q, terminal) = %s, want %s", tt.in, got, tt.want)
+			t.Errorf("shellPath(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 		if !printable(got) {
 			t.Errorf("Path(%q) = %q holds an unsafe byte", tt.in, got)
@@ -116,6 +116,46 @@ func TestPathOnTerminal(t *testing.T) {
 	}
 }
 
+// TestPathForWindows: on a Windows terminal a name is shown as cmd's dir
+// and PowerShell's Get-ChildItem show it, double-quoted (as Explorer's
+// "Copy as path") when either shell would read it as more than one word,
+// with PowerShell's escapes inside. The function is pure, so this runs on
+// every system.
+func TestPathForWindows(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`C:\Users\me\Slippi\Game_20240101T120000.slp`, `C:\Users\me\Slippi\Game_20240101T120000.slp`},
+		{`\\nas\replays\a.slp`, `\\nas\replays\a.slp`},
+		{`C:\Users\me\OneDrive\Documents\StarCraft II\a.SC2Replay`, `"C:\Users\me\OneDrive\Documents\StarCraft II\a.SC2Replay"`},
+		{"(T)Ocrucius VS (Z)Rairden.SC2Replay", `"(T)Ocrucius VS (Z)Rairden.SC2Replay"`},
+		{"it's.slp", `"it's.slp"`},
+		{"a&b.slp", `"a&b.slp"`},
+		{"50%.slp", `"50%.slp"`},
+		{"a[1].slp", `"a[1].slp"`},
+		{"x=y", `"x=y"`},
+		{"a$b.slp", "\"a`$b.slp\""},
+		{"a`b.slp", "\"a``b.slp\""},
+		{`pack.zip\a"b.slp`, "\"pack.zip\\a`\"b.slp\""},
+		{"#a", `"#a"`},
+		{"a#b", "a#b"},
+		{"~a", `"~a"`},
+		{"a~1", "a~1"},
+		{"ü.slp", "ü.slp"},
+		{"a/b.slp", "a/b.slp"},
+		{"e\x1b]0;x\x07.slp", "\"e`u{1b}]0;x`u{7}.slp\""},
+		{"bidi\u202ex.slp", "\"bidi`u{202e}x.slp\""},
+		{"bad\xff.slp", `"bad\xff.slp"`},
+		{"", `""`},
+	} {
+		got := windowsPath(tt.in)
+		if got != tt.want {
+			t.Errorf("windowsPath(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+		if !printable(got) {
+			t.Errorf("windowsPath(%q) = %q holds an unsafe byte", tt.in, got)
+		}
+	}
+}
+
 // TestPathThroughBash: what Path shows on a terminal, pasted into bash,
 // names the file itself.
 func TestPathThroughBash(t *testing.T) {
@@ -124,9 +164,9 @@ func TestPathThroughBash(t *testing.T) {
 		t.Skip("no bash here")
 	}
 	for _, name := range []string{"a b.slp", "it's.slp", "it's $x", "e\x1b]0;x\x07.slp", "nl\nx", "bad\xff.slp", "c1\u009b.slp", "bidi\u202ex.slp", "\x1bx", "#a", "a\\b"} {
-		out, err := exec.Command(bash, "-c", `printf %s `+Path(name, true)).Output()
+		out, err := exec.Command(bash, "-c", `printf %s `+shellPath(name)).Output()
 		if err != nil || string(out) != name {
-			t.Errorf("bash reads %s as %q (%v), want %q", Path(name, true), out, err, name)
+			t.Errorf("bash reads %s as %q (%v), want %q", shellPath(name), out, err, name)
 		}
 	}
 }
