@@ -350,3 +350,34 @@ func TestSets(t *testing.T) {
 		t.Errorf("the table of @me's sets:\n%s", r.stdout)
 	}
 }
+
+// TestDefaultFolders: a fresh home (HOME and the config directory alone)
+// holding real replays in Slippi Launcher's and StarCraft II's default
+// folders: info --json with no path lists exactly those replays, and the
+// browser's title (config's "reads") names where they came from; other
+// files in the home are not read. (library/folders tests every system's
+// layout on fake machines.)
+func TestDefaultFolders(t *testing.T) {
+	dir, _ := home(t, "")
+	slp := filepath.Join(dir, "Slippi", "2024-03", "Game_20240322T054146.slp")
+	sc2 := filepath.Join(dir, "Documents", "StarCraft II", "Accounts", "12345678", "2-S2-1-456789", "Replays", "Multiplayer", "Derelict Watcher.SC2Replay")
+	copyFile(t, "testdata/samples/slippi/tests__data__v3.16.slp", slp)
+	copyFile(t, "testdata/samples/sc2/hots-2.0.8-tracker.SC2Replay", sc2)
+	// not default folders: left alone
+	copyFile(t, "testdata/samples/slippi/tests__data__v3.18.slp", filepath.Join(dir, "Downloads", "other.slp"))
+	copyFile(t, "testdata/samples/sc2/hots-2.0.8-tracker.SC2Replay", filepath.Join(dir, "Documents", "StarCraft II", "Accounts", "12345678", "Hotkeys", "x.SC2Replay"))
+	r := in(t, dir, "info", "--json", "--no-cache")
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var o struct{ Path string }
+		json.Unmarshal([]byte(l), &o)
+		got = append(got, o.Path)
+	}
+	if want := []string{slp, sc2}; r.code != 0 || r.stderr != "" || !slices.Equal(got, want) {
+		t.Errorf("info --json: exit %d, stderr %q, paths %q; want %q", r.code, r.stderr, got, want)
+	}
+	r = in(t, dir, "config")
+	if !strings.Contains(r.stdout, "reads    "+filepath.Join(dir, "Slippi")+", ") || !strings.Contains(r.stdout, "(Slippi, StarCraft II default folders)") {
+		t.Errorf("config:\n%s", r.stdout)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"rewind/config"
 	"rewind/library"
+	"rewind/library/folders"
 )
 
 // withoutPaths says what a command reads when it is given no path, for
@@ -88,14 +89,9 @@ func (c *call) libraryPaths(paths []string) (out []string, from string) {
 	return nil, "samples"
 }
 
-// replayFolder is one of the games' default replay folders found here.
-type replayFolder struct {
-	Game string // "Slippi", "StarCraft II", "osu!", "osu! lazer", "BeatLeader"
-	Path string
-}
-
-// defaultFolders finds the games' default replay folders that exist here.
-var defaultFolders = func() []replayFolder { return nil }
+// defaultFolders finds the games' default replay folders that exist here
+// (library/folders, in this machine's environment).
+func defaultFolders() []folders.Folder { return folders.Find(folders.System()) }
 
 // samplesHint is the line that says how to point rewind at replays when it
 // opens the samples for want of any.
