@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -108,7 +107,7 @@ func (o *statsOptions) runSets(c *call, paths []string, players []string) int {
 			writeJSON(out, setObject(s, me, len(want) > 0))
 			continue
 		}
-		rows = append(rows, setRow(s, me, len(want) > 0))
+		rows = append(rows, s.Cells(me, len(want) > 0))
 	}
 	if !o.json && shown > 0 {
 		writeSetTable(out, rows, len(want) > 0)
@@ -176,57 +175,10 @@ func setObject(s *aggregate.Set, me int, mine bool) setJSON {
 	return j
 }
 
-// setRow is a set's line of the table: date, games, then the players and
-// who won (or, for one player's sets, the opponent and the result), the
-// characters and the stages.
-func setRow(s *aggregate.Set, me int, mine bool) []string {
-	who := func(p aggregate.SetPlayer) string {
-		if p.ByName || p.Name == "" || p.Name == p.Key {
-			return p.Key
-		}
-		return p.Key + " " + fmt.Sprintf("%q", p.Name)
-	}
-	chars := func(p aggregate.SetPlayer) string {
-		names := slices.Sorted(maps.Keys(p.Characters))
-		slices.SortStableFunc(names, func(a, b string) int { return p.Characters[b] - p.Characters[a] })
-		return strings.Join(names, "+")
-	}
-	var stages []string
-	for _, g := range s.Games {
-		if g.Title != "" && !slices.Contains(stages, g.Title) {
-			stages = append(stages, g.Title)
-		}
-	}
-	row := []string{s.Start().Format("2006-01-02 15:04"), fmt.Sprint(len(s.Games))}
-	them := 1 - me
-	if mine {
-		a, b := s.Score(me)
-		result := "drew"
-		switch s.Winner {
-		case me:
-			result = "won"
-		case them:
-			result = "lost"
-		}
-		row = append(row, who(s.Players[them]), fmt.Sprintf("%d-%d", a, b), result, chars(s.Players[me]), chars(s.Players[them]))
-	} else {
-		winner := "—"
-		if s.Winner >= 0 {
-			winner = s.Players[s.Winner].Key
-		}
-		row = append(row, who(s.Players[0])+" vs "+who(s.Players[1]), fmt.Sprintf("%d-%d", s.Players[0].Wins, s.Players[1].Wins), winner,
-			chars(s.Players[0]), chars(s.Players[1]))
-	}
-	return append(row, strings.Join(stages, ", "))
-}
-
 // writeSetTable prints the sets' rows under their titles, columns as wide
 // as their widest cell (players and stages cut to fit).
 func writeSetTable(w *output, rows [][]string, mine bool) {
-	titles := []string{"date", "games", "players", "score", "winner", "characters", "vs", "stages"}
-	if mine {
-		titles = []string{"date", "games", "opponent", "score", "result", "mine", "theirs", "stages"}
-	}
+	titles := aggregate.SetTitles(mine)
 	widths := make([]int, len(titles))
 	for i, t := range titles {
 		widths[i] = ansi.StringWidth(t)

@@ -2,8 +2,11 @@ package aggregate
 
 import (
 	"cmp"
+	"fmt"
 	"iter"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +41,9 @@ type SetPlayer struct {
 
 // SetGame is one game of a set.
 type SetGame struct {
+	// Index is the game's place in the games FindSets was given, from 0
+	// (the browser shows a set's games by it).
+	Index    int
 	Path     string
 	Format   model.Format
 	Start    time.Time
@@ -89,10 +95,13 @@ func FindSets(games iter.Seq[*Game], gap time.Duration) []Set {
 		gap = SessionGap
 	}
 	var list []setGame
+	i := 0
 	for g := range games {
 		if sg, ok := twoSides(g); ok {
+			sg.g.Index = i
 			list = append(list, sg)
 		}
+		i++
 	}
 	slices.SortStableFunc(list, func(a, b setGame) int { return a.g.Start.Compare(b.g.Start) })
 	// each player's last game so far, as an index into list, to tell a
@@ -215,6 +224,61 @@ func twoSides(g *Game) (setGame, bool) {
 // Outcome is player pi's outcome in the game, from its summary (or its
 // list's record): what a set scores.
 func (g *Game) Outcome(pi int) model.Outcome { return g.outcome(pi) }
+
+// SetTitles are the heads of a table of sets (Cells): of everyone's, or,
+// mine, of one player's from their side.
+func SetTitles(mine bool) []string {
+	if mine {
+		return []string{"date", "games", "opponent", "score", "result", "mine", "theirs", "stages"}
+	}
+	return []string{"date", "games", "players", "score", "winner", "characters", "vs", "stages"}
+}
+
+// Cells are the set's line in a table under SetTitles: its first game's
+// start, the games, the players and who took it (mine: the opponent, the
+// score from side's view and the result), each side's characters, most
+// played first, and the stages in the order played. The TUI and stats
+// --by set print the same cells.
+func (s *Set) Cells(side int, mine bool) []string {
+	who := func(p SetPlayer) string {
+		if p.ByName || p.Name == "" || p.Name == p.Key {
+			return p.Key
+		}
+		return p.Key + " " + strconv.Quote(p.Name)
+	}
+	chars := func(p SetPlayer) string {
+		names := slices.Sorted(maps.Keys(p.Characters))
+		slices.SortStableFunc(names, func(a, b string) int { return p.Characters[b] - p.Characters[a] })
+		return strings.Join(names, "+")
+	}
+	var stages []string
+	for _, g := range s.Games {
+		if g.Title != "" && !slices.Contains(stages, g.Title) {
+			stages = append(stages, g.Title)
+		}
+	}
+	row := []string{s.Start().Format("2006-01-02 15:04"), strconv.Itoa(len(s.Games))}
+	them := 1 - side
+	if mine {
+		a, b := s.Score(side)
+		result := "drew"
+		switch s.Winner {
+		case side:
+			result = "won"
+		case them:
+			result = "lost"
+		}
+		row = append(row, who(s.Players[them]), fmt.Sprintf("%d-%d", a, b), result, chars(s.Players[side]), chars(s.Players[them]))
+	} else {
+		winner := "—"
+		if s.Winner >= 0 {
+			winner = s.Players[s.Winner].Key
+		}
+		row = append(row, who(s.Players[0])+" vs "+who(s.Players[1]), fmt.Sprintf("%d-%d", s.Players[0].Wins, s.Players[1].Wins), winner,
+			chars(s.Players[0]), chars(s.Players[1]))
+	}
+	return append(row, strings.Join(stages, ", "))
+}
 
 // lost reports whether an outcome gives the game to the other side.
 func lost(o model.Outcome) bool {
