@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"rewind/decoders"
 	"rewind/model"
@@ -262,16 +263,38 @@ func encodeSummary(b []byte, s *Summary) []byte {
 // them, and an aggregation of a million would hold a million copies.
 func decodeSummary(b []byte, moments bool) (*Summary, error) {
 	s := &Summary{}
-	if _, err := decodeSummaryInto(s, b, moments, nil); err != nil {
+	how := sumStats
+	if moments {
+		how = sumMoments
+	}
+	if _, err := decodeSummaryInto(s, b, how, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// sumRead says what decodeSummaryInto reads of a blob, and how.
+type sumRead int
+
+const (
+	// sumStats reads the outcomes and stats, stepping over the moments
+	sumStats sumRead = iota
+	// sumMoments reads the moments too
+	sumMoments
+	// sumViews reads the outcomes and stats with strings that are views
+	// of the blob's bytes, not copies: for a reader that hands each
+	// summary to code that copies what it keeps (an aggregate.List) and
+	// reads the next into the same buffer. A million summaries' strings
+	// are some 38 million, and even the shared table's look-ups cost a
+	// tenth of an aggregation.
+	sumViews
+)
+
 // decodeSummaryInto is decodeSummary into s, reusing the room of its
 // players, their stats and its moments (and of strs, the blob's strings,
 // returned for the next call): a SummaryReader's.
-func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]string, error) {
+func decodeSummaryInto(s *Summary, b []byte, how sumRead, strs []string) ([]string, error) {
+	moments := how == sumMoments
 	d := dec{b: b}
 	if v := d.uint(); v != summaryVersion {
 		return strs, errCorrupt
@@ -291,7 +314,12 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 	strs[0] = ""
 	for i := 1; i <= n && d.err == nil; i++ {
 		l := d.small()
-		if d.err == nil {
+		switch {
+		case d.err != nil:
+		case how == sumViews:
+			strs[i] = unsafe.String(unsafe.SliceData(d.b), l)
+			d.b = d.b[l:]
+		default:
 			// a reader's blobs (one format's, one after another) most often
 			// have the same strings in the same places as the last one:
 			// those need no look-up in the shared, locked table
@@ -405,7 +433,9 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 
 // summaryRoom decodes blob after blob into the same memory
 // (decodeSummaryInto), keeping the most room the players and the moments
-// had across a summary that has none.
+// had across a summary that has none. Without moments its strings are
+// views of the blob (sumViews): the summary is good only as long as the
+// blob's bytes are.
 type summaryRoom struct {
 	sum     Summary
 	strs    []string
@@ -423,8 +453,12 @@ func (r *summaryRoom) decode(blob []byte, moments bool) (*Summary, error) {
 		r.moments = r.sum.Moments[:0]
 	}
 	r.sum.Players, r.sum.Moments = r.players, r.moments
+	how := sumViews
+	if moments {
+		how = sumMoments
+	}
 	var err error
-	if r.strs, err = decodeSummaryInto(&r.sum, blob, moments, r.strs); err != nil {
+	if r.strs, err = decodeSummaryInto(&r.sum, blob, how, r.strs); err != nil {
 		return nil, err
 	}
 	return &r.sum, nil

@@ -476,7 +476,7 @@ func TestDecodeSummaryIntoReuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strs, err = decodeSummaryInto(&into, blob, true, strs); err != nil {
+		if strs, err = decodeSummaryInto(&into, blob, sumMoments, strs); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(into, *want) {

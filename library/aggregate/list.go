@@ -118,6 +118,35 @@ func (l *List) Append(o *List) {
 	*o = List{}
 }
 
+// Reset empties the list for games to be added again, keeping its memory:
+// a scan's batches go round (library.ScanInto), each a list that its
+// worker fills and the aggregation reads. The tables of strings, players
+// and layouts stay while they are small, since the next batch's games
+// mostly repeat them.
+func (l *List) Reset() {
+	if len(l.segs) == 0 {
+		return
+	}
+	sg := l.segs[0]
+	clear(l.segs[1:])
+	l.segs, l.starts, l.n = l.segs[:1], l.starts[:1], 0
+	sg.games, sg.players = sg.games[:0], sg.players[:0]
+	if len(sg.vals) > 0 {
+		clear(sg.vals[1:])
+		sg.vals = sg.vals[:1]
+		sg.vals[0] = sg.vals[0][:0]
+	}
+	if len(sg.strs) > maxKept || len(sg.who) > maxKept || len(sg.layouts) > maxKept || len(sg.zones) > maxKept {
+		vals := sg.vals
+		*sg = *newSegment()
+		sg.vals = vals
+	}
+}
+
+// maxKept is how many strings, players, layouts or zones a list's tables
+// keep across a Reset.
+const maxKept = 4096
+
 // Grow makes room for n more games of about players players each, so that
 // a list filled to a known size is not copied as it grows.
 func (l *List) Grow(n, players int) {
