@@ -202,18 +202,20 @@ func eachList(c *call, paths []string, q *library.Query, noCache, tell bool, fn 
 	}
 	prog := newProgress(c.stderr)
 	n := 0
-	newBatch := func() *gameBatch { return &gameBatch{games: aggregate.NewList()} }
+	newBatch := func() *gameBatch { return &gameBatch{games: aggregate.NewBatch()} }
 	add := func(b *gameBatch, h *library.Header) {
 		b.found++
 		switch {
 		case h.Kind == library.Skipped:
 		case h.Kind == library.Unreadable:
-			b.unreadable = append(b.unreadable, library.Header{Path: h.Path, Err: h.Err})
+			// a path shares its memory with its folder's other paths (the
+			// walk's): a copy lets the folder's go
+			b.unreadable = append(b.unreadable, library.Header{Path: strings.Clone(h.Path), Err: h.Err})
 		case h.NotReplay: // a stray file in a folder
 		case !q.Empty() && !q.Match(library.NewDoc(h)): // a document folds every name: only for terms
 		default:
 			if why := b.games.AddHeader(h); why != "" {
-				b.skips = append(b.skips, aggregate.ListSkip{Skip: aggregate.Skip{Path: h.Path, Reason: why}, At: b.games.Len()})
+				b.skips = append(b.skips, aggregate.ListSkip{Skip: aggregate.Skip{Path: strings.Clone(h.Path), Reason: why}, At: b.games.Len()})
 			}
 		}
 	}

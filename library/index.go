@@ -181,17 +181,6 @@ func (x *Index) readSum(ref uint64, n uint32, buf *[]byte) ([]byte, bool) {
 	return b[4:], true
 }
 
-// readAt reads p from file generation gen at off, all of it; false when
-// it cannot. The caller holds s.mu.
-func (x *Index) readAt(gen uint64, p []byte, off int64) bool {
-	if gen >= uint64(len(x.files)) || x.files[gen] == nil {
-		return false
-	}
-	sumReads.Add(1)
-	_, err := x.files[gen].ReadAt(p, off)
-	return err == nil
-}
-
 // sumReads counts the summaries read from index files (tests: a scan that
 // wants no summary reads none).
 var sumReads atomic.Int64

@@ -1,10 +1,7 @@
 package library
 
 import (
-	"cmp"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
 	"io/fs"
 	"iter"
 	"runtime"
@@ -405,8 +402,7 @@ type scanWorker struct {
 	// into the same memory
 	view struct {
 		rows  []viewRow
-		reads []blobRead
-		buf   []byte // the batch's blobs
+		heads headBatch
 		room  summaryRoom
 	}
 }
@@ -454,24 +450,21 @@ func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
 
 // viewBatch is ScanInto's work on a batch: each entry's header, as
 // header makes it, handed to add in the worker's memory, the summary's
-// strings views of its blob. The fresh rows are found, their headers
-// copied out and their summaries read under one read lock, the summaries
-// that lie close together in the index file (a folder's, scanned
-// together) in one read: a read each was a fifth of a warm aggregation.
+// strings views of its head. The fresh rows are found, their headers
+// copied out and their summaries' heads read under one read lock
+// (headBatch).
 func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
 	v := &w.view
 	if cap(v.rows) < len(batch) {
 		v.rows = make([]viewRow, len(batch))
 	}
 	rows := v.rows[:len(batch)]
-	for i := range rows {
-		rows[i].fresh, rows[i].blob = false, noBlob
-	}
-	v.reads, v.buf = v.reads[:0], v.buf[:0]
+	v.heads.reset(len(batch))
 	if s != nil {
 		s.mu.RLock()
 		for i := range batch {
 			e, vr := &batch[i], &rows[i]
+			vr.fresh = false
 			if e.FS != nil || e.Kind != File {
 				continue
 			}
@@ -488,22 +481,31 @@ func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
 			}
 			vr.h.ModTime = e.ModTime
 			if w.opt.Summaries {
-				w.noteBlob(s, r, i)
+				v.heads.note(s, w.opt.Index, r, i)
 			}
 		}
-		w.readBlobs(s, rows)
+		if w.opt.Index != nil {
+			v.heads.read(w.opt.Index)
+		}
 		s.mu.RUnlock()
+	} else {
+		for i := range rows {
+			rows[i].fresh = false
+		}
 	}
 	for i := range batch {
 		vr := &rows[i]
 		h := &vr.h
-		if vr.fresh && vr.blob >= 0 {
-			var err error
-			// a blob that does not decode (or read) is made again
-			h.Summary, err = v.room.decode(v.buf[vr.blob:vr.blob+vr.n], false)
-			vr.fresh = err == nil
-		} else if vr.fresh && vr.blob == blobDamaged {
-			vr.fresh = false
+		if vr.fresh {
+			head, ok, damaged := v.heads.head(i)
+			if ok {
+				var err error
+				// a head that does not decode is made again
+				h.Summary, err = v.room.head(head)
+				vr.fresh = err == nil
+			} else if damaged {
+				vr.fresh = false
+			}
 		}
 		if !vr.fresh {
 			*h = w.readPut(batch[i])
@@ -514,96 +516,12 @@ func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
 	}
 }
 
-// viewRow is an entry of a batch viewBatch reads: its header, and where
-// its summary's blob is in the worker's buffer.
+// viewRow is an entry of a batch viewBatch reads.
 type viewRow struct {
 	fresh   bool // found fresh in the index
 	h       Header
 	players []Player
 	check   Check
-	blob, n int // the blob in view.buf; noBlob, or blobDamaged when it could not be read
-}
-
-const (
-	noBlob      = -1
-	blobDamaged = -2
-)
-
-// blobRead is a summary blob in the index file that a batch reads.
-type blobRead struct {
-	row int    // the batch's entry
-	ref uint64 // the file (its generation) and where the blob's CRC is
-	n   uint32 // the blob's length
-}
-
-// noteBlob notes where row i's summary is: in the store's memory (copied
-// into the buffer at once) or in the index file (read with its
-// neighbours). The caller holds the store's read lock.
-func (w *scanWorker) noteBlob(s *Store, r *rowRec, i int) {
-	v := &w.view
-	ref, ok := s.sumRef(r)
-	if !ok {
-		return
-	}
-	if ref&sumInArena != 0 || w.opt.Index == nil {
-		blob, ok := s.summaryBlob(r, &w.blob)
-		if !ok {
-			v.rows[i].blob = blobDamaged
-			return
-		}
-		v.rows[i].blob, v.rows[i].n = len(v.buf), len(blob)
-		v.buf = append(v.buf, blob...)
-		return
-	}
-	v.reads = append(v.reads, blobRead{i, ref, s.x(r).sumLen})
-}
-
-// maxSpan and maxGap bound a read of several blobs: at most 4 MB, and
-// no more than 64 kB of other rows' bytes between two blobs.
-const (
-	maxSpan = 4 << 20
-	maxGap  = 64 << 10
-)
-
-// readBlobs reads the blobs noteBlob noted, those of one file close
-// together in one read, each checked against its CRC. The caller holds
-// the store's read lock.
-func (w *scanWorker) readBlobs(s *Store, rows []viewRow) {
-	v := &w.view
-	reads := v.reads
-	slices.SortFunc(reads, func(a, b blobRead) int { return cmp.Compare(a.ref, b.ref) })
-	for len(reads) > 0 {
-		// a span: blobs of one file, each starting near where the last
-		// ended
-		gen := reads[0].ref >> 40
-		start := int64(reads[0].ref & (1<<40 - 1))
-		end := start + 4 + int64(reads[0].n)
-		k := 1
-		for ; k < len(reads); k++ {
-			off := int64(reads[k].ref & (1<<40 - 1))
-			next := off + 4 + int64(reads[k].n)
-			if reads[k].ref>>40 != gen || off > end+maxGap || next-start > maxSpan {
-				break
-			}
-			end = max(end, next)
-		}
-		at := len(v.buf)
-		v.buf = slices.Grow(v.buf, int(end-start))[:at+int(end-start)]
-		ok := w.opt.Index.readAt(gen, v.buf[at:], start)
-		for _, rd := range reads[:k] {
-			vr := &rows[rd.row]
-			vr.blob = blobDamaged
-			if !ok {
-				continue
-			}
-			p := at + int(int64(rd.ref&(1<<40-1))-start)
-			blob := v.buf[p+4 : p+4+int(rd.n)]
-			if binary.LittleEndian.Uint32(v.buf[p:]) == crc32.Checksum(blob, castagnoli) {
-				vr.blob, vr.n = p+4, int(rd.n)
-			}
-		}
-		reads = reads[k:]
-	}
 }
 
 // header is Scan's work on one entry: the header from the index when it is
