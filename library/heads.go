@@ -3,6 +3,7 @@ package library
 import (
 	"cmp"
 	"hash/crc32"
+	"os"
 	"slices"
 )
 
@@ -36,8 +37,19 @@ type blobRead struct {
 	n   uint32 // the blob's length
 }
 
-// maxSpan bounds what one mapping of the index file covers.
-const maxSpan = 4 << 20
+// maxSpan bounds what one mapping of the index file covers, and
+// denseSpan is the most bytes a blob of a mapped span may take on
+// average: summaries scattered further apart (rows in another order than
+// the file's, the browser's by date) cost a mapping, a page fault and an
+// unmapping each, where a read of the head alone is one system call.
+const (
+	maxSpan   = 4 << 20
+	denseSpan = 16 << 10
+)
+
+// headGuess is how much of a blob a read of its head alone takes at
+// first: most heads are a few hundred bytes.
+const headGuess = 1 << 10
 
 // reset starts a batch of rows rows.
 func (hb *headBatch) reset(rows int) {
@@ -120,6 +132,12 @@ func (hb *headBatch) read(x *Index) {
 				hb.take(rd.row, b[off+4:off+4+int(rd.n)])
 			}
 		}
+		if len(span) < 4 || end-start > int64(len(span))*denseSpan {
+			for _, rd := range span {
+				hb.readHead(f, rd)
+			}
+			continue
+		}
 		if mapRange(f, start, end-start, took) {
 			continue
 		}
@@ -129,6 +147,28 @@ func (hb *headBatch) read(x *Index) {
 			took(hb.blob)
 		}
 	}
+}
+
+// readHead reads the head of one blob from f, alone: its start, and the
+// rest of the head when it is longer than the guess.
+func (hb *headBatch) readHead(f *os.File, rd blobRead) {
+	off := int64(rd.ref&(1<<40-1)) + 4 // past the blob's CRC
+	n := min(int(rd.n), headGuess)
+	hb.blob = slices.Grow(hb.blob[:0], n)[:n]
+	if _, err := f.ReadAt(hb.blob, off); err != nil {
+		return
+	}
+	at, hn, _, ok := headAt(hb.blob[:min(n, maxHeadPrefix)])
+	if !ok || hn > int(rd.n)-at {
+		return
+	}
+	if at+hn > n {
+		hb.blob = slices.Grow(hb.blob, at+hn-n)[:at+hn]
+		if _, err := f.ReadAt(hb.blob[n:], off+int64(n)); err != nil {
+			return
+		}
+	}
+	hb.take(rd.row, hb.blob[:at+hn])
 }
 
 // head is row's head, and whether it has one that could be read: false

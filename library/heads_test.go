@@ -2,9 +2,11 @@ package library
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"rewind/model"
@@ -225,6 +227,47 @@ func TestHeadAtShort(t *testing.T) {
 	for n := range at {
 		if _, _, _, ok := headAt(blob[:n]); ok {
 			t.Errorf("a start of %d bytes read", n)
+		}
+	}
+}
+
+// TestReadStatsOneByOne: rows read alone, or far apart in the index file,
+// have their heads read one at a time, not mapped; a head longer than the
+// first read of it is read whole.
+func TestReadStatsOneByOne(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	x, _ := OpenIndex(path)
+	var want []*Summary
+	for i := range 3 {
+		s := sampleSummary()
+		s.Partial = false
+		if i == 1 {
+			// a head of some 3 kB
+			for k := range 300 {
+				s.Players[1].Stats = append(s.Players[1].Stats, model.Stat{Key: "moves", Name: strings.Repeat("m", k%40), Value: float64(k)})
+			}
+		}
+		if at, n, _, _ := headAt(encodeSummary(nil, s)); i == 1 && at+n <= headGuess {
+			t.Fatalf("a head of %d bytes: the test tests nothing", n)
+		}
+		x.Put(Header{Path: filepath.Join("/replays", fmt.Sprint(i, ".slp")), Kind: File, Size: 10, Format: "slippi", Summary: s})
+		lean := *s
+		lean.Moments = nil
+		want = append(want, &lean)
+	}
+	x.Close()
+	y, _ := OpenIndex(path)
+	defer y.Close()
+	for i, w := range want {
+		id, _ := y.Store().Lookup(filepath.Join("/replays", fmt.Sprint(i, ".slp")))
+		reads := sumReads.Load()
+		y.Store().ReadStats(y, []RowID{id}, func(_ int, h *Header) {
+			if h.Summary == nil || !reflect.DeepEqual(*h.Summary, *w) {
+				t.Errorf("%d: %+v\nwant %+v", i, h.Summary, w)
+			}
+		})
+		if sumReads.Load() == reads {
+			t.Errorf("%d: not read from the file", i)
 		}
 	}
 }
