@@ -162,14 +162,16 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 // header on the scan's workers (an aggregation's records of a million
 // replays): add runs on a worker with each header and its batch's B, and
 // fn gets each B from the caller's goroutine, in walk order when
-// opt.Ordered. A header found fresh in the index is read into the
-// worker's memory, and so is its summary, without moments whatever
-// NoMoments says and with strings that are views of the bytes read from
-// the index: both are good only during add, which copies what it keeps.
-// Made anew, header and summary, a million of them were half the time of
-// a warm aggregation and most of its garbage. A B goes round: newB makes
-// one when none is free, and fn must leave it empty for the next batch.
+// opt.Ordered. A summary comes without its moments (NoMoments and
+// MomentTerms are set aside). A header found fresh in the index is read
+// into the worker's memory, and so is its summary, with strings that are
+// views of the bytes read from the index: both are good only during add,
+// which copies what it keeps. Made anew, header and summary, a million of
+// them were half the time of a warm aggregation and most of its garbage.
+// A B goes round: newB makes one when none is free, and fn must leave it
+// empty for the next batch.
 func ScanInto[B any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, newB func() *B, add func(b *B, h *Header), fn func(b *B) bool) {
+	opt.NoMoments, opt.MomentTerms = true, nil
 	var store *Store
 	if opt.Index != nil {
 		store = opt.Index.s
@@ -459,12 +461,14 @@ func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
 		v.rows = make([]viewRow, len(batch))
 	}
 	rows := v.rows[:len(batch)]
+	for i := range rows {
+		rows[i].fresh = false
+	}
 	v.heads.reset(len(batch))
 	if s != nil {
 		s.mu.RLock()
 		for i := range batch {
 			e, vr := &batch[i], &rows[i]
-			vr.fresh = false
 			if e.FS != nil || e.Kind != File {
 				continue
 			}
@@ -488,10 +492,6 @@ func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
 			v.heads.read(w.opt.Index)
 		}
 		s.mu.RUnlock()
-	} else {
-		for i := range rows {
-			rows[i].fresh = false
-		}
 	}
 	for i := range batch {
 		vr := &rows[i]

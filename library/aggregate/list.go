@@ -272,6 +272,9 @@ func (sg *segment) room(n int) uint32 {
 
 // str numbers a string.
 func (sg *segment) str(s string) uint32 {
+	if s == "" {
+		return 0 // most games' error, most players' team
+	}
 	if id, ok := sg.strIDs[s]; ok {
 		return id
 	}
