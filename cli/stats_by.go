@@ -88,10 +88,14 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 		// a session is named by its first game: a first pass reads the
 		// games' times (the second comes from the index the first filled)
 		opt.Sessions = aggregate.NewSessions()
-		eachGame(c, paths, q, o.noCache, false, true, opt.Sessions.Note)
+		eachList(c, paths, q, o.noCache, true, func(l *aggregate.List, _ []aggregate.ListSkip) {
+			for g := range l.All() {
+				opt.Sessions.Note(g)
+			}
+		})
 	}
 	agg := aggregate.NewAggregator(opt)
-	unreadable := eachGame(c, paths, q, o.noCache, false, opt.Sessions == nil, agg.Add)
+	unreadable := eachList(c, paths, q, o.noCache, opt.Sessions == nil, agg.AddList)
 	res := agg.Result()
 	out := c.output()
 	defer out.Flush()
@@ -200,6 +204,64 @@ func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell 
 		}
 		g := aggregate.FromHeader(&h)
 		fn(&g)
+		return true
+	})
+	prog.finish()
+	return unreadable
+}
+
+// gameBatch is the games a scan worker read of a batch of paths
+// (eachList).
+type gameBatch struct {
+	games      *aggregate.List
+	skips      []aggregate.ListSkip
+	unreadable []library.Header // paths and why, in walk order
+	found      int              // the paths the batch had
+}
+
+// eachList is eachGame for an aggregation: the games that match q go, a
+// batch at a time in walk order, to fn as a List (and the games they
+// skip, where they came), made on the scan's workers from each summary's
+// outcomes and stats alone, without a Game or a Summary made for each
+// (a million of each were most of the time of a warm stats --by).
+func eachList(c *call, paths []string, q *library.Query, noCache, tell bool, fn func(*aggregate.List, []aggregate.ListSkip)) (unreadable bool) {
+	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: true, Check: q.NeedsCheck()}
+	if !noCache {
+		idx, done := c.openIndex()
+		defer done()
+		opt.Index = idx
+	}
+	prog := newProgress(c.stderr)
+	n := 0
+	newBatch := func() *gameBatch { return &gameBatch{games: aggregate.NewBatch()} }
+	add := func(b *gameBatch, h *library.Header) {
+		b.found++
+		switch {
+		case h.Kind == library.Skipped:
+		case h.Kind == library.Unreadable:
+			// a path shares its memory with its folder's other paths (the
+			// walk's): a copy lets the folder's go
+			b.unreadable = append(b.unreadable, library.Header{Path: strings.Clone(h.Path), Err: h.Err})
+		case h.NotReplay: // a stray file in a folder
+		case !q.Empty() && !q.Match(library.NewDoc(h)): // a document folds every name: only for terms
+		default:
+			if why := b.games.AddHeader(h); why != "" {
+				b.skips = append(b.skips, aggregate.ListSkip{Skip: aggregate.Skip{Path: strings.Clone(h.Path), Reason: why}, At: b.games.Len()})
+			}
+		}
+	}
+	library.ScanInto(context.Background(), library.Paths(paths), opt, newBatch, add, func(b *gameBatch) bool {
+		n += b.found
+		prog.found(n)
+		for _, h := range b.unreadable {
+			unreadable = true
+			if tell {
+				prog.print(func() { c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err))) })
+			}
+		}
+		fn(b.games, b.skips)
+		b.games.Reset()
+		b.skips, b.unreadable, b.found = b.skips[:0], b.unreadable[:0], 0
 		return true
 	})
 	prog.finish()

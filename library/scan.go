@@ -158,6 +158,49 @@ func ScanLines(ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, line 
 	})
 }
 
+// ScanInto is Scan for a caller that makes something compact of every
+// header on the scan's workers (an aggregation's records of a million
+// replays): add runs on a worker with each header and its batch's B, and
+// fn gets each B from the caller's goroutine, in walk order when
+// opt.Ordered. A summary comes without its moments (NoMoments and
+// MomentTerms are set aside). A header found fresh in the index is read
+// into the worker's memory, and so is its summary, with strings that are
+// views of the bytes read from the index: both are good only during add,
+// which copies what it keeps. Made anew, header and summary, a million of
+// them were half the time of a warm aggregation and most of its garbage.
+// A B goes round: newB makes one when none is free, and fn must leave it
+// empty for the next batch.
+func ScanInto[B any](ctx context.Context, walk iter.Seq[Entry], opt ScanOptions, newB func() *B, add func(b *B, h *Header), fn func(b *B) bool) {
+	opt.NoMoments, opt.MomentTerms = true, nil
+	var store *Store
+	if opt.Index != nil {
+		store = opt.Index.s
+	}
+	free := make(chan *B, window+2*runtime.GOMAXPROCS(0))
+	pipeline(ctx, walk, opt, true, func(w *scanWorker, batch []Entry, out []*B) {
+		if opt.Index != nil {
+			opt.Index.wait()
+		}
+		var b *B
+		select {
+		case b = <-free:
+		default:
+			b = newB()
+		}
+		w.viewBatch(batch, store, func(h *Header) { add(b, h) })
+		out[0] = b
+	}, func(bs []*B) bool {
+		if !fn(bs[0]) {
+			return false
+		}
+		select {
+		case free <- bs[0]:
+		default:
+		}
+		return true
+	})
+}
+
 // Scanned is one entry of a ScanRows: its row, and whether the file was
 // read now (new, changed, or not known) rather than found fresh.
 type Scanned struct {
@@ -357,6 +400,13 @@ type scanWorker struct {
 	strs    []string             // summary's last blob's strings
 	kept    []model.MomentRecord // matching's scratch
 	blob    []byte               // a summary's bytes, read from the index file (decoding copies what it keeps)
+	// ScanInto's headers and summaries, a batch's read again and again
+	// into the same memory
+	view struct {
+		rows  []viewRow
+		heads headBatch
+		room  summaryRoom
+	}
 }
 
 // fresh finds the row of a walked file in the store and reports whether it
@@ -400,6 +450,80 @@ func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
 	return id, r, true
 }
 
+// viewBatch is ScanInto's work on a batch: each entry's header, as
+// header makes it, handed to add in the worker's memory, the summary's
+// strings views of its head. The fresh rows are found, their headers
+// copied out and their summaries' heads read under one read lock
+// (headBatch).
+func (w *scanWorker) viewBatch(batch []Entry, s *Store, add func(*Header)) {
+	v := &w.view
+	if cap(v.rows) < len(batch) {
+		v.rows = make([]viewRow, len(batch))
+	}
+	rows := v.rows[:len(batch)]
+	for i := range rows {
+		rows[i].fresh = false
+	}
+	v.heads.reset(len(batch))
+	if s != nil {
+		s.mu.RLock()
+		for i := range batch {
+			e, vr := &batch[i], &rows[i]
+			if e.FS != nil || e.Kind != File {
+				continue
+			}
+			_, r, ok := w.fresh(e, s)
+			if !ok {
+				continue
+			}
+			vr.fresh = true
+			// the players' room is the row's own (a header read instead
+			// is another's: the links to its file are handed it too)
+			s.fillHeader(r, &vr.h, e.Path, vr.players, &vr.check)
+			if cap(vr.h.Players) > cap(vr.players) {
+				vr.players = vr.h.Players[:0]
+			}
+			vr.h.ModTime = e.ModTime
+			if w.opt.Summaries {
+				v.heads.note(s, w.opt.Index, r, i)
+			}
+		}
+		if w.opt.Index != nil {
+			v.heads.read(w.opt.Index)
+		}
+		s.mu.RUnlock()
+	}
+	for i := range batch {
+		vr := &rows[i]
+		h := &vr.h
+		if vr.fresh {
+			head, ok, damaged := v.heads.head(i)
+			if ok {
+				var err error
+				// a head that does not decode is made again
+				h.Summary, err = v.room.head(head)
+				vr.fresh = err == nil
+			} else if damaged {
+				vr.fresh = false
+			}
+		}
+		if !vr.fresh {
+			*h = w.readPut(batch[i])
+		} else if w.opt.Summaries && h.Summary == nil && h.Err != "" {
+			h.Summary = &Summary{Err: h.Err}
+		}
+		add(h)
+	}
+}
+
+// viewRow is an entry of a batch viewBatch reads.
+type viewRow struct {
+	fresh   bool // found fresh in the index
+	h       Header
+	players []Player
+	check   Check
+}
+
 // header is Scan's work on one entry: the header from the index when it is
 // fresh, else read (once per file however many links lead to it) and put.
 func (w *scanWorker) header(e Entry, s *Store) Header {
@@ -428,6 +552,12 @@ func (w *scanWorker) header(e Entry, s *Store) Header {
 			return h
 		}
 	}
+	return w.readPut(e)
+}
+
+// readPut reads an entry the index has no fresh header of, and puts it
+// there.
+func (w *scanWorker) readPut(e Entry) Header {
 	h := w.read(e)
 	if w.opt.Index != nil && e.FS == nil && h.Kind == File {
 		w.opt.Index.PutRow(&h)
@@ -460,7 +590,11 @@ func (w *scanWorker) summary(blob []byte, players []Player) (*Summary, error) {
 	}
 	var err error
 	// with the strings of the worker's last blob: most are this one's too
-	if w.strs, err = decodeSummaryInto(s, blob, !w.opt.NoMoments, w.strs); err != nil {
+	how := sumMoments
+	if w.opt.NoMoments {
+		how = sumStats
+	}
+	if w.strs, err = decodeSummaryInto(s, blob, how, w.strs); err != nil {
 		return nil, err
 	}
 	if filter {

@@ -3,9 +3,12 @@ package library
 import (
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math"
+	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"rewind/decoders"
 	"rewind/model"
@@ -130,13 +133,19 @@ func outcomeOf(result string) model.Outcome {
 // A summary is stored as a blob of its own (the index keeps it in the file
 // and reads it on demand, so a million summaries cost no memory):
 //
-//	version 2 | flags (partial, generic) | err | first | last | strings |
-//	players | moments
+//	version 3 | head length | head CRC-32C |
+//	head: flags (partial, generic) | err | first | last | strings | players
+//	tail: strings | moments
 //
-// Stat keys, stat names, outcomes, moment kinds and moves are written once
-// each in the blob's string table and referred to by number; numbers are
-// varints, and a float that is a whole number is a varint too.
-const summaryVersion = 2
+// The head is what an aggregation reads (outcomes and stats) and is read
+// alone, checked by its own CRC: a summary's moments are some four fifths
+// of its bytes, and copying a million whole summaries out of the page
+// cache took longer than everything else a warm stats --by does. Stat
+// keys, stat names and outcomes are written once each in the head's
+// string table, moment kinds and moves in the tail's, and referred to by
+// number; numbers are varints, and a float that is a whole number is a
+// varint too.
+const summaryVersion = 3
 
 const (
 	sumPartial = 1 << iota
@@ -182,29 +191,32 @@ func (t *numbering[K]) ref(k K) uint64 {
 
 // encodeSummary appends the blob of s.
 func encodeSummary(b []byte, s *Summary) []byte {
-	var t numbering[string]
-	// the body first, to learn the strings; then the table, then the body
-	var body enc
+	// each part's body first, to learn its strings; then its table, then
+	// the body
+	var ht numbering[string]
+	var players enc
 	for _, p := range s.Players {
-		body.uint(t.ref(string(p.Outcome)))
+		players.uint(ht.ref(string(p.Outcome)))
 		if s.Declares {
-			body.uint(t.ref(string(p.Declared)))
+			players.uint(ht.ref(string(p.Declared)))
 		}
-		body.uint(uint64(len(p.Stats)))
+		players.uint(uint64(len(p.Stats)))
 		for _, st := range p.Stats {
-			body.uint(t.ref(st.Key))
-			body.uint(t.ref(st.Name))
-			body.float(st.Value)
+			players.uint(ht.ref(st.Key))
+			players.uint(ht.ref(st.Name))
+			players.float(st.Value)
 		}
 	}
+	var tt numbering[string]
+	var moments enc
 	var prevFrame int64
 	for _, m := range s.Moments {
-		body.uint(t.ref(string(m.Kind)))
-		body.int(m.Frame - prevFrame)
+		moments.uint(tt.ref(string(m.Kind)))
+		moments.int(m.Frame - prevFrame)
 		prevFrame = m.Frame
-		body.float(m.Time)
-		body.int(int64(m.By) + 1)
-		body.int(int64(m.On) + 1)
+		moments.float(m.Time)
+		moments.int(int64(m.By) + 1)
+		moments.int(int64(m.On) + 1)
 		f := m.Facts
 		flags := uint64(0)
 		if m.End != m.Frame || m.EndTime != m.Time {
@@ -228,29 +240,28 @@ func encodeSummary(b []byte, s *Summary) []byte {
 		if f.EndPercent != 0 {
 			flags |= factEnd
 		}
-		body.uint(flags)
+		moments.uint(flags)
 		if flags&factRange != 0 {
-			body.int(m.End - m.Frame)
-			body.float(m.EndTime)
+			moments.int(m.End - m.Frame)
+			moments.float(m.EndTime)
 		}
 		if flags&factDamage != 0 {
-			body.float(f.Damage)
+			moments.float(f.Damage)
 		}
 		if flags&factHits != 0 {
-			body.int(int64(f.Hits))
+			moments.int(int64(f.Hits))
 		}
 		if flags&factMove != 0 {
-			body.uint(t.ref(f.Move))
+			moments.uint(tt.ref(f.Move))
 		}
 		if flags&factStart != 0 {
-			body.float(f.StartPercent)
+			moments.float(f.StartPercent)
 		}
 		if flags&factEnd != 0 {
-			body.float(f.EndPercent)
+			moments.float(f.EndPercent)
 		}
 	}
-	e := enc{b: b}
-	e.uint(summaryVersion)
+	var head enc
 	flags := uint64(0)
 	if s.Partial {
 		flags |= sumPartial
@@ -261,18 +272,51 @@ func encodeSummary(b []byte, s *Summary) []byte {
 	if s.Declares {
 		flags |= sumDeclares
 	}
-	e.uint(flags)
-	e.str(s.Err)
-	e.int(s.First)
-	e.int(s.Last - s.First)
-	e.uint(uint64(len(t.list)))
-	for _, str := range t.list {
-		e.str(str)
-	}
-	e.uint(uint64(len(s.Players)))
+	head.uint(flags)
+	head.str(s.Err)
+	head.int(s.First)
+	head.int(s.Last - s.First)
+	head.table(ht.list)
+	head.uint(uint64(len(s.Players)))
+	head.b = append(head.b, players.b...)
+	e := enc{b: b}
+	e.uint(summaryVersion)
+	e.uint(uint64(len(head.b)))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(head.b, castagnoli))
+	e.b = append(e.b, head.b...)
+	e.table(tt.list)
 	e.uint(uint64(len(s.Moments)))
-	e.b = append(e.b, body.b...)
+	e.b = append(e.b, moments.b...)
 	return e.b
+}
+
+// table writes a string table: its length, then each string.
+func (e *enc) table(list []string) {
+	e.uint(uint64(len(list)))
+	for _, s := range list {
+		e.str(s)
+	}
+}
+
+// maxHeadPrefix is the most bytes a blob's version, head length and head
+// CRC take (headAt).
+const maxHeadPrefix = 1 + binary.MaxVarintLen64 + 4
+
+// headAt reads the start of a blob: where its head starts, how long it is
+// and the CRC it must have; ok is false when the start is not a summary
+// of this version's. b need hold only the start (maxHeadPrefix bytes, or
+// the whole blob when shorter).
+func headAt(b []byte) (at, n int, crc uint32, ok bool) {
+	d := dec{b: b}
+	if d.uint() != summaryVersion {
+		return 0, 0, 0, false
+	}
+	l := d.uint()
+	if d.err != nil || len(d.b) < 4 || l > math.MaxInt32 {
+		return 0, 0, 0, false
+	}
+	crc = binary.LittleEndian.Uint32(d.b)
+	return len(b) - len(d.b) + 4, int(l), crc, true
 }
 
 // decodeSummary reads a blob, with its moments when moments is set (else
@@ -282,60 +326,85 @@ func encodeSummary(b []byte, s *Summary) []byte {
 // them, and an aggregation of a million would hold a million copies.
 func decodeSummary(b []byte, moments bool) (*Summary, error) {
 	s := &Summary{}
-	if _, err := decodeSummaryInto(s, b, moments, nil); err != nil {
+	how := sumStats
+	if moments {
+		how = sumMoments
+	}
+	if _, err := decodeSummaryInto(s, b, how, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// sumRead says what decodeSummaryInto reads of a blob, and how.
+type sumRead int
+
+const (
+	// sumStats reads the outcomes and stats, stepping over the moments
+	sumStats sumRead = iota
+	// sumMoments reads the moments too
+	sumMoments
+	// sumViews reads the outcomes and stats with strings that are views
+	// of the blob's bytes, not copies: for a reader that hands each
+	// summary to code that copies what it keeps (an aggregate.List) and
+	// reads the next into the same buffer. A million summaries' strings
+	// are some 38 million, and even the shared table's look-ups cost a
+	// tenth of an aggregation.
+	sumViews
+)
+
 // decodeSummaryInto is decodeSummary into s, reusing the room of its
 // players, their stats and its moments (and of strs, the blob's strings,
 // returned for the next call): a SummaryReader's.
-func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]string, error) {
-	d := dec{b: b}
-	if v := d.uint(); v != summaryVersion {
+func decodeSummaryInto(s *Summary, b []byte, how sumRead, strs []string) ([]string, error) {
+	at, n, crc, ok := headAt(b)
+	if !ok || n > len(b)-at {
 		return strs, errCorrupt
 	}
-	players, kept := s.Players[:0], s.Moments[:0]
+	head, tail := b[at:at+n], b[at+n:]
+	if crc32.Checksum(head, castagnoli) != crc {
+		return strs, errCorrupt
+	}
+	kept := s.Moments[:0]
+	strs, nh, err := decodeHead(s, head, how, strs)
+	if err != nil || how != sumMoments {
+		// the moments are the rest of the blob: checked when read, which
+		// this is not
+		return strs, err
+	}
+	s.Moments = kept // their room
+	return decodeMoments(s, tail, strs, nh)
+}
+
+// decodeHead reads a blob's head (its CRC checked) into s, as
+// decodeSummaryInto; strs are its strings after, and nh how many of them
+// are the head's (the tail's table follows).
+func decodeHead(s *Summary, b []byte, how sumRead, strs []string) ([]string, int, error) {
+	d := dec{b: b}
+	players := s.Players[:0]
 	*s = Summary{}
 	flags := d.uint()
 	s.Partial, s.Generic, s.Declares = flags&sumPartial != 0, flags&sumGeneric != 0, flags&sumDeclares != 0
 	s.Err = d.str()
 	s.First = d.int()
 	s.Last = s.First + d.int()
-	n := d.small()
-	if cap(strs) < n+1 {
-		strs = make([]string, n+1)
-	}
-	strs = strs[:n+1]
-	strs[0] = ""
-	for i := 1; i <= n && d.err == nil; i++ {
-		l := d.small()
-		if d.err == nil {
-			// a reader's blobs (one format's, one after another) most often
-			// have the same strings in the same places as the last one:
-			// those need no look-up in the shared, locked table
-			if b := d.b[:l]; strs[i] != string(b) {
-				strs[i] = summaryStrings.intern(b)
-			}
-			d.b = d.b[l:]
-		}
-	}
+	strs = readTable(&d, strs[:0], how)
+	nh := len(strs)
 	str := func() string {
 		i := d.uint()
-		if i >= uint64(len(strs)) {
+		if i >= uint64(nh) {
 			d.fail()
 			return ""
 		}
 		return strs[i]
 	}
-	// a player takes at least two bytes, a moment at least six
-	np, nm := d.small(), d.small()
-	if np > len(d.b)/2 || nm > len(d.b)/6 {
+	// a player takes at least two bytes
+	np := d.small()
+	if np > len(d.b)/2 {
 		d.fail()
 	}
 	if d.err != nil {
-		return strs, d.err
+		return strs, nh, d.err
 	}
 	if np > 0 {
 		if cap(players) >= np {
@@ -357,7 +426,7 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 			d.fail()
 		}
 		if d.err != nil {
-			return strs, d.err
+			return strs, nh, d.err
 		}
 		if ns > 0 {
 			if cap(stats) >= ns {
@@ -370,13 +439,69 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 			p.Stats[j] = model.Stat{Key: str(), Name: str(), Value: d.float()}
 		}
 	}
-	if !moments {
-		// the moments are the rest of the blob: checked when read, which
-		// this is not
-		if d.err != nil {
-			return strs, d.err
+	if d.err != nil || len(d.b) != 0 {
+		return strs, nh, errCorrupt
+	}
+	return strs, nh, nil
+}
+
+// readTable reads a string table onto strs (after its empty string 0):
+// copies of the bytes, or views of them for sumViews.
+func readTable(d *dec, strs []string, how sumRead) []string {
+	n := d.small()
+	if d.err != nil {
+		return strs
+	}
+	// strs[at] is string 0; the table's come after it
+	at := len(strs)
+	if cap(strs) < at+n+1 {
+		strs = slices.Grow(strs, n+1)
+	}
+	strs = strs[:at+n+1]
+	strs[at] = ""
+	for i := at + 1; i <= at+n && d.err == nil; i++ {
+		l := d.small()
+		switch {
+		case d.err != nil:
+		case how == sumViews:
+			strs[i] = unsafe.String(unsafe.SliceData(d.b), l)
+			d.b = d.b[l:]
+		default:
+			// a reader's blobs (one format's, one after another) most often
+			// have the same strings in the same places as the last one:
+			// those need no look-up in the shared, locked table
+			if b := d.b[:l]; strs[i] != string(b) {
+				strs[i] = summaryStrings.intern(b)
+			}
+			d.b = d.b[l:]
 		}
-		return strs, nil
+	}
+	return strs
+}
+
+// decodeMoments reads a blob's tail (its moments) into s; strs has the
+// head's nh strings.
+func decodeMoments(s *Summary, b []byte, strs []string, nh int) ([]string, error) {
+	d := dec{b: b}
+	kept := s.Moments[:0]
+	s.Moments = nil
+	strs = readTable(&d, strs[:nh], sumMoments)
+	tail := strs[nh:]
+	str := func() string {
+		i := d.uint()
+		if i >= uint64(len(tail)) {
+			d.fail()
+			return ""
+		}
+		return tail[i]
+	}
+	// a moment takes at least six bytes
+	nm := d.small()
+	if nm > len(d.b)/6 {
+		d.fail()
+	}
+	if d.err != nil {
+		return strs, d.err
 	}
 	if nm > 0 {
 		if cap(kept) >= nm {
@@ -428,7 +553,9 @@ func decodeSummaryInto(s *Summary, b []byte, moments bool, strs []string) ([]str
 
 // summaryRoom decodes blob after blob into the same memory
 // (decodeSummaryInto), keeping the most room the players and the moments
-// had across a summary that has none.
+// had across a summary that has none. Without moments its strings are
+// views of the blob (sumViews): the summary is good only as long as the
+// blob's bytes are.
 type summaryRoom struct {
 	sum     Summary
 	strs    []string
@@ -446,8 +573,26 @@ func (r *summaryRoom) decode(blob []byte, moments bool) (*Summary, error) {
 		r.moments = r.sum.Moments[:0]
 	}
 	r.sum.Players, r.sum.Moments = r.players, r.moments
+	how := sumViews
+	if moments {
+		how = sumMoments
+	}
 	var err error
-	if r.strs, err = decodeSummaryInto(&r.sum, blob, moments, r.strs); err != nil {
+	if r.strs, err = decodeSummaryInto(&r.sum, blob, how, r.strs); err != nil {
+		return nil, err
+	}
+	return &r.sum, nil
+}
+
+// head decodes a blob's head (headBatch) into the room, its strings views
+// of it; the summary is valid until the next decode.
+func (r *summaryRoom) head(head []byte) (*Summary, error) {
+	if cap(r.sum.Players) > cap(r.players) {
+		r.players = r.sum.Players[:0]
+	}
+	r.sum.Players = r.players
+	var err error
+	if r.strs, _, err = decodeHead(&r.sum, head, sumViews, r.strs); err != nil {
 		return nil, err
 	}
 	return &r.sum, nil

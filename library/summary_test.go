@@ -476,7 +476,7 @@ func TestDecodeSummaryIntoReuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strs, err = decodeSummaryInto(&into, blob, true, strs); err != nil {
+		if strs, err = decodeSummaryInto(&into, blob, sumMoments, strs); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(into, *want) {
@@ -540,7 +540,8 @@ func TestScanMomentTerms(t *testing.T) {
 }
 
 // FuzzDecodeSummary: any blob (an index file's bytes a CRC vouched for)
-// decodes without a panic or an allocation larger than itself; read into
+// decodes without a panic or an allocation larger than itself; its head
+// read alone gives what its stats decode gives; read into
 // the memory of another summary (a reader's) it gives what a fresh decode
 // gives; and a summary that decodes encodes back to one that decodes the
 // same. Summaries are compared by their encoding: a NaN is itself there.
@@ -555,6 +556,22 @@ func FuzzDecodeSummary(f *testing.F) {
 		Players: []model.PlayerSummary{{Outcome: model.OutcomeDraw, Stats: []model.Stat{{Key: "a", Value: 1}, {Key: "b", Value: 2}, {Key: "c", Value: 3}}}, {}, {}},
 		Moments: []model.MomentRecord{{Kind: model.MomentStock, Facts: model.MomentFacts{Move: "x", Damage: 1, Hits: 2}}, {Kind: model.MomentKill}}}})
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// the head read alone (an aggregation's read) is what the blob's
+		// stats decode gives, or refused with it
+		lean, leanErr := decodeSummary(b, false)
+		var hb headBatch
+		hb.reset(1)
+		hb.take(0, b)
+		head, ok, _ := hb.head(0)
+		var alone *Summary
+		var aloneErr error = errCorrupt
+		if ok {
+			var hr summaryRoom
+			alone, aloneErr = hr.head(head)
+		}
+		if (leanErr == nil) != (aloneErr == nil) || leanErr == nil && !bytes.Equal(encodeSummary(nil, alone), encodeSummary(nil, lean)) {
+			t.Fatalf("head alone: %+v %v; the blob's stats: %+v %v", alone, aloneErr, lean, leanErr)
+		}
 		fresh, err := decodeSummary(b, true)
 		var room summaryRoom
 		if _, err := room.decode(other, true); err != nil {

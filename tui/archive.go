@@ -45,7 +45,7 @@ type skipCount struct {
 // archive makes the games of the rows shown, off the UI goroutine.
 func (b *browser) archive(kind archiveKind) tea.Cmd {
 	ids := append([]library.RowID(nil), b.shown...)
-	store := b.store
+	store, index := b.store, b.index
 	what := "all " + b.title
 	switch {
 	case b.onlyWhat != "":
@@ -96,20 +96,18 @@ func (b *browser) archive(kind archiveKind) tea.Cmd {
 			p.games, p.kept = aggregate.NewList(), make([]library.RowID, 0, len(rows))
 			p.games.Grow(len(rows), 2) // most games are of two players
 			// the aggregate view adds up, it does not list: each header
-			// and summary read into the same memory, added before the next
-			rd := store.SummaryReader()
-			for _, id := range rows {
-				h := rd.Header(id)
+			// and summary's outcomes and stats read into the same memory,
+			// added before the next
+			store.ReadStats(index, rows, func(i int, h *library.Header) {
 				if h.NotReplay {
-					continue
+					return
 				}
-				h.Summary = rd.Read(id)
 				if why := p.games.AddHeader(h); why != "" {
 					p.skipped = append(p.skipped, why)
-					continue
+					return
 				}
-				p.kept = append(p.kept, id)
-			}
+				p.kept = append(p.kept, rows[i])
+			})
 		})
 		games := parts[0].games
 		var kept []library.RowID

@@ -11,6 +11,7 @@
 package aggregate
 
 import (
+	"encoding/binary"
 	"fmt"
 	"iter"
 	"slices"
@@ -180,6 +181,17 @@ type Group struct {
 	Names []string
 
 	names []map[string]int // per key: the names seen, by player-games
+	// slots are, per layout of a List's games, where each stat of it
+	// adds up: a million player-games' stats each found in the maps by
+	// key were a third of grouping a list
+	slots map[*layout][]statSlot
+}
+
+// statSlot is where a stat of a layout adds up in a group: its sum, or its
+// tally (the layout's name is the bucket).
+type statSlot struct {
+	sum   *StatSum
+	tally map[string]float64
 }
 
 // StatSum is one stat over the group's games.
@@ -247,6 +259,17 @@ type Aggregator struct {
 	res      *Result
 	byValues map[string]*Group
 	n        int32 // games added: the next game's index, for Members
+
+	// scratch for a side's values, made into strings once for each
+	// distinct value (strs, matchups, dates): a million sides' values
+	// made anew were most of the garbage of an aggregation
+	vals, parts  []string
+	mine, theirs []string
+	coded        []coded
+	buf          []byte
+	strs         map[string]string
+	matchups     map[string]string
+	dates        [3]dateValue
 }
 
 // NewAggregator starts an aggregation. With a session key and no
@@ -259,7 +282,7 @@ func NewAggregator(opt Options) *Aggregator {
 		opt.Sessions.done()
 	}
 	a := &Aggregator{opt: opt, want: map[string]bool{},
-		res: &Result{By: opt.By}, byValues: map[string]*Group{}}
+		res: &Result{By: opt.By}, byValues: map[string]*Group{}, strs: map[string]string{}, matchups: map[string]string{}}
 	for _, w := range opt.Players {
 		a.want[tight(w)] = true
 	}
@@ -269,12 +292,12 @@ func NewAggregator(opt Options) *Aggregator {
 // Add counts a game, the next of the games Members index. g is not kept
 // past the call.
 func (a *Aggregator) Add(g *Game) {
-	gi := a.n
-	a.n++
 	if why := g.SkipReason(); why != "" {
-		a.res.Skipped = append(a.res.Skipped, Skip{g.Path, why})
+		a.skip(Skip{g.Path, why})
 		return
 	}
+	gi := a.n
+	a.n++
 	added := false
 	for pi, p := range g.Players {
 		if len(a.want) > 0 && !a.want[tight(p.Code)] && !a.want[tight(p.Name)] {
@@ -294,22 +317,64 @@ func (a *Aggregator) Add(g *Game) {
 	}
 }
 
+// AddList counts the games of a list, in order, as Add would each; skips
+// are the games left out of the list (SkipReason) and where: before the
+// list's game At, in order.
+func (a *Aggregator) AddList(l *List, skips []ListSkip) {
+	i := 0
+	for g := range l.All() {
+		for len(skips) > 0 && skips[0].At <= i {
+			a.skip(skips[0].Skip)
+			skips = skips[1:]
+		}
+		a.Add(g)
+		i++
+	}
+	for _, s := range skips {
+		a.skip(s.Skip)
+	}
+}
+
+// ListSkip is a game left out of a list (AddList): why, and where.
+type ListSkip struct {
+	Skip
+	At int // the list's game it came before
+}
+
+// skip counts a game left out.
+func (a *Aggregator) skip(s Skip) {
+	a.n++
+	a.res.Skipped = append(a.res.Skipped, s)
+}
+
 // group adds a side to the group of its key values.
 func (a *Aggregator) group(s *side) {
-	values, ok := keyValues(s, a.opt.By)
+	values, ok := a.keyValues(s)
 	if !ok {
 		return
 	}
-	id := strings.Join(values, "\x00")
-	grp := a.byValues[id]
+	var grp *Group
+	if len(values) == 1 {
+		grp = a.byValues[values[0]]
+	} else {
+		a.buf = a.buf[:0]
+		for i, v := range values {
+			if i > 0 {
+				a.buf = append(a.buf, 0)
+			}
+			a.buf = append(a.buf, v...)
+		}
+		grp = a.byValues[string(a.buf)]
+	}
 	if grp == nil {
+		values = slices.Clone(values)
 		grp = &Group{Values: values, Outcomes: map[model.Outcome]int{}, Formats: map[model.Format]int{},
 			Stats: map[string]*StatSum{}, Tallies: map[string]map[string]float64{}}
-		a.byValues[id] = grp
+		a.byValues[strings.Join(values, "\x00")] = grp
 		a.res.Groups = append(a.res.Groups, grp)
 	}
 	grp.add(s, a.opt)
-	grp.countNames(s, a.opt.By)
+	a.countNames(grp, s)
 }
 
 // Result finishes the aggregation: the groups, largest first.
@@ -320,7 +385,7 @@ func (a *Aggregator) Result() *Result {
 		for i, seen := range grp.names {
 			grp.Names[i] = mostUsed(seen)
 		}
-		grp.names = nil
+		grp.names, grp.slots = nil, nil
 	}
 	res.SortByGames()
 	return res
@@ -377,6 +442,10 @@ func (grp *Group) add(s *side, opt Options) {
 	}
 	grp.Played += g.Duration
 	grp.Formats[g.Format]++
+	if g.seg != nil {
+		grp.addListStats(g, s.player)
+		return
+	}
 	g.playerStats(s.player, func(key, name string, v float64) {
 		if name != "" {
 			t := grp.Tallies[key]
@@ -399,11 +468,64 @@ func (grp *Group) add(s *side, opt Options) {
 	})
 }
 
+// addListStats adds a List's game's player's stats, as add does a
+// summary's: the same sums in the same order, found through the slots of
+// the player's layout.
+func (grp *Group) addListStats(g *Game, pi int) {
+	p := g.seg.player(g.at, pi)
+	if p == nil || p.layout == 0 {
+		return
+	}
+	lay := g.seg.layouts[p.layout]
+	slots, ok := grp.slots[lay]
+	if !ok {
+		slots = make([]statSlot, len(lay.keys))
+		for i, key := range lay.keys {
+			if lay.names[i] != "" {
+				t := grp.Tallies[key]
+				if t == nil {
+					t = map[string]float64{}
+					grp.Tallies[key] = t
+				}
+				slots[i].tally = t
+				continue
+			}
+			sum := grp.Stats[key]
+			if sum == nil {
+				sum = &StatSum{} // N 0: the first value sets Min and Max
+				grp.Stats[key] = sum
+			}
+			slots[i].sum = sum
+		}
+		if grp.slots == nil {
+			grp.slots = map[*layout][]statSlot{}
+		}
+		grp.slots[lay] = slots
+	}
+	b := g.seg.vals[p.vals>>valShift][p.vals&(1<<valShift-1):]
+	for i := range slots {
+		v, n := value(b)
+		b = b[n:]
+		if t := slots[i].tally; t != nil {
+			t[lay.names[i]] += v
+			continue
+		}
+		sum := slots[i].sum
+		if sum.N == 0 {
+			sum.Min, sum.Max = v, v
+		}
+		sum.Sum += v
+		sum.N++
+		sum.Min = min(sum.Min, v)
+		sum.Max = max(sum.Max, v)
+	}
+}
+
 // countNames notes the names behind the codes of a side's player and
 // opponent keys.
-func (grp *Group) countNames(s *side, by []Key) {
+func (a *Aggregator) countNames(grp *Group, s *side) {
 	g := s.game
-	for i, k := range by {
+	for i, k := range a.opt.By {
 		var name string
 		switch k {
 		case KeyPlayer:
@@ -412,10 +534,10 @@ func (grp *Group) countNames(s *side, by []Key) {
 			}
 		case KeyOpponent:
 			// in the order of the codes the value joins (others sorts them)
-			type coded struct{ code, name string }
-			var os []coded
+			os := a.coded[:0]
+			me := g.Players[s.player]
+			named := false
 			for i, o := range g.Players {
-				me := g.Players[s.player]
 				if i == s.player || (me.Team != "" && o.Team == me.Team) || o.Code == "" && o.Name == "" {
 					continue
 				}
@@ -423,10 +545,15 @@ func (grp *Group) countNames(s *side, by []Key) {
 					os = append(os, coded{o.Name, ""})
 				} else {
 					os = append(os, coded{o.Code, o.Name})
+					named = named || o.Name != ""
 				}
 			}
-			sort.SliceStable(os, func(a, b int) bool { return os[a].code < os[b].code })
-			var names []string
+			a.coded = os
+			if !named {
+				break
+			}
+			slices.SortStableFunc(os, func(x, y coded) int { return strings.Compare(x.code, y.code) })
+			names := a.parts[:0]
 			for _, o := range os {
 				if o.name != "" {
 					names = append(names, o.name)
@@ -434,21 +561,55 @@ func (grp *Group) countNames(s *side, by []Key) {
 					names = append(names, "–") // a name already, or none
 				}
 			}
-			if slices.ContainsFunc(os, func(o coded) bool { return o.name != "" }) {
-				name = strings.Join(names, " + ")
-			}
+			a.parts = names
+			name = a.join(names, " + ")
 		}
 		if name == "" {
 			continue
 		}
 		if grp.names == nil {
-			grp.names = make([]map[string]int, len(by))
+			grp.names = make([]map[string]int, len(a.opt.By))
 		}
 		if grp.names[i] == nil {
 			grp.names[i] = map[string]int{}
 		}
 		grp.names[i][name]++
 	}
+}
+
+// coded is an opponent's code (or name, without one) and name.
+type coded struct{ code, name string }
+
+// join is strings.Join, made once for each distinct result: the values of
+// a million sides' keys are a few thousand strings.
+func (a *Aggregator) join(parts []string, sep string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	a.buf = a.buf[:0]
+	for i, p := range parts {
+		if i > 0 {
+			a.buf = append(a.buf, sep...)
+		}
+		a.buf = append(a.buf, p...)
+	}
+	return a.made(a.buf)
+}
+
+// made is the string of b, made once for each distinct b (up to a bound).
+func (a *Aggregator) made(b []byte) string {
+	if s, ok := a.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(a.strs) >= 1<<16 {
+		clear(a.strs)
+	}
+	a.strs[s] = s
+	return s
 }
 
 // mostUsed is the name seen most (the first by name of equals); "" for
@@ -463,14 +624,15 @@ func mostUsed(names map[string]int) string {
 	return best
 }
 
-// keyValues are the side's values for the keys; ok is false when a key
-// does not apply to the side (a character key for a format without
-// characters).
-func keyValues(s *side, by []Key) ([]string, bool) {
+// keyValues are the side's values for the keys, in the aggregator's
+// memory (good until the next side); ok is false when a key does not
+// apply to the side (a character key for a format without characters).
+func (a *Aggregator) keyValues(s *side) ([]string, bool) {
 	g := s.game
 	p := g.Players[s.player]
-	values := make([]string, 0, len(by))
-	for _, k := range by {
+	values := a.vals[:0]
+	defer func() { a.vals = values[:0] }()
+	for _, k := range a.opt.By {
 		var v string
 		switch k {
 		case KeyPlayer:
@@ -481,40 +643,29 @@ func keyValues(s *side, by []Key) ([]string, bool) {
 			}
 			v = p.Character
 		case KeyOpponent:
-			v = strings.Join(others(g, s.player, func(o Player) string {
+			v = a.others(g, s.player, func(o Player) string {
 				if o.Code != "" {
 					return o.Code
 				}
 				return o.Name
-			}), " + ")
+			})
 		case KeyVs:
 			if !hasCharacters(g.Format) {
 				return nil, false
 			}
-			v = strings.Join(others(g, s.player, func(o Player) string { return o.Character }), " + ")
+			v = a.others(g, s.player, func(o Player) string { return o.Character })
 		case KeyMatchup:
 			if !hasCharacters(g.Format) {
 				return nil, false
 			}
-			v = matchup(g, s.player)
+			v = a.matchup(g, s.player)
 		case KeyStage:
 			v = g.Title
-		case KeyMonth:
+		case KeyMonth, KeyWeek, KeyDay:
 			if g.Start.IsZero() {
 				return nil, false
 			}
-			v = g.Start.Format("2006-01")
-		case KeyWeek:
-			if g.Start.IsZero() {
-				return nil, false
-			}
-			y, w := g.Start.ISOWeek()
-			v = fmt.Sprintf("%d-W%02d", y, w)
-		case KeyDay:
-			if g.Start.IsZero() {
-				return nil, false
-			}
-			v = g.Start.Format("2006-01-02")
+			v = a.date(k, g.Start)
 		case KeySession:
 			if s.session == "" {
 				return nil, false
@@ -528,16 +679,62 @@ func keyValues(s *side, by []Key) ([]string, bool) {
 	return values, true
 }
 
+// date is a month, week or day key's value of a start: made once for the
+// games of one day after another (a walk's order), not for each side.
+func (a *Aggregator) date(k Key, t time.Time) string {
+	var at [3]int
+	switch k {
+	case KeyWeek:
+		at[0], at[1] = t.ISOWeek()
+	default:
+		y, m, d := t.Date()
+		at = [3]int{y, int(m), d}
+		if k == KeyMonth {
+			at[2] = 0
+		}
+	}
+	if c := &a.dates[dateSlot(k)]; c.v != "" && c.at == at {
+		return c.v
+	}
+	var v string
+	switch k {
+	case KeyMonth:
+		v = t.Format("2006-01")
+	case KeyWeek:
+		v = fmt.Sprintf("%d-W%02d", at[0], at[1])
+	default:
+		v = t.Format("2006-01-02")
+	}
+	a.dates[dateSlot(k)] = dateValue{at, v}
+	return v
+}
+
+// dateValue is a date key's last value, and the date it is of.
+type dateValue struct {
+	at [3]int
+	v  string
+}
+
+func dateSlot(k Key) int {
+	switch k {
+	case KeyMonth:
+		return 0
+	case KeyWeek:
+		return 1
+	}
+	return 2
+}
+
 func hasCharacters(f model.Format) bool {
 	d := decoders.ByID(f)
 	return d != nil && d.Character != ""
 }
 
-// others lists what name says of the players not on the side's team,
-// sorted so the same opponents make the same group.
-func others(g *Game, pi int, name func(Player) string) []string {
+// others joins what name says of the players not on the side's team,
+// sorted so the same opponents make the same group: "OP#1 + OP#2".
+func (a *Aggregator) others(g *Game, pi int, name func(Player) string) string {
 	me := g.Players[pi]
-	var out []string
+	out := a.parts[:0]
 	for i, o := range g.Players {
 		if i == pi || (me.Team != "" && o.Team == me.Team) {
 			continue
@@ -546,16 +743,17 @@ func others(g *Game, pi int, name func(Player) string) []string {
 			out = append(out, n)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	a.parts = out
+	return a.join(out, " + ")
 }
 
 // matchup names both sides' characters, the side's own first within each
 // side but the two sides in a fixed order, so Fox against Marth and Marth
 // against Fox are one matchup: Fox-Marth, Fox+Falco-Marth+Sheik.
-func matchup(g *Game, pi int) string {
+func (a *Aggregator) matchup(g *Game, pi int) string {
 	me := g.Players[pi]
-	var mine, theirs []string
+	mine, theirs := a.mine[:0], a.theirs[:0]
 	for i, o := range g.Players {
 		if i == pi || (me.Team != "" && o.Team == me.Team) {
 			mine = append(mine, o.Character)
@@ -563,19 +761,40 @@ func matchup(g *Game, pi int) string {
 			theirs = append(theirs, o.Character)
 		}
 	}
-	sort.Strings(mine)
-	sort.Strings(theirs)
+	slices.Sort(mine)
+	slices.Sort(theirs)
+	a.mine, a.theirs = mine, theirs
+	// the format's word for the sides, made once for each sides
+	a.buf = binary.AppendUvarint(a.buf[:0], uint64(len(g.Format)))
+	a.buf = append(a.buf, g.Format...)
+	for _, side := range [2][]string{mine, theirs} {
+		a.buf = binary.AppendUvarint(a.buf, uint64(len(side)))
+		for _, c := range side {
+			a.buf = binary.AppendUvarint(a.buf, uint64(len(c)))
+			a.buf = append(a.buf, c...)
+		}
+	}
+	if v, ok := a.matchups[string(a.buf)]; ok {
+		return v
+	}
+	var v string
 	if d := decoders.ByID(g.Format); d != nil && d.Matchup != nil {
-		return d.Matchup(mine, theirs)
+		v = d.Matchup(mine, theirs)
+	} else {
+		x, y := strings.Join(mine, "+"), strings.Join(theirs, "+")
+		if y < x {
+			x, y = y, x
+		}
+		v = x
+		if y != "" {
+			v = x + "-" + y
+		}
 	}
-	a, b := strings.Join(mine, "+"), strings.Join(theirs, "+")
-	if b < a {
-		a, b = b, a
+	if len(a.matchups) >= 1<<16 {
+		clear(a.matchups)
 	}
-	if b == "" {
-		return a
-	}
-	return a + "-" + b
+	a.matchups[string(a.buf)] = v
+	return v
 }
 
 // playerKey is what a player is known by across games: the code, else the

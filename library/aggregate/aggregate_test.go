@@ -276,7 +276,7 @@ func TestSessionsInTwoPasses(t *testing.T) {
 // A List's games (what the TUI keeps) group exactly as the games they
 // were added from, under every key: the same groups, counts, sums and
 // tallies, and the same sessions and players; a list made of two appended
-// groups as one made at once.
+// groups as one made at once, and so does a batch's list.
 func TestListGroupsTheSame(t *testing.T) {
 	withStats(t, testDefs)
 	games := func() []Game {
@@ -308,7 +308,11 @@ func TestListGroupsTheSame(t *testing.T) {
 		}
 	}
 	halves.Append(second)
-	for name, l := range map[string]*List{"one list": whole, "two appended": halves} {
+	batch := NewBatch() // a batch's, its players kept game by game
+	for _, g := range games() {
+		batch.Add(&g)
+	}
+	for name, l := range map[string]*List{"one list": whole, "two appended": halves, "a batch's": batch} {
 		if l.Len() != len(games()) {
 			t.Fatalf("%s: %d games", name, l.Len())
 		}
@@ -487,6 +491,72 @@ func TestCells(t *testing.T) {
 	} {
 		if got := Played(c.d); got != c.want {
 			t.Errorf("Played(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+// TestAddListAsAdd: games added a list at a time (stats --by's batches),
+// with the games the lists left out counted where they came, group as the
+// same games added one by one: the same groups, members, sums and skips
+// in the same order, under every key; and a list Reset and filled again
+// (a batch's list going round) groups as a new one.
+func TestAddListAsAdd(t *testing.T) {
+	withStats(t, testDefs)
+	var games []Game
+	for i := range 40 {
+		g := game(fmt.Sprint(i), at(1+i%9, 18, i), []string{"Fox", "Marth", "Sheik"}[i%3], fmt.Sprintf("OP#%d", i%4), []string{"Falco", "Peach"}[i%2],
+			[]model.Outcome{model.OutcomeWin, model.OutcomeLoss, model.OutcomeQuit}[i%3], float64(i%5)+0.1, float64(i%7)/3, float64(i))
+		switch i % 11 {
+		case 3:
+			g.Err = "not a replay"
+		case 7:
+			g.Partial = true
+		case 9:
+			g.Players = nil
+		}
+		games = append(games, g)
+	}
+	for _, batch := range []*List{NewList(), NewBatch()} {
+		testAddListAsAdd(t, games, batch)
+	}
+}
+
+func testAddListAsAdd(t *testing.T, games []Game, batch *List) {
+	// a list whose tables grew past what a Reset keeps
+	for i := range 5000 {
+		g := game("", at(1, 18, 0), "Fox", fmt.Sprintf("MANY#%d", i), "Falco", model.OutcomeWin, 1, 1, 1)
+		batch.Add(&g)
+	}
+	for _, k := range Keys {
+		for _, players := range [][]string{nil, {"op#1"}} {
+			opt := Options{By: []Key{k}, Players: players}
+			if NeedsSessions(opt.By) {
+				opt.Sessions = NewSessions()
+				for i := range games {
+					opt.Sessions.Note(&games[i])
+				}
+			}
+			one := NewAggregator(opt)
+			for i := range games {
+				one.Add(&games[i])
+			}
+			want, _ := json.Marshal(one.Result())
+			lists := NewAggregator(opt)
+			for lo := 0; lo < len(games); lo += 6 {
+				batch.Reset()
+				var skips []ListSkip
+				for i := lo; i < min(lo+6, len(games)); i++ {
+					if why := games[i].SkipReason(); why != "" {
+						skips = append(skips, ListSkip{Skip{games[i].Path, why}, batch.Len()})
+						continue
+					}
+					batch.Add(&games[i])
+				}
+				lists.AddList(batch, skips)
+			}
+			if got, _ := json.Marshal(lists.Result()); string(got) != string(want) {
+				t.Errorf("batch %v, by %s, players %v:\n%s\nwant\n%s", batch.batch, k, players, got, want)
+			}
 		}
 	}
 }

@@ -26,6 +26,7 @@ import (
 // A list is a run of segments, each with its own tables: lists filled on
 // several cores are joined (Append) without copying a game.
 type List struct {
+	batch   bool // NewBatch's
 	segs    []*segment
 	starts  []int // each segment's first game's place in the list
 	n       int
@@ -40,15 +41,16 @@ type segment struct {
 	// (a player's never split): the segment grows without copying them
 	vals [][]byte
 
-	strs    []string // distinct strings; 0 is ""
-	strIDs  map[string]uint32
-	who     []Player // distinct players (slot, names, character, team)
-	whoIDs  map[Player]uint32
-	layouts []*layout // distinct stats layouts; 0 is none
-	layIDs  map[string]uint32
-	zones   []*time.Location
-	key     []byte // scratch: a layout's key
-	lastLay uint32 // the layout found last
+	strs     []string // distinct strings; 0 is ""
+	strIDs   map[string]uint32
+	who      []Player // distinct players (slot, names, character, team), or a batch's (whoOf)
+	whoIDs   map[Player]uint32
+	batch    bool      // a batch's list: no player is looked up (whoOf)
+	layouts  []*layout // distinct stats layouts; 0 is none
+	layIDs   map[string]uint32
+	zones    []*time.Location
+	key      []byte    // scratch: a layout's key
+	lastLays [4]uint32 // the layouts found last, the last first
 }
 
 // listGame is a game in a segment.
@@ -85,6 +87,11 @@ type layout struct {
 // NewList starts an empty list.
 func NewList() *List { return &List{} }
 
+// NewBatch starts an empty list for a batch of games that is read once
+// and Reset (library.ScanInto's): the same as a List but that its players
+// are kept game by game, not once each.
+func NewBatch() *List { return &List{batch: true} }
+
 func newSegment() *segment {
 	return &segment{strs: []string{""}, strIDs: map[string]uint32{"": 0}, whoIDs: map[Player]uint32{},
 		layouts: []*layout{nil}, layIDs: map[string]uint32{}}
@@ -93,7 +100,9 @@ func newSegment() *segment {
 // last is the segment games are added to.
 func (l *List) last() *segment {
 	if len(l.segs) == 0 {
-		l.segs, l.starts = append(l.segs, newSegment()), append(l.starts, l.n)
+		sg := newSegment()
+		sg.batch = l.batch
+		l.segs, l.starts = append(l.segs, sg), append(l.starts, l.n)
 	}
 	return l.segs[len(l.segs)-1]
 }
@@ -118,6 +127,39 @@ func (l *List) Append(o *List) {
 	*o = List{}
 }
 
+// Reset empties the list for games to be added again, keeping its memory:
+// a scan's batches go round (library.ScanInto), each a list that its
+// worker fills and the aggregation reads. The tables of strings, players
+// and layouts stay while they are small, since the next batch's games
+// mostly repeat them.
+func (l *List) Reset() {
+	if len(l.segs) == 0 {
+		return
+	}
+	sg := l.segs[0]
+	clear(l.segs[1:])
+	l.segs, l.starts, l.n = l.segs[:1], l.starts[:1], 0
+	sg.games, sg.players = sg.games[:0], sg.players[:0]
+	if sg.batch {
+		clear(sg.who) // the players of the games read
+		sg.who = sg.who[:0]
+	}
+	if len(sg.vals) > 0 {
+		clear(sg.vals[1:])
+		sg.vals = sg.vals[:1]
+		sg.vals[0] = sg.vals[0][:0]
+	}
+	if len(sg.strs) > maxKept || len(sg.who) > maxKept || len(sg.layouts) > maxKept || len(sg.zones) > maxKept {
+		vals, batch := sg.vals, sg.batch
+		*sg = *newSegment()
+		sg.vals, sg.batch = vals, batch
+	}
+}
+
+// maxKept is how many strings, players, layouts or zones a list's tables
+// keep across a Reset.
+const maxKept = 4096
+
 // Grow makes room for n more games of about players players each, so that
 // a list filled to a known size is not copied as it grows.
 func (l *List) Grow(n, players int) {
@@ -133,13 +175,7 @@ func (sg *segment) add(g *Game) {
 		lg.hasStart, lg.sec, lg.nsec, lg.zone = true, g.Start.Unix(), int32(g.Start.Nanosecond()), sg.zone(g.Start.Location())
 	}
 	for pi, p := range g.Players {
-		id, ok := sg.whoIDs[p]
-		if !ok {
-			id = uint32(len(sg.who))
-			sg.who = append(sg.who, p)
-			sg.whoIDs[p] = id
-		}
-		lp := listPlayer{who: id}
+		lp := listPlayer{who: sg.whoOf(p)}
 		if g.Summary != nil && pi < len(g.Summary.Players) {
 			ps := &g.Summary.Players[pi]
 			lp.outcome, lp.layout = sg.str(string(ps.Outcome)), sg.layoutOf(ps.Stats)
@@ -200,11 +236,35 @@ func (sg *segment) player(g, pi int) *listPlayer {
 	return &sg.players[int(lg.first)+pi]
 }
 
+// whoOf numbers a player: once for each distinct player, or, in a
+// batch's list (NewBatch), once for each game's: a batch of 256 games is
+// read once, and a look-up of each of its players in the table (hashing
+// and comparing every string) cost more than keeping them all.
+func (sg *segment) whoOf(p Player) uint32 {
+	if sg.batch {
+		sg.who = append(sg.who, p)
+		return uint32(len(sg.who) - 1)
+	}
+	id, ok := sg.whoIDs[p]
+	if !ok {
+		id = uint32(len(sg.who))
+		sg.who = append(sg.who, p)
+		sg.whoIDs[p] = id
+	}
+	return id
+}
+
 // room makes sure the last value chunk has n bytes free (a new chunk when
 // it has not) and returns where they start.
 func (sg *segment) room(n int) uint32 {
-	if k := len(sg.vals); k == 0 || len(sg.vals[k-1])+n > 1<<valShift {
-		sg.vals = append(sg.vals, make([]byte, 0, max(n, 1<<valShift)))
+	if k := len(sg.vals); k == 0 || len(sg.vals[k-1])+n > min(cap(sg.vals[k-1]), 1<<valShift) {
+		// chunks from 64 kB up to 1 MB: a scan's batch of 256 games
+		// takes some 20 kB, a list of a million some 100 MB
+		size := 64 << 10
+		if k > 0 {
+			size = min(2*cap(sg.vals[k-1]), 1<<valShift)
+		}
+		sg.vals = append(sg.vals, make([]byte, 0, max(n, size)))
 	}
 	k := len(sg.vals) - 1
 	return uint32(k)<<valShift | uint32(len(sg.vals[k]))
@@ -212,6 +272,9 @@ func (sg *segment) room(n int) uint32 {
 
 // str numbers a string.
 func (sg *segment) str(s string) uint32 {
+	if s == "" {
+		return 0 // most games' error, most players' team
+	}
 	if id, ok := sg.strIDs[s]; ok {
 		return id
 	}
@@ -241,9 +304,14 @@ func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 	if len(stats) == 0 {
 		return 0
 	}
-	// a format's players one after another share one: no key to make
-	if sg.lastLay != 0 && sg.layouts[sg.lastLay].fits(stats) {
-		return sg.lastLay
+	// a format's players one after another share one, and an archive's
+	// games are of a few formats: no key to make
+	for i, id := range sg.lastLays {
+		if id != 0 && sg.layouts[id].fits(stats) {
+			copy(sg.lastLays[1:i+1], sg.lastLays[:i])
+			sg.lastLays[0] = id
+			return id
+		}
 	}
 	sg.key = sg.key[:0]
 	for _, st := range stats {
@@ -252,18 +320,18 @@ func (sg *segment) layoutOf(stats []model.Stat) uint32 {
 		sg.key = append(sg.key, st.Name...)
 		sg.key = append(sg.key, 0)
 	}
-	if id, ok := sg.layIDs[string(sg.key)]; ok {
-		sg.lastLay = id
-		return id
+	id, ok := sg.layIDs[string(sg.key)]
+	if !ok {
+		lay := &layout{keys: make([]string, len(stats)), names: make([]string, len(stats))}
+		for i, st := range stats {
+			lay.keys[i], lay.names[i] = sg.strs[sg.str(st.Key)], sg.strs[sg.str(st.Name)]
+		}
+		id = uint32(len(sg.layouts))
+		sg.layouts = append(sg.layouts, lay)
+		sg.layIDs[string(sg.key)] = id
 	}
-	lay := &layout{keys: make([]string, len(stats)), names: make([]string, len(stats))}
-	for i, st := range stats {
-		lay.keys[i], lay.names[i] = sg.strs[sg.str(st.Key)], sg.strs[sg.str(st.Name)]
-	}
-	id := uint32(len(sg.layouts))
-	sg.layouts = append(sg.layouts, lay)
-	sg.layIDs[string(sg.key)] = id
-	sg.lastLay = id
+	copy(sg.lastLays[1:], sg.lastLays[:])
+	sg.lastLays[0] = id
 	return id
 }
 
