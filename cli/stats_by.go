@@ -127,7 +127,8 @@ func (o *statsOptions) runBy(c *call, paths []string) int {
 		if len(o.players) > 0 {
 			who = " played by " + strings.Join(o.players, " or ")
 		}
-		return c.errorf("no replay%s to count under %s", who, strings.Join(paths, " "))
+		_, from := c.walkFrom(paths)
+		return c.errorf("no replay%s to count%s", who, under(paths, from))
 	}
 	return 0
 }
@@ -250,7 +251,7 @@ func eachList(c *call, paths []string, q *library.Query, noCache, tell bool, fn 
 			}
 		}
 	}
-	library.ScanInto(context.Background(), library.Paths(paths), opt, newBatch, add, func(b *gameBatch) bool {
+	library.ScanInto(context.Background(), c.walk(paths), opt, newBatch, add, func(b *gameBatch) bool {
 		n += b.found
 		prog.found(n)
 		for _, h := range b.unreadable {
