@@ -51,6 +51,13 @@ go to Dolphin; their hand-off is --json.
 --limit N lists the first N moments of the order --sort gives (the N
 biggest combos: --sort damage --limit N), and --dolphin queues those; the
 run then holds N moments, not every match of a large archive.
+
+Without --limit no run holds an archive's moments: by date they are
+written replay by replay, in the order of the replays' starts, once the
+index knows every start; by damage or length (or with --no-cache) they
+are sorted in runs that go to a temporary file in the cache folder and
+are merged, and the file is removed when the command ends, interrupted
+or not.
 `
 
 const momentsNotes = `Output: one line per moment: date, file, frames, time, who did it to whom,
@@ -63,7 +70,7 @@ kind and facts. A moment of a replay whose decode stopped early is marked
 
 Exit status: 0 some moment matched, 1 none did, 2 a path could not be read,
 the query or the command line is wrong, or the Dolphin queue could not be
-written.
+written, 130 interrupted.
 `
 
 type momentsOptions struct {
@@ -138,11 +145,11 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	var err error
 	switch {
 	case o.limit > 0:
-		unreadable = o.first(ctx, c, paths, q, idx, w.write)
+		unreadable = o.first(ctx, c, paths, q, idx, w)
 	case o.sort == "date" && idx != nil:
-		unreadable, err = o.byDate(ctx, c, paths, q, idx, w.write)
+		unreadable, err = o.byDate(ctx, c, paths, q, idx, w)
 	default:
-		unreadable, err = o.sorted(ctx, c, paths, q, idx, w.write)
+		unreadable, err = o.sorted(ctx, c, paths, q, idx, w)
 	}
 	w.out.Flush()
 	switch {
@@ -173,11 +180,14 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 // momentWriter writes the moments in the order they are handed to it, as
 // lines or JSON, and keeps the clips of those Dolphin can play.
 type momentWriter struct {
-	o      *momentsOptions
-	out    *output
-	n      int // moments written
-	clips  []dolphin.Clip
-	others map[string]int // moments left out of the queue, by why
+	o   *momentsOptions
+	out *output
+	n   int // moments written
+	// the last replay's path, and as the output shows it: a replay's
+	// moments come together, and a path is made safe once for them
+	path, shown string
+	clips       []dolphin.Clip
+	others      map[string]int // moments left out of the queue, by why
 }
 
 func (w *momentWriter) write(g *gameView, m *model.MomentRecord) {
@@ -185,7 +195,10 @@ func (w *momentWriter) write(g *gameView, m *model.MomentRecord) {
 	if w.o.json {
 		writeJSON(w.out, momentJSON(g, m))
 	} else {
-		fmt.Fprintln(w.out, momentLine(w.out, g, m))
+		if g.path != w.path || w.shown == "" {
+			w.path, w.shown = g.path, w.out.path(g.path)
+		}
+		fmt.Fprintln(w.out, momentLine(w.shown, g, m))
 	}
 	if w.o.dolphin == "" {
 		return
@@ -219,7 +232,9 @@ func noteFailed(c *call, failed []*aggregate.Game) bool {
 // (named once the scan is done), else nil.
 func failedGame(g *aggregate.Game) *aggregate.Game {
 	if g.Err != "" && g.Err != aggregate.NoSummary {
-		return &aggregate.Game{Path: g.Path, Err: g.Err}
+		// copies: the walk cuts a folder's paths from one string, which
+		// a piece of it would keep whole
+		return &aggregate.Game{Path: strings.Clone(g.Path), Err: strings.Clone(g.Err)}
 	}
 	return nil
 }
@@ -227,7 +242,7 @@ func failedGame(g *aggregate.Game) *aggregate.Game {
 // first writes the first --limit moments of the order: the list is cut to
 // them as the replays come, so the run holds N moments, not every match
 // of a large archive.
-func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, write func(*gameView, *model.MomentRecord)) bool {
+func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) bool {
 	var list momentList
 	keep := list.keepFirst(o.sort, o.limit)
 	var failed []*aggregate.Game
@@ -245,14 +260,14 @@ func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *
 	var g gameView
 	for _, i := range order[:min(o.limit, len(order))] {
 		m := list.record(i, &g)
-		write(&g, &m)
+		w.write(&g, &m)
 	}
 	return unreadable
 }
 
 // sorted writes every moment in the order --sort gives, sorting them in
 // runs that go to a temporary file when they fill, and merging the runs.
-func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, write func(*gameView, *model.MomentRecord)) (bool, error) {
+func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) (bool, error) {
 	s := newMomentSorter(o.sort)
 	defer s.close()
 	var failed []*aggregate.Game
@@ -273,18 +288,19 @@ func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q 
 		return unreadable, err
 	}
 	return unreadable, s.each(ctx, func(g *gameView, m *model.MomentRecord) bool {
-		write(g, m)
+		w.write(g, m)
 		return true
 	})
 }
 
-// momentLine is a moment for people: date, file, frames, who, kind, facts.
-func momentLine(out *output, g *gameView, m *model.MomentRecord) string {
+// momentLine is a moment for people: date, file (shown: the path as the
+// output shows it), frames, who, kind, facts.
+func momentLine(shown string, g *gameView, m *model.MomentRecord) string {
 	var b strings.Builder
 	if !g.start.IsZero() {
 		b.WriteString(g.start.Format("2006-01-02 15:04") + "  ")
 	}
-	b.WriteString(out.path(g.path))
+	b.WriteString(shown)
 	if m.End > m.Frame {
 		fmt.Fprintf(&b, "  frames %d..%d", m.Frame, m.End)
 	} else {

@@ -126,7 +126,7 @@ func (s *momentSorter) each(ctx context.Context, yield func(g *gameView, m *mode
 	if len(s.runs) == 0 {
 		var g gameView
 		for k, i := range s.list.order(s.by) {
-			if k%4096 == 0 && ctx.Err() != nil {
+			if k%256 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			m := s.list.record(i, &g)
@@ -197,7 +197,7 @@ func (s *momentSorter) merge(ctx context.Context, yield func(g *gameView, m *mod
 	h := runHeap{heads, less}
 	h.init()
 	for n := 0; len(h.rs) > 0; n++ {
-		if n%4096 == 0 && ctx.Err() != nil {
+		if n%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		rr := h.rs[0]
