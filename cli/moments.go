@@ -256,6 +256,9 @@ func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *
 		keep.Add(list.add(g, keep))
 	})
 	unreadable = noteFailed(c, failed) || unreadable
+	if ctx.Err() != nil {
+		return unreadable // the first of what was read are not the first
+	}
 	order := list.order(o.sort)
 	var g gameView
 	for _, i := range order[:min(o.limit, len(order))] {
@@ -272,7 +275,9 @@ func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q 
 	defer s.close()
 	var failed []*aggregate.Game
 	var err error
-	unreadable := eachGameIn(ctx, c, paths, q, idx, true, true, func(g *aggregate.Game) {
+	scan, stop := context.WithCancel(ctx) // stopped when a run cannot be written
+	defer stop()
+	unreadable := eachGameIn(scan, c, paths, q, idx, true, true, func(g *aggregate.Game) {
 		if g.Summary == nil {
 			if f := failedGame(g); f != nil {
 				failed = append(failed, f)
@@ -280,7 +285,9 @@ func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q 
 			return
 		}
 		if err == nil && len(g.Summary.Moments) > 0 {
-			err = s.add(g)
+			if err = s.add(g); err != nil {
+				stop()
+			}
 		}
 	})
 	unreadable = noteFailed(c, failed) || unreadable

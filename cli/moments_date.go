@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -179,7 +180,7 @@ const wholePath = ^uint32(0)
 func (l *datedList) add(g *aggregate.Game, row library.RowID, name string) {
 	start := startKey(g.Start)
 	d := datedGame{sec: start.sec, nsec: start.nsec, zone: l.zone(g.Start.Location()), row: row, dir: wholePath}
-	if dir, ok := strings.CutSuffix(g.Path, name); ok && row != noRow && name != "" {
+	if dir, ok := strings.CutSuffix(g.Path, name); ok && row != noRow && name != "" && (dir == "" || os.IsPathSeparator(dir[len(dir)-1])) {
 		if dir != l.lastDir || len(l.dirs) == 0 {
 			n, ok := l.dirNum[dir]
 			if !ok {

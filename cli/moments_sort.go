@@ -46,7 +46,7 @@ type runSection struct{ off, n int64 }
 
 // momentRunBytes is the memory a run of moments may take before it is
 // written out. It is a variable so tests can make it small.
-var momentRunBytes = 64 << 20
+var momentRunBytes = 32 << 20
 
 // spillDir is where a sort's file goes: the cache folder the index is in
 // (REWIND_CACHE, else the user's cache directory), else the temporary

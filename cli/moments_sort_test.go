@@ -247,3 +247,32 @@ func TestMomentsSpilledSameAsInMemory(t *testing.T) {
 		}
 	}
 }
+
+// The date order over the index writes each path as the walk spelled it,
+// though the index knows the replays by another spelling of their folder:
+// as the sort without the index does.
+func TestMomentsByDateKeepsPathsAsWalked(t *testing.T) {
+	t.Setenv(library.CacheEnv, t.TempDir())
+	abs, err := filepath.Abs("testdata/samples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moments := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"moments"}, args...), &out, &errb); code != 0 {
+			t.Fatalf("moments %v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	moments("testdata/samples", "") // fills the index
+	for _, dir := range []string{"testdata/samples", "./testdata/samples", "testdata/../testdata/samples/", abs} {
+		want := moments("--no-cache", dir, "")
+		if got := moments(dir, ""); got != want {
+			t.Errorf("moments %s over the index differs from --no-cache (%d and %d bytes)", dir, len(got), len(want))
+		}
+		if !strings.Contains(want, dir) && !strings.Contains(want, filepath.Clean(dir)) {
+			t.Errorf("moments %s names no path under it", dir)
+		}
+	}
+}
