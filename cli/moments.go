@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,6 +52,13 @@ go to Dolphin; their hand-off is --json.
 --limit N lists the first N moments of the order --sort gives (the N
 biggest combos: --sort damage --limit N), and --dolphin queues those; the
 run then holds N moments, not every match of a large archive.
+
+Without --limit no run holds an archive's moments: by date they are
+written replay by replay, in the order of the replays' starts, once the
+index knows every start; by damage or length (or with --no-cache) they
+are sorted in runs that go to a temporary file in the cache folder and
+are merged, and the file is removed when the command ends, interrupted
+or not.
 `
 
 const momentsNotes = `Output: one line per moment: date, file, frames, time, who did it to whom,
@@ -60,7 +71,7 @@ kind and facts. A moment of a replay whose decode stopped early is marked
 
 Exit status: 0 some moment matched, 1 none did, 2 a path could not be read,
 the query or the command line is wrong, or the Dolphin queue could not be
-written.
+written, 130 interrupted.
 `
 
 type momentsOptions struct {
@@ -116,73 +127,189 @@ func (o *momentsOptions) run(c *call, rest []string) int {
 	if q == nil {
 		return code
 	}
-	// the list is kept without pointers, and so costs the collector
+	// what is kept is kept without pointers, and so costs the collector
 	// little: it may run often, and the heap stay near what is live, until
 	// the last line is written (the default would let it reach twice that)
 	defer library.TuneGC()()
-	// each replay comes with the moments the query matches (the scan's
-	// workers choose them): a million replays hold a few hundred million
-	var list momentList
-	var failed []*aggregate.Game // named once the scan is done
-	unreadable := eachGame(c, paths, q, o.noCache, true, true, func(g *aggregate.Game) {
-		if g.Summary == nil {
-			if g.Err != "" && g.Err != aggregate.NoSummary {
-				failed = append(failed, &aggregate.Game{Path: g.Path, Err: g.Err})
-			}
-			return
-		}
-		if len(g.Summary.Moments) == 0 {
-			return
-		}
-		list.add(g, o.sort)
-		// with --limit the list is cut to the first N whenever it holds
-		// 2N and a few hundred more (a small N is not sorted at every
-		// replay): a moment cut now could only move further down
-		if o.limit > 0 && list.len() >= 2*o.limit+256 {
-			list.cut(o.sort, o.limit)
-		}
-	})
-	for _, g := range failed {
-		c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
-		unreadable = true
+	// an interrupted run stops its scan and lets go of its temporary file
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var idx *library.Index
+	if !o.noCache {
+		var done func()
+		idx, done = c.openIndex()
+		defer done()
 	}
-	order := list.order(o.sort)
-	if o.limit > 0 && len(order) > o.limit {
-		order = order[:o.limit]
+	w := &momentWriter{o: o, out: c.output()}
+	defer w.out.Flush()
+	var unreadable bool
+	var err error
+	switch {
+	case o.limit > 0:
+		unreadable = o.first(ctx, c, paths, q, idx, w)
+	case o.sort == "date" && idx != nil && onDisk(c, paths):
+		unreadable, err = o.byDate(ctx, c, paths, q, idx, w)
+	default:
+		unreadable, err = o.sorted(ctx, c, paths, q, idx, w)
 	}
-	out := c.output()
-	defer out.Flush()
-	var g gameView
-	for _, i := range order {
-		m := list.record(i, &g)
-		if o.json {
-			writeJSON(out, momentJSON(&g, &m))
-		} else {
-			fmt.Fprintln(out, momentLine(out, &g, &m))
-		}
+	w.out.Flush()
+	switch {
+	case ctx.Err() != nil:
+		c.notef("interrupted")
+		return 130
+	case err != nil:
+		return c.errorf("%v", err)
 	}
-	out.Flush()
 	if o.dolphin != "" {
-		if code := o.writeDolphin(c, &list, order); code != 0 {
+		if code := o.writeDolphin(c, w.clips, w.others); code != 0 {
 			return code
 		}
 	}
 	switch {
 	case unreadable:
 		return 2
-	case len(order) == 0:
+	case w.n == 0:
 		return 1
 	}
 	return 0
 }
 
-// momentLine is a moment for people: date, file, frames, who, kind, facts.
-func momentLine(out *output, g *gameView, m *model.MomentRecord) string {
+// The orders: moments are written as they come in the date order over an
+// index (byDate: replays on disk, which the index holds; the built-in
+// samples are sorted as with --no-cache); with --limit the first N are kept as they come (first);
+// else a sort in bounded memory puts them in order (sorted).
+
+// momentWriter writes the moments in the order they are handed to it, as
+// lines or JSON, and keeps the clips of those Dolphin can play.
+type momentWriter struct {
+	o   *momentsOptions
+	out *output
+	n   int // moments written
+	// the last replay's path, and as the output shows it: a replay's
+	// moments come together, and a path is made safe once for them
+	path, shown string
+	clips       []dolphin.Clip
+	others      map[string]int // moments left out of the queue, by why
+}
+
+func (w *momentWriter) write(g *gameView, m *model.MomentRecord) {
+	w.n++
+	if w.o.json {
+		writeJSON(w.out, momentJSON(g, m))
+	} else {
+		if g.path != w.path || w.shown == "" {
+			w.path, w.shown = g.path, w.out.path(g.path)
+		}
+		fmt.Fprintln(w.out, momentLine(w.shown, g, m))
+	}
+	if w.o.dolphin == "" {
+		return
+	}
+	if w.others == nil {
+		w.others = map[string]int{}
+	}
+	d := decoders.ByID(g.format)
+	switch {
+	case d == nil || !d.Dolphin:
+		w.others[string(g.format)]++
+	case !dolphin.Playable(g.path):
+		w.others["packed (unpack them for Dolphin)"]++
+	default:
+		who := aggregate.Game{Players: g.players}
+		w.clips = append(w.clips, dolphin.Clip{Path: g.path, Start: m.Frame, End: m.End, Last: g.last,
+			StartAt: g.start, Station: who.Who()})
+	}
+}
+
+// noteFailed names the replays whose summary could not be made, once the
+// scan is done.
+func noteFailed(c *call, failed []*aggregate.Game) bool {
+	for _, g := range failed {
+		c.notef("%s: %s", c.epath(g.Path), theme.Safe(g.Err))
+	}
+	return len(failed) > 0
+}
+
+// failedGame is g when it is a replay whose summary could not be made
+// (named once the scan is done), else nil.
+func failedGame(g *aggregate.Game) *aggregate.Game {
+	if g.Err != "" && g.Err != aggregate.NoSummary {
+		// copies: the walk cuts a folder's paths from one string, which
+		// a piece of it would keep whole
+		return &aggregate.Game{Path: strings.Clone(g.Path), Err: strings.Clone(g.Err)}
+	}
+	return nil
+}
+
+// first writes the first --limit moments of the order: the list is cut to
+// them as the replays come, so the run holds N moments, not every match
+// of a large archive.
+func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) bool {
+	var list momentList
+	keep := list.keepFirst(o.sort, o.limit)
+	var failed []*aggregate.Game
+	unreadable := eachGameIn(ctx, c, paths, q, idx, true, true, func(g *aggregate.Game) {
+		if g.Summary == nil {
+			if f := failedGame(g); f != nil {
+				failed = append(failed, f)
+			}
+			return
+		}
+		keep.Add(list.add(g, keep))
+	})
+	unreadable = noteFailed(c, failed) || unreadable
+	if ctx.Err() != nil {
+		return unreadable // the first of what was read are not the first
+	}
+	order := list.order(o.sort)
+	var g gameView
+	for _, i := range order[:min(o.limit, len(order))] {
+		m := list.record(i, &g)
+		w.write(&g, &m)
+	}
+	return unreadable
+}
+
+// sorted writes every moment in the order --sort gives, sorting them in
+// runs that go to a temporary file when they fill, and merging the runs.
+func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) (bool, error) {
+	s := newMomentSorter(o.sort)
+	defer s.close()
+	var failed []*aggregate.Game
+	var err error
+	scan, stop := context.WithCancel(ctx) // stopped when a run cannot be written
+	defer stop()
+	unreadable := eachGameIn(scan, c, paths, q, idx, true, true, func(g *aggregate.Game) {
+		if g.Summary == nil {
+			if f := failedGame(g); f != nil {
+				failed = append(failed, f)
+			}
+			return
+		}
+		if err == nil && len(g.Summary.Moments) > 0 {
+			if err = s.add(g); err != nil {
+				stop()
+			}
+		}
+	})
+	unreadable = noteFailed(c, failed) || unreadable
+	if err != nil || ctx.Err() != nil {
+		return unreadable, err
+	}
+	return unreadable, s.each(ctx, func(g *gameView, m *model.MomentRecord) bool {
+		w.write(g, m)
+		return true
+	})
+}
+
+// momentLine is a moment for people: date, file (shown: the path as the
+// output shows it), frames, who, kind, facts.
+func momentLine(shown string, g *gameView, m *model.MomentRecord) string {
 	var b strings.Builder
 	if !g.start.IsZero() {
 		b.WriteString(g.start.Format("2006-01-02 15:04") + "  ")
 	}
-	b.WriteString(out.path(g.path))
+	b.WriteString(shown)
 	if m.End > m.Frame {
 		fmt.Fprintf(&b, "  frames %d..%d", m.Frame, m.End)
 	} else {
@@ -293,26 +420,9 @@ func momentJSON(g *gameView, m *model.MomentRecord) momentObject {
 	return j
 }
 
-// writeDolphin writes the queue of the moments Dolphin can play.
-func (o *momentsOptions) writeDolphin(c *call, list *momentList, order []uint32) int {
-	var clips []dolphin.Clip
-	others := map[string]int{}
-	var g gameView
-	for _, i := range order {
-		m := list.record(i, &g)
-		d := decoders.ByID(g.format)
-		if d == nil || !d.Dolphin {
-			others[string(g.format)]++
-			continue
-		}
-		if !dolphin.Playable(g.path) {
-			others["packed (unpack them for Dolphin)"]++
-			continue
-		}
-		who := aggregate.Game{Players: g.players}
-		clips = append(clips, dolphin.Clip{Path: g.path, Start: m.Frame, End: m.End, Last: g.last,
-			StartAt: g.start, Station: who.Who()})
-	}
+// writeDolphin writes the queue of the moments Dolphin can play (clips);
+// others counts those it cannot, by why.
+func (o *momentsOptions) writeDolphin(c *call, clips []dolphin.Clip, others map[string]int) int {
 	if len(others) > 0 {
 		var parts []string
 		for f, n := range others {

@@ -4,33 +4,41 @@ import (
 	"cmp"
 	"slices"
 	"time"
+	"unsafe"
 
 	"rewind/library/aggregate"
+	"rewind/library/chunk"
+	"rewind/library/firstn"
 	"rewind/model"
 )
 
 // momentList is what `rewind moments` keeps of the moments it finds until
-// it has them all and sorts them: millions over a large archive. Nothing
-// in it holds a pointer the collector must follow, neither a moment nor a
-// replay, so the collector may run often at next to no cost and the heap
-// stays near what is live (library.TuneGC). A moment is a fixed record
-// whose replay, kind and move are numbers; a replay is a fixed record
-// whose path is in an arena and whose format and players' names are
-// numbers into the list's strings. Each keeps its items in chunks, so
-// that growing never copies the list (a copy needs room for both).
+// it sorts them: the first N with --limit, else a run of them that is
+// sorted and written to a temporary file when it fills (momentSorter).
+// Nothing in it holds a pointer the collector must follow, neither a
+// moment nor a replay, so the collector may run often at next to no cost
+// and the heap stays near what is live (library.TuneGC). A moment is a
+// fixed record whose replay, kind and move are numbers; a replay is a
+// fixed record whose path is in an arena and whose format and players'
+// names are numbers into the list's strings. Each keeps its items in
+// chunks, so that growing never copies the list (a copy needs room for
+// both).
 type momentList struct {
-	moments chunked[foundMoment]
-	games   chunked[foundGame]
-	players chunked[foundPlayer]
-	paths   [][]byte // an arena in chunks of pathChunk bytes
+	moments chunk.List[foundMoment]
+	games   chunk.List[foundGame]
+	players chunk.List[foundPlayer]
+	paths   pathArena
+	momentNames
+}
+
+// momentNames are the strings and zones a momentList's records name by
+// number: kept for the whole command, across the runs a sort writes out
+// (there are as many as there are different players, not moments).
+type momentNames struct {
 	strs    []string // kinds, moves, formats, players' names
 	num     map[string]uint32
 	zones   []*time.Location // the replays' time zones
 	zoneNum map[*time.Location]uint32
-	// full says a cut kept as many moments as asked for, the last of
-	// them bar: a moment that does not sort before it is not added
-	full bool
-	bar  momentKey
 }
 
 // foundMoment is a model.MomentRecord of replay game: its kind and move
@@ -46,7 +54,7 @@ type foundMoment struct {
 }
 
 // foundGame is a replay a moment was found in: its path is n bytes at
-// off in paths[chunk], its players nPlayers from players' player.
+// off in paths' chunk, its players nPlayers from players' player.
 type foundGame struct {
 	chunk, off, n    uint32
 	format           uint32
@@ -61,100 +69,99 @@ type foundGame struct {
 // foundPlayer is an aggregate.Player with numbers into strs.
 type foundPlayer struct{ slot, name, code, character, team uint32 }
 
-const (
-	chunkItems = 1 << 13
-	pathChunk  = 1 << 20
-)
-
-// chunked is a list in chunks of chunkItems.
-type chunked[T any] struct {
-	chunks [][]T
-	n      int
+// pathArena keeps paths in chunks of pathChunk bytes.
+type pathArena struct {
+	chunks [][]byte
+	size   int // bytes held
 }
 
-func (c *chunked[T]) at(i uint32) *T { return &c.chunks[i/chunkItems][i%chunkItems] }
+const pathChunk = 1 << 20
 
-// push appends v. A chunk starts small and doubles up to chunkItems, so
-// that a short list (one cut to its first few) stays small.
-func (c *chunked[T]) push(v T) uint32 {
-	if c.n%chunkItems == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, 16))
-	}
-	last := &c.chunks[len(c.chunks)-1]
-	if len(*last) == cap(*last) {
-		*last = append(make([]T, 0, min(2*cap(*last), chunkItems)), *last...)
-	}
-	*last = append(*last, v)
-	c.n++
-	return uint32(c.n - 1)
-}
-
-func (l *momentList) len() int { return l.moments.n }
-
-func (l *momentList) str(s string) uint32 {
-	n, ok := l.num[s]
-	if !ok {
-		if l.num == nil {
-			l.num = map[string]uint32{}
-		}
-		n = uint32(len(l.strs))
-		l.strs = append(l.strs, s)
-		l.num[s] = n
-	}
-	return n
-}
-
-// path puts p in the arena: in the last chunk while it has room for it
+// put puts p in the arena: in the last chunk while it has room for it
 // (a chunk starts small and doubles up to pathChunk), else in a new one.
-func (l *momentList) path(p []byte) (chunk, off uint32) {
-	if len(l.paths) == 0 || len(l.paths[len(l.paths)-1])+len(p) > pathChunk {
-		l.paths = append(l.paths, make([]byte, 0, max(1024, len(p))))
+func (a *pathArena) put(p []byte) (chunk, off uint32) {
+	if len(a.chunks) == 0 || len(a.chunks[len(a.chunks)-1])+len(p) > pathChunk {
+		a.chunks = append(a.chunks, make([]byte, 0, max(1024, len(p))))
 	}
-	last := &l.paths[len(l.paths)-1]
+	last := &a.chunks[len(a.chunks)-1]
 	if need := len(*last) + len(p); need > cap(*last) {
 		*last = append(make([]byte, 0, max(min(2*cap(*last), pathChunk), need)), *last...)
 	}
 	off = uint32(len(*last))
 	*last = append(*last, p...)
-	return uint32(len(l.paths) - 1), off
+	a.size += len(p)
+	return uint32(len(a.chunks) - 1), off
 }
 
-func (l *momentList) zone(z *time.Location) uint32 {
-	n, ok := l.zoneNum[z]
+func (a *pathArena) get(chunk, off, n uint32) []byte { return a.chunks[chunk][off : off+n] }
+
+func (l *momentList) len() int { return l.moments.Len() }
+
+// bytes is about the memory the list holds: a sort writes a run out when
+// it reaches its budget.
+func (l *momentList) bytes() int {
+	return l.moments.Len()*int(unsafe.Sizeof(foundMoment{})) + l.games.Len()*int(unsafe.Sizeof(foundGame{})) +
+		l.players.Len()*int(unsafe.Sizeof(foundPlayer{})) + l.paths.size
+}
+
+// reset empties the list, keeping its names for the next run.
+func (l *momentList) reset() { *l = momentList{momentNames: l.momentNames} }
+
+func (t *momentNames) str(s string) uint32 {
+	n, ok := t.num[s]
 	if !ok {
-		if l.zoneNum == nil {
-			l.zoneNum = map[*time.Location]uint32{}
+		if t.num == nil {
+			t.num = map[string]uint32{}
 		}
-		n = uint32(len(l.zones))
-		l.zones = append(l.zones, z)
-		l.zoneNum[z] = n
+		n = uint32(len(t.strs))
+		t.strs = append(t.strs, s)
+		t.num[s] = n
 	}
 	return n
 }
 
-// add keeps g's moments, after those of the replays added before: those
-// that sort before the last one a cut kept (the others could only be cut
-// again), all of them before a cut.
-func (l *momentList) add(g *aggregate.Game, by string) {
+func (t *momentNames) zone(z *time.Location) uint32 {
+	n, ok := t.zoneNum[z]
+	if !ok {
+		if t.zoneNum == nil {
+			t.zoneNum = map[*time.Location]uint32{}
+		}
+		n = uint32(len(t.zones))
+		t.zones = append(t.zones, z)
+		t.zoneNum[z] = n
+	}
+	return n
+}
+
+// add keeps g's moments, after those of the replays added before, and
+// says how many: with keep, those it wants (the others could only be
+// cut again), without, all of them.
+func (l *momentList) add(g *aggregate.Game, keep *firstn.Keeper[momentKey]) int {
 	start := startKey(g.Start)
 	wanted := func(m *model.MomentRecord) bool {
-		return !l.full || compareKeys(by, keyOf(m, start), l.bar) < 0
+		if keep == nil {
+			return true
+		}
+		k := keyOf(m, start)
+		return keep.Wants(&k)
 	}
-	keep := false
+	n := 0
 	for i := range g.Summary.Moments {
-		keep = keep || wanted(&g.Summary.Moments[i])
+		if wanted(&g.Summary.Moments[i]) {
+			n++
+		}
 	}
-	if !keep {
-		return
+	if n == 0 {
+		return 0
 	}
-	chunk, off := l.path([]byte(g.Path))
+	chunk, off := l.paths.put([]byte(g.Path))
 	fg := foundGame{chunk: chunk, off: off, n: uint32(len(g.Path)), format: l.str(string(g.Format)),
 		sec: start.sec, nsec: start.nsec, zone: l.zone(g.Start.Location()),
-		player: uint32(l.players.n), nPlayers: uint32(len(g.Players)), last: g.Summary.Last, partial: g.Partial}
+		player: uint32(l.players.Len()), nPlayers: uint32(len(g.Players)), last: g.Summary.Last, partial: g.Partial}
 	for _, p := range g.Players {
-		l.players.push(foundPlayer{l.str(p.Slot), l.str(p.Name), l.str(p.Code), l.str(p.Character), l.str(p.Team)})
+		l.players.Push(foundPlayer{l.str(p.Slot), l.str(p.Name), l.str(p.Code), l.str(p.Character), l.str(p.Team)})
 	}
-	gi := l.games.push(fg)
+	gi := uint32(l.games.Push(fg))
 	player := func(p int) int32 {
 		if p < 0 || p >= len(g.Players) {
 			return -1
@@ -166,11 +173,12 @@ func (l *momentList) add(g *aggregate.Game, by string) {
 		if !wanted(m) {
 			continue
 		}
-		l.moments.push(foundMoment{game: gi, kind: l.str(string(m.Kind)), move: l.str(m.Facts.Move),
+		l.moments.Push(foundMoment{game: gi, kind: l.str(string(m.Kind)), move: l.str(m.Facts.Move),
 			by: player(m.By), on: player(m.On), frame: m.Frame, end: m.End, time: m.Time, endTime: m.EndTime,
 			damage: m.Facts.Damage, startPercent: m.Facts.StartPercent, endPercent: m.Facts.EndPercent,
 			hits: m.Facts.Hits, kill: m.Facts.Kill})
 	}
+	return n
 }
 
 // momentKey is what the orders compare of a moment: its damage, its
@@ -193,7 +201,7 @@ func keyOf(m *model.MomentRecord, start instant) momentKey {
 }
 
 func (l *momentList) key(m *foundMoment) momentKey {
-	g := l.games.at(m.game)
+	g := l.games.At(int(m.game))
 	return momentKey{m.damage, m.endTime - m.time, instant{g.sec, g.nsec}}
 }
 
@@ -206,10 +214,14 @@ func compareKeys(by string, a, b momentKey) int {
 	case "length":
 		return cmp.Compare(b.length, a.length)
 	}
-	if c := cmp.Compare(a.start.sec, b.start.sec); c != 0 {
+	return compareInstants(a.start, b.start)
+}
+
+func compareInstants(a, b instant) int {
+	if c := cmp.Compare(a.sec, b.sec); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.start.nsec, b.start.nsec)
+	return cmp.Compare(a.nsec, b.nsec)
 }
 
 // gameView is a replay of the list as a line, an object and a Dolphin clip
@@ -224,28 +236,39 @@ type gameView struct {
 	game    uint32 // the replay + 1 (0: none yet)
 }
 
+// view fills v with replay g, whose path is path and whose players are
+// those player gives.
+func (t *momentNames) view(v *gameView, g *foundGame, path []byte, player func(j uint32) *foundPlayer) {
+	v.path = string(path)
+	v.format = model.Format(t.strs[g.format])
+	v.start = time.Unix(g.sec, int64(g.nsec)).In(t.zones[g.zone])
+	v.last, v.partial = g.last, g.partial
+	v.players = v.players[:0]
+	for j := range g.nPlayers {
+		p := player(j)
+		v.players = append(v.players, aggregate.Player{Slot: t.strs[p.slot], Name: t.strs[p.name], Code: t.strs[p.code],
+			Character: t.strs[p.character], Team: t.strs[p.team]})
+	}
+}
+
+// moment is m as the model has it.
+func (t *momentNames) moment(m *foundMoment) model.MomentRecord {
+	return model.MomentRecord{Kind: model.MomentKind(t.strs[m.kind]), Frame: m.frame, End: m.end,
+		Time: m.time, EndTime: m.endTime, By: int(m.by), On: int(m.on),
+		Facts: model.MomentFacts{Damage: m.damage, Hits: m.hits, Kill: m.kill, Move: t.strs[m.move],
+			StartPercent: m.startPercent, EndPercent: m.endPercent}}
+}
+
 // record is moment i as the model has it, and its replay in v (v's
 // memory reused, and not read again when the replay is the last one's).
 func (l *momentList) record(i uint32, v *gameView) model.MomentRecord {
-	m := l.moments.at(i)
+	m := l.moments.At(int(i))
 	if v.game != m.game+1 {
-		g := l.games.at(m.game)
+		g := l.games.At(int(m.game))
 		v.game = m.game + 1
-		v.path = string(l.paths[g.chunk][g.off : g.off+g.n])
-		v.format = model.Format(l.strs[g.format])
-		v.start = time.Unix(g.sec, int64(g.nsec)).In(l.zones[g.zone])
-		v.last, v.partial = g.last, g.partial
-		v.players = v.players[:0]
-		for j := range g.nPlayers {
-			p := l.players.at(g.player + j)
-			v.players = append(v.players, aggregate.Player{Slot: l.strs[p.slot], Name: l.strs[p.name], Code: l.strs[p.code],
-				Character: l.strs[p.character], Team: l.strs[p.team]})
-		}
+		l.view(v, g, l.paths.get(g.chunk, g.off, g.n), func(j uint32) *foundPlayer { return l.players.At(int(g.player + j)) })
 	}
-	return model.MomentRecord{Kind: model.MomentKind(l.strs[m.kind]), Frame: m.frame, End: m.end,
-		Time: m.time, EndTime: m.endTime, By: int(m.by), On: int(m.on),
-		Facts: model.MomentFacts{Damage: m.damage, Hits: m.hits, Kill: m.kill, Move: l.strs[m.move],
-			StartPercent: m.startPercent, EndPercent: m.endPercent}}
+	return l.moment(m)
 }
 
 // order is the moments' numbers by date (the replay's start, then the
@@ -257,7 +280,7 @@ func (l *momentList) order(by string) []uint32 {
 		out[i] = uint32(i)
 	}
 	slices.SortFunc(out, func(i, j uint32) int {
-		if c := compareKeys(by, l.key(l.moments.at(i)), l.key(l.moments.at(j))); c != 0 {
+		if c := compareKeys(by, l.key(l.moments.At(int(i))), l.key(l.moments.At(int(j)))); c != 0 {
 			return c
 		}
 		return cmp.Compare(i, j)
@@ -266,33 +289,44 @@ func (l *momentList) order(by string) []uint32 {
 }
 
 // cut keeps the first n moments of the order by, in that order, and
-// their replays. The moments found later sort among them as they would
-// have among all (a tie goes by the order found, and every moment kept
-// was found before them), and those cut could only have moved down.
-func (l *momentList) cut(by string, n int) {
+// their replays, and returns the key of the last kept (firstn's cut).
+// The moments found later sort among them as they would have among all
+// (a tie goes by the order found, and every moment kept was found before
+// them), and those cut could only have moved down.
+func (l *momentList) cut(by string, n int) momentKey {
 	keep := l.order(by)
 	keep = keep[:min(n, len(keep))]
-	kept := momentList{strs: l.strs, num: l.num, zones: l.zones, zoneNum: l.zoneNum}
-	if len(keep) == n {
-		kept.full, kept.bar = true, l.key(l.moments.at(keep[n-1]))
+	var bar momentKey
+	if len(keep) > 0 {
+		bar = l.key(l.moments.At(int(keep[len(keep)-1])))
 	}
+	kept := momentList{momentNames: l.momentNames}
 	renumber := map[uint32]uint32{}
 	for _, i := range keep {
-		m := *l.moments.at(i)
+		m := *l.moments.At(int(i))
 		gi, ok := renumber[m.game]
 		if !ok {
-			g := *l.games.at(m.game)
-			g.chunk, g.off = kept.path(l.paths[g.chunk][g.off : g.off+g.n])
-			first := uint32(kept.players.n)
+			g := *l.games.At(int(m.game))
+			g.chunk, g.off = kept.paths.put(l.paths.get(g.chunk, g.off, g.n))
+			first := uint32(kept.players.Len())
 			for j := range g.nPlayers {
-				kept.players.push(*l.players.at(g.player + j))
+				kept.players.Push(*l.players.At(int(g.player + j)))
 			}
 			g.player = first
-			gi = kept.games.push(g)
+			gi = uint32(kept.games.Push(g))
 			renumber[m.game] = gi
 		}
 		m.game = gi
-		kept.moments.push(m)
+		kept.moments.Push(m)
 	}
 	*l = kept
+	return bar
+}
+
+// keepFirst is the keeper of moments --limit n: the list is cut to the
+// first n whenever it holds 2n and a few hundred more (a small n is not
+// sorted at every replay).
+func (l *momentList) keepFirst(by string, n int) *firstn.Keeper[momentKey] {
+	return firstn.New(n, 2*n+256, func(a, b *momentKey) int { return compareKeys(by, *a, *b) },
+		func(n int) momentKey { return l.cut(by, n) })
 }

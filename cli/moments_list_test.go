@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rewind/library/aggregate"
+	"rewind/library/firstn"
 	"rewind/model"
 )
 
@@ -72,7 +73,7 @@ func TestMomentList(t *testing.T) {
 	var refs []ref
 	for gi := range games {
 		if len(games[gi].Summary.Moments) > 0 {
-			all.add(&games[gi], "date")
+			all.add(&games[gi], nil)
 		}
 		for mi := range games[gi].Summary.Moments {
 			refs = append(refs, ref{gi, mi})
@@ -117,12 +118,11 @@ func TestMomentList(t *testing.T) {
 		}
 		for _, n := range []int{1, 5, 13} {
 			var some momentList
+			keep := firstn.New(n, 2*n, func(a, b *momentKey) int { return compareKeys(by, *a, *b) },
+				func(n int) momentKey { return some.cut(by, n) })
 			for gi := range games {
 				if len(games[gi].Summary.Moments) > 0 {
-					some.add(&games[gi], by)
-				}
-				if some.len() >= 2*n {
-					some.cut(by, n)
+					keep.Add(some.add(&games[gi], keep))
 				}
 			}
 			got := some.order(by)[:n]

@@ -140,3 +140,10 @@ func (c *call) walkFrom(paths []string) (walk iter.Seq[library.Entry], from stri
 	}
 	return library.Paths(lib), from
 }
+
+// onDisk reports whether the replays a command reads for paths are files
+// on disk (the paths, the library), not the built-in samples.
+func onDisk(c *call, paths []string) bool {
+	lib, _ := c.libraryPaths(paths)
+	return lib != nil
+}

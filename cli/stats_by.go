@@ -175,18 +175,25 @@ func parseWhere(c *call, text string) (*library.Query, int) {
 // is named on stderr when tell is set (a second pass over the same paths
 // does not name them again); unreadable says there was one.
 func eachGame(c *call, paths []string, q *library.Query, noCache, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
-	opt := library.ScanOptions{Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
+	var idx *library.Index
+	if !noCache {
+		var done func()
+		idx, done = c.openIndex()
+		defer done()
+	}
+	return eachGameIn(context.Background(), c, paths, q, idx, moments, tell, fn)
+}
+
+// eachGameIn is eachGame through idx (nil: none), which the caller opened
+// and closes (moments reads it again after the scan), until ctx ends.
+func eachGameIn(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, moments, tell bool, fn func(*aggregate.Game)) (unreadable bool) {
+	opt := library.ScanOptions{Index: idx, Ordered: true, Summaries: true, NoMoments: !moments, Check: q.NeedsCheck()}
 	if moments && q.HasMomentTerms() {
 		opt.MomentTerms = q // without moment terms every moment is wanted
 	}
-	if !noCache {
-		idx, done := c.openIndex()
-		defer done()
-		opt.Index = idx
-	}
 	prog := newProgress(c.stderr)
 	n := 0
-	library.Scan(context.Background(), c.walk(paths), opt, func(h library.Header) bool {
+	library.Scan(ctx, c.walk(paths), opt, func(h library.Header) bool {
 		n++
 		prog.found(n)
 		switch {

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unsafe"
 
+	"rewind/library/chunk"
 	"rewind/model"
 )
 
@@ -45,8 +46,8 @@ type Store struct {
 
 	rows  [][]rowRec
 	n     int
-	ext   slab[sumRec]
-	more  slab[checkRec]
+	ext   chunk.List[sumRec] // the rows' optional records, numbered from 1 (extra)
+	more  chunk.List[checkRec]
 	pl    [][]playerRec
 	np    int // players used in the last chunk
 	names arena
@@ -189,39 +190,25 @@ func (s *Store) Len() int {
 
 func (s *Store) rec(id RowID) *rowRec { return &s.rows[id/rowChunk][id%rowChunk] }
 
-// slab holds records in chunks that never move, each named by its
-// number (index+1; 0 names none): the rows' optional records.
-type slab[T any] struct {
-	chunks [][]T
-	n      int
+// extra adds a zero record to a list of the rows' optional records and
+// returns its number: index+1, so that 0 names none.
+func extra[T any](l *chunk.List[T]) uint32 {
+	var zero T
+	return uint32(l.Push(zero)) + 1
 }
 
-const slabChunk = 1 << 12
-
-// add makes a zero record and returns its number.
-func (sl *slab[T]) add() uint32 {
-	if sl.n%slabChunk == 0 {
-		sl.chunks = append(sl.chunks, make([]T, slabChunk))
-	}
-	sl.n++
-	return uint32(sl.n)
-}
-
-// at is the record numbered ref.
-func (sl *slab[T]) at(ref uint32) *T {
-	i := int(ref) - 1
-	return &sl.chunks[i/slabChunk][i%slabChunk]
-}
+// extraAt is the record of l numbered ref.
+func extraAt[T any](l *chunk.List[T], ref uint32) *T { return l.At(int(ref) - 1) }
 
 // x reads a row's extRec: zero for a row without one.
 func (s *Store) x(r *rowRec) extRec {
 	if r.ext == 0 {
 		return extRec{}
 	}
-	sr := s.ext.at(r.ext)
+	sr := extraAt(&s.ext, r.ext)
 	x := extRec{sumRef: sr.ref, sumLen: sr.n, clock: sr.clock, clockNm: sr.clockNm, sumOuts: sr.outs}
 	if sr.more != 0 {
-		m := s.more.at(sr.more)
+		m := extraAt(&s.more, sr.more)
 		x.cProblems, x.cNotes, x.cErr, x.cFirst = m.cProblems, m.cNotes, m.cErr, m.cFirst
 	}
 	return x
@@ -234,18 +221,18 @@ func (s *Store) setX(r *rowRec, x extRec) {
 		if x == (extRec{}) {
 			return
 		}
-		r.ext = s.ext.add()
+		r.ext = extra(&s.ext)
 	}
-	sr := s.ext.at(r.ext)
+	sr := extraAt(&s.ext, r.ext)
 	sr.ref, sr.n, sr.clock, sr.clockNm, sr.outs = x.sumRef, x.sumLen, x.clock, x.clockNm, x.sumOuts
 	m := checkRec{x.cProblems, x.cNotes, x.cErr, x.cFirst}
 	if sr.more == 0 {
 		if m == (checkRec{}) {
 			return
 		}
-		sr.more = s.more.add()
+		sr.more = extra(&s.more)
 	}
-	*s.more.at(sr.more) = m
+	*extraAt(&s.more, sr.more) = m
 }
 
 // intern returns the id of str, adding it. The caller holds the lock.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rewind/library"
+	"rewind/library/firstn"
 	"rewind/model"
 )
 
@@ -39,7 +40,12 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 	eachStretch(len(ids), 1024, func(w, lo, hi int) {
 		p := &parts[w]
 		rd, match := store.MomentReader(), q.MomentMatcher()
-		cut := false // rows were cut to limit: a moment after the last is not kept
+		keep := firstn.New(limit, most, func(a, b *archMoment) int { return compareMoments(a, b, by) },
+			func(n int) archMoment {
+				sortMoments(p.rows, by)
+				p.rows = p.rows[:min(n, len(p.rows))]
+				return p.rows[len(p.rows)-1]
+			})
 		// the rows' starts and players, a batch at a time, read into
 		// the same memory (ends[j] is where row j's players end)
 		var starts []time.Time
@@ -77,7 +83,7 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 					}
 					p.found++
 					a := archMoment{pos: int32(b + j), mi: int32(mi), start: starts[j], last: sum.Last, m: *m}
-					if cut && compareMoments(&a, &p.rows[limit-1], by) > 0 {
+					if !keep.Wants(&a) {
 						continue // after the last kept: not among the first
 					}
 					if len(p.rows) == cap(p.rows) && len(p.rows) >= 1024 {
@@ -85,10 +91,7 @@ func findMoments(ctx context.Context, store *library.Store, ids []library.RowID,
 						p.rows = slices.Grow(p.rows, most-len(p.rows))
 					}
 					p.rows = append(p.rows, a)
-					if len(p.rows) >= most {
-						sortMoments(p.rows, by)
-						p.rows, cut = p.rows[:limit], true
-					}
+					keep.Add(1)
 				}
 			}
 		}
