@@ -30,7 +30,7 @@ var aggKeys = []aggregate.Key{aggregate.KeyCharacter, aggregate.KeyVs, aggregate
 	aggregate.KeyDay, aggregate.KeyFormat}
 
 type aggKeyMap struct {
-	Up, Down, Open, NextKey, PrevKey, Player, Order, Chart, NextStat, LRAS, Back, Quit key.Binding
+	Up, Down, Open, NextKey, PrevKey, Player, Order, Chart, NextStat, LRAS, Sets, Back, Quit key.Binding
 }
 
 func newAggKeys() aggKeyMap {
@@ -48,6 +48,7 @@ func newAggKeys() aggKeyMap {
 		Chart:    b([]string{"c"}, "c", "chart"),
 		NextStat: b([]string{"s"}, "s", "chart stat"),
 		LRAS:     b([]string{"l"}, "l", "LRAS counts as loss"),
+		Sets:     b([]string{"t"}, "t", "sets ⇄ groups"),
 		Back:     b([]string{"esc"}, "esc", "browser"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -72,10 +73,17 @@ type aggView struct {
 	what    string // what the rows are: the browser's filter, for the title
 	w, h    int
 
-	key      int // index into aggKeys
-	order    int // the groups' order: most games, worst win rate, best win rate
-	player   string
-	lras     bool
+	key    int // index into aggKeys
+	order  int // the groups' order: most games, worst win rate, best win rate
+	player string   // whose games count, as the title names them ("@me", a code); empty: everyone
+	counts []string // and the codes or names that count for them (@me: the config's me)
+	me     []string // the config's me: the view starts on them, and the picker offers them first
+	lras   bool
+	// sets are the sets of the games (t), newest first, shown instead of
+	// the groups while showSets; setsGen is the read they came from
+	sets     []aggregate.Set
+	showSets bool
+	setsRead bool // the sets on hand are of these games and players
 	res      *aggregate.Result
 	months   map[string][]*aggregate.Group // per group's value, its months in order
 	grouping bool                          // a run is under way
@@ -93,10 +101,68 @@ type aggView struct {
 
 // newAggView opens the view on games; the first grouping comes with the
 // command it returns.
-func newAggView(th *theme.Theme, games *aggregate.List, skipped []skipCount, what string) (*aggView, tea.Cmd) {
+func newAggView(th *theme.Theme, games *aggregate.List, skipped []skipCount, what string, me []string) (*aggView, tea.Cmd) {
 	v := &aggView{th: th, keys: newAggKeys(), games: games, skipped: skipped, what: what, chart: true,
-		res: &aggregate.Result{}}
+		res: &aggregate.Result{}, me: me}
+	if len(me) > 0 {
+		// the person said who they are: their games first
+		v.player, v.counts = "@me", me
+	}
 	return v, v.run()
+}
+
+// setGames replaces the games (the browser's rows changed: a game
+// finished while the view is open) and groups them again, keeping the
+// key, the player, the order and the cursor.
+func (v *aggView) setGames(games *aggregate.List, skipped []skipCount) tea.Cmd {
+	v.games, v.skipped, v.setsRead = games, skipped, false
+	if v.showSets {
+		return tea.Batch(v.run(), v.readSets())
+	}
+	return v.run()
+}
+
+// aggSetsMsg is the sets of the view's games, found off the UI goroutine.
+type aggSetsMsg struct {
+	v    *aggView
+	gen  int
+	sets []aggregate.Set
+}
+
+// readSets finds the sets of the games, of the player's when one is
+// chosen (aggregate.FindSets, as stats --by set).
+func (v *aggView) readSets() tea.Cmd {
+	v.gen++
+	gen, games, counts := v.gen, v.games, v.counts
+	return func() tea.Msg {
+		sets := aggregate.FindSets(games.All(), 0)
+		if len(counts) > 0 {
+			want := map[string]bool{}
+			for _, c := range counts {
+				want[tightName(c)] = true
+			}
+			sets = slices.DeleteFunc(sets, func(s aggregate.Set) bool {
+				return s.Side(func(k, n string) bool { return want[tightName(k)] || want[tightName(n)] }) < 0
+			})
+		}
+		return aggSetsMsg{v: v, gen: gen, sets: sets}
+	}
+}
+
+// tightName compares codes and names as --player does: case and spaces
+// aside.
+func tightName(s string) string { return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "") }
+
+// side is the side of set s the chosen player plays (0 without one).
+func (v *aggView) side(s *aggregate.Set) int {
+	if len(v.counts) == 0 {
+		return 0
+	}
+	want := map[string]bool{}
+	for _, c := range v.counts {
+		want[tightName(c)] = true
+	}
+	return max(s.Side(func(k, n string) bool { return want[tightName(k)] || want[tightName(n)] }), 0)
 }
 
 // aggRanMsg is a grouping made off the UI goroutine (run).
@@ -116,10 +182,7 @@ func (v *aggView) run() tea.Cmd {
 	v.gen++
 	v.grouping = true
 	gen, games, k, first := v.gen, v.games, aggKeys[v.key], v.who == nil
-	opt := aggregate.Options{By: []aggregate.Key{k}, LRASLoss: v.lras}
-	if v.player != "" {
-		opt.Players = []string{v.player}
-	}
+	opt := aggregate.Options{By: []aggregate.Key{k}, LRASLoss: v.lras, Players: v.counts}
 	return func() tea.Msg {
 		msg := aggRanMsg{v: v, gen: gen}
 		if first {
@@ -203,6 +266,13 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 		v.ran(m)
 		return nil
 	}
+	if m, ok := msg.(aggSetsMsg); ok {
+		if m.v == v && m.gen == v.gen {
+			v.sets, v.setsRead, v.grouping = m.sets, true, false
+			v.cur = min(v.cur, max(len(v.sets)-1, 0))
+		}
+		return nil
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -218,7 +288,18 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, v.keys.Up):
 		v.cur = max(v.cur-1, 0)
 	case key.Matches(k, v.keys.Down):
-		v.cur = min(v.cur+1, max(len(v.res.Groups)-1, 0))
+		n := len(v.res.Groups)
+		if v.showSets {
+			n = len(v.sets)
+		}
+		v.cur = min(v.cur+1, max(n-1, 0))
+	case key.Matches(k, v.keys.Sets):
+		v.showSets = !v.showSets
+		v.cur, v.top = 0, 0
+		if v.showSets && !v.setsRead {
+			v.grouping = true
+			return v.readSets()
+		}
 	case key.Matches(k, v.keys.NextKey):
 		v.key = (v.key + 1) % len(aggKeys)
 		v.cur, v.top = 0, 0
@@ -240,6 +321,16 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, v.keys.LRAS):
 		v.lras = !v.lras
 		return v.run()
+	case key.Matches(k, v.keys.Open) && v.showSets:
+		if v.cur < len(v.sets) {
+			s := &v.sets[v.cur]
+			var members []int32
+			for _, g := range s.Games {
+				members = append(members, int32(g.Index))
+			}
+			title := "set " + strings.Join(s.Cells(v.side(s), v.player != "")[:3], " ")
+			return func() tea.Msg { return aggOpenMsg{title: title, members: members} }
+		}
 	case key.Matches(k, v.keys.Open):
 		if v.cur < len(v.res.Groups) {
 			g := v.res.Groups[v.cur]
@@ -258,14 +349,20 @@ func (v *aggView) updatePicker(k tea.KeyMsg) tea.Cmd {
 	case "up", "k":
 		v.pick = max(v.pick-1, 0)
 	case "down", "j":
-		v.pick = min(v.pick+1, len(v.who)) // 0 is everyone
+		v.pick = min(v.pick+1, len(v.pickable())-1) // 0 is everyone
 	case "enter":
 		v.picking = false
-		v.player = ""
-		if v.pick > 0 {
-			v.player = v.who[v.pick-1].Who
+		v.player, v.counts = "", nil
+		if p := v.pickable()[v.pick]; p.Who != "" {
+			v.player, v.counts = p.Who, []string{p.Who}
+			if p.Who == "@me" {
+				v.counts = v.me
+			}
 		}
-		v.cur, v.top = 0, 0
+		v.cur, v.top, v.setsRead = 0, 0, false
+		if v.showSets {
+			return tea.Batch(v.run(), v.readSets())
+		}
 		return v.run()
 	case "q", "ctrl+c":
 		return tea.Quit
@@ -283,11 +380,18 @@ func (v *aggView) View() string {
 		who = theme.Safe(v.player)
 	}
 	title := th.TitleFocused.Render(" stats by "+string(v.shownKey())+" ") + " "
+	if v.showSets {
+		title = th.TitleFocused.Render(" sets ") + " "
+	}
 	if v.grouping {
 		// next to the key, where 80 columns still show it
 		title += th.Warning.Render(fmt.Sprintf("grouping %s games by %s…", thousands(int64(v.games.Len())), aggKeys[v.key])) + " "
 	}
-	title += th.Dim.Render(fmt.Sprintf("%s · %s games · player: %s · %s first", theme.Safe(v.what), thousands(int64(v.res.Games)), who, aggOrders[v.order]))
+	if v.showSets {
+		title += th.Dim.Render(fmt.Sprintf("%s · %s sets · player: %s · newest first · games less than 15 minutes apart", theme.Safe(v.what), thousands(int64(len(v.sets))), who))
+	} else {
+		title += th.Dim.Render(fmt.Sprintf("%s · %s games · player: %s · %s first", theme.Safe(v.what), thousands(int64(v.res.Games)), who, aggOrders[v.order]))
+	}
 	if v.lras {
 		title += th.Dim.Render(" · LRAS counts as a loss")
 	}
@@ -297,13 +401,16 @@ func (v *aggView) View() string {
 	}
 	footer := v.footer()
 	chartH := 0
-	if v.chart && !v.picking {
+	if v.chart && !v.picking && !v.showSets {
 		chartH = min(12, max(v.h/3, 6))
 	}
 	tableH := max(v.h-len(lines)-1-chartH, 3)
-	if v.picking {
+	switch {
+	case v.picking:
 		lines = append(lines, v.pickerLines(tableH)...)
-	} else {
+	case v.showSets:
+		lines = append(lines, v.setLines(tableH)...)
+	default:
 		lines = append(lines, v.tableLines(tableH)...)
 	}
 	for len(lines) < v.h-1-chartH {
@@ -346,7 +453,11 @@ func (v *aggView) skips() (int, string) {
 func (v *aggView) footer() string {
 	k := v.keys
 	var parts []string
-	for _, b := range []key.Binding{k.Up, k.Open, k.NextKey, k.Player, k.Order, k.Chart, k.NextStat, k.LRAS, k.Back, k.Quit} {
+	keys := []key.Binding{k.Up, k.Open, k.NextKey, k.Player, k.Sets, k.Order, k.Chart, k.NextStat, k.LRAS, k.Back, k.Quit}
+	if v.showSets {
+		keys = []key.Binding{k.Up, k.Open, k.Player, k.Sets, k.Back, k.Quit}
+	}
+	for _, b := range keys {
 		parts = append(parts, v.th.HelpKey.Render(b.Help().Key)+" "+v.th.HelpDesc.Render(b.Help().Desc))
 	}
 	if v.picking {
@@ -404,6 +515,58 @@ func (v *aggView) tableLines(rows int) []string {
 	return out
 }
 
+// setLines draws the sets as stats --by set prints them (aggregate's
+// cells), the chosen player's side first when there is one.
+func (v *aggView) setLines(rows int) []string {
+	if !v.setsRead {
+		return []string{"", v.th.Dim.Render(fmt.Sprintf("  finding the sets of %s games…", thousands(int64(v.games.Len()))))}
+	}
+	if len(v.sets) == 0 {
+		return []string{"", v.th.Dim.Render("  no sets: no two games of one player against one other, less than 15 minutes apart, among the games counted (a game needs its summary: the background check makes them)")}
+	}
+	mine := v.player != ""
+	titles := aggregate.SetTitles(mine)
+	cells := make([][]string, len(v.sets))
+	widths := make([]int, len(titles))
+	for i, t := range titles {
+		widths[i] = ansi.StringWidth(t)
+	}
+	for i := range v.sets {
+		cells[i] = v.sets[i].Cells(v.side(&v.sets[i]), mine)
+		for j, c := range cells[i] {
+			widths[j] = max(widths[j], ansi.StringWidth(theme.Safe(c)))
+		}
+	}
+	widths[2] = min(widths[2], 40)
+	line := func(cs []string) string {
+		var b strings.Builder
+		b.WriteString("  ")
+		for j, c := range cs {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(pad(theme.Safe(c), widths[j], j == 1 || j == 3))
+		}
+		return b.String()
+	}
+	out := []string{v.th.Label.Render(line(titles))}
+	rows--
+	if v.cur < v.top {
+		v.top = v.cur
+	}
+	if v.cur >= v.top+rows {
+		v.top = v.cur - rows + 1
+	}
+	for i := v.top; i < len(v.sets) && i < v.top+rows; i++ {
+		l := line(cells[i])
+		if i == v.cur {
+			l = v.th.Cursor.Render(fit(">"+l[1:], v.w))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 // fitColumns chooses the columns and their widths: the keys and counts
 // always, then stats while they fit.
 func (v *aggView) fitColumns() ([]aggregate.Column, []int) {
@@ -445,14 +608,27 @@ func pad(s string, w int, right bool) string {
 	return s + strings.Repeat(" ", gap)
 }
 
+// pickable is what the player picker offers: everyone, you (@me) when
+// the config says who you are, then the players of the most games.
+func (v *aggView) pickable() []aggregate.PlayerGames {
+	out := []aggregate.PlayerGames{{}}
+	if len(v.me) > 0 {
+		out = append(out, aggregate.PlayerGames{Who: "@me", Name: strings.Join(v.me, ", ")})
+	}
+	return append(out, v.who...)
+}
+
 func (v *aggView) pickerLines(rows int) []string {
 	out := []string{v.th.Label.Render("  whose games count")}
 	rows--
+	list := v.pickable()
 	top := max(0, v.pick-rows+1)
-	for i := top; i <= len(v.who) && i < top+rows; i++ {
+	for i := top; i < len(list) && i < top+rows; i++ {
 		line := "  everyone (each player of each game counts once)"
-		if i > 0 {
-			w := v.who[i-1]
+		switch w := list[i]; {
+		case w.Who == "@me":
+			line = fmt.Sprintf("  %s %s", pad("@me", 24, false), theme.Safe("you: "+w.Name))
+		case i > 0:
 			line = fmt.Sprintf("  %s %s %s games", pad(theme.Safe(w.Who), 24, false), pad(theme.Safe(w.Name), 20, false), thousands(int64(w.Games)))
 		}
 		if i == v.pick {

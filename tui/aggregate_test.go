@@ -62,7 +62,7 @@ func listOf(games []aggregate.Game) *aggregate.List {
 
 // openAggList is openAgg on a List.
 func openAggList(games *aggregate.List, skipped []skipCount, what string) *aggView {
-	v, cmd := newAggView(theme.New(false), games, skipped, what)
+	v, cmd := newAggView(theme.New(false), games, skipped, what, nil)
 	v.Update(cmd())
 	return v
 }
@@ -550,5 +550,63 @@ func TestMomentsReadWhileAway(t *testing.T) {
 	a.Update(cmd())
 	if a.mv.reading || len(a.mv.rows) != 30 {
 		t.Errorf("back from the replay: reading %v, %d rows", a.mv.reading, len(a.mv.rows))
+	}
+}
+
+// TestAggregateMeAndSets: with me in the config the stats view starts on
+// @me's games, and the picker offers @me first; t lists the sets, from
+// @me's side, newest first, and enter hands the browser a set's games.
+func TestAggregateMeAndSets(t *testing.T) {
+	at := time.Date(2024, 3, 22, 20, 0, 0, 0, time.UTC)
+	game := func(start time.Duration, a, b string, aWins bool) aggregate.Game {
+		o := [2]model.Outcome{model.OutcomeWin, model.OutcomeLoss}
+		if !aWins {
+			o[0], o[1] = o[1], o[0]
+		}
+		return aggregate.Game{Path: fmt.Sprintf("%s-%s-%d.slp", a, b, start/time.Minute), Format: "slippi", Start: at.Add(start), Duration: 3 * time.Minute,
+			Title:   "Battlefield",
+			Players: []aggregate.Player{{Slot: "P1", Code: a, Name: a, Character: "Fox"}, {Slot: "P2", Code: b, Name: b, Character: "Marth"}},
+			Summary: &model.Summary{Players: []model.PlayerSummary{{Outcome: o[0]}, {Outcome: o[1]}}}}
+	}
+	// a set ME 2-1 RIVAL, an hour later a set OTHER-RIVAL (not mine), then ME 0-1 OTHER
+	games := []aggregate.Game{
+		game(0, "ME#1", "RIVAL#2", true), game(4*time.Minute, "RIVAL#2", "ME#1", true), game(8*time.Minute, "ME#1", "RIVAL#2", true),
+		game(70*time.Minute, "OTHER#3", "RIVAL#2", true),
+		game(140*time.Minute, "ME#1", "OTHER#3", false),
+	}
+	v, cmd := newAggView(theme.New(false), listOf(games), nil, "all replays", []string{"me#1"})
+	v.Update(cmd())
+	v.setSize(140, 30)
+	out := ansi.Strip(v.View())
+	if !strings.Contains(out, "player: @me") || !strings.Contains(out, "4 games") {
+		t.Errorf("the view does not start on @me's 4 games:\n%s", out)
+	}
+	v.Update(keyMsg("p"))
+	if picker := ansi.Strip(v.View()); !strings.Contains(picker, "@me") || !strings.Contains(picker, "you: me#1") {
+		t.Errorf("the picker does not offer @me:\n%s", picker)
+	}
+	v.Update(keyMsg("esc"))
+	cmd = v.Update(keyMsg("t"))
+	v.Update(cmd())
+	out = ansi.Strip(v.View())
+	lines := strings.Split(out, "\n")
+	var rows []string
+	for _, l := range lines {
+		if strings.Contains(l, "2024-03-22") {
+			rows = append(rows, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	want := []string{
+		`> 2024-03-22 22:20 1 OTHER#3 0-1 lost Fox Marth Battlefield`,
+		`2024-03-22 20:00 3 RIVAL#2 2-1 won Fox+Marth Marth+Fox Battlefield`, // most played first
+	}
+	if len(rows) != 2 || rows[0] != want[0] || rows[1] != want[1] {
+		t.Errorf("@me's sets:\n%q\nwant\n%q\n%s", rows, want, out)
+	}
+	v.Update(keyMsg("down"))
+	cmd = v.Update(keyMsg("enter"))
+	open, ok := cmd().(aggOpenMsg)
+	if !ok || !slices.Equal(open.members, []int32{0, 1, 2}) {
+		t.Errorf("enter on the set: %+v", open)
 	}
 }

@@ -326,6 +326,18 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	}
 	switch msg := msg.(type) {
+	case rowsChangedMsg:
+		// the rows under the stats view changed (a game recorded and
+		// finished while it was open): it reads them again
+		if a.mode == modeAggregate && a.agg != nil && a.br != nil && a.br.archiving == "" {
+			read := a.br.archive(archiveStats)
+			return a, func() tea.Msg {
+				m, _ := read().(archiveMsg)
+				m.refresh = true
+				return m
+			}
+		}
+		return a, nil
 	case handoffMsg:
 		// what w or an action key started, or why not: in the status of
 		// the view on screen
@@ -357,9 +369,15 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, fullDecode(a.load, source{path: a.load.name}, msg.file)
 	case archiveMsg:
 		a.br.archIDs, a.br.archiving = msg.ids, ""
+		if msg.refresh {
+			if a.agg == nil || a.mode != modeAggregate {
+				return a, nil // the view was left meanwhile
+			}
+			return a, a.agg.setGames(msg.games, msg.skipped)
+		}
 		if msg.kind == archiveStats {
 			var cmd tea.Cmd
-			a.agg, cmd = newAggView(a.th, msg.games, msg.skipped, msg.what)
+			a.agg, cmd = newAggView(a.th, msg.games, msg.skipped, msg.what, a.hand.me())
 			a.agg.setSize(a.w, a.h)
 			a.mode = modeAggregate
 			return a, cmd

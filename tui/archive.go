@@ -34,6 +34,9 @@ type archiveMsg struct {
 	// million games that say only "no summary"
 	skipped []skipCount
 	what    string // what the rows are, for the view's title
+	// refresh: the rows changed under the stats view open on them (a
+	// game finished): the view takes the new games and keeps its state
+	refresh bool
 }
 
 // skipCount is how many rows were left out for one reason.

@@ -34,6 +34,14 @@ func newHandoff(cfg config.Config) *handoff {
 	return &handoff{cfg: cfg, player: actions.NewPlayer("")}
 }
 
+// me is the config's identities (the stats view starts on them).
+func (h *handoff) me() []string {
+	if h == nil {
+		return nil
+	}
+	return h.cfg.Me
+}
+
 // handoffMsg is what a hand-off said: what was started, or in one
 // sentence why nothing was (the config key to set, the program that is
 // not there).
