@@ -73,8 +73,8 @@ type aggView struct {
 	what    string // what the rows are: the browser's filter, for the title
 	w, h    int
 
-	key    int // index into aggKeys
-	order  int // the groups' order: most games, worst win rate, best win rate
+	key    int      // index into aggKeys
+	order  int      // the groups' order: most games, worst win rate, best win rate
 	player string   // whose games count, as the title names them ("@me", a code); empty: everyone
 	counts []string // and the codes or names that count for them (@me: the config's me)
 	me     []string // the config's me: the view starts on them, and the picker offers them first
@@ -151,7 +151,9 @@ func (v *aggView) readSets() tea.Cmd {
 
 // tightName compares codes and names as --player does: case and spaces
 // aside.
-func tightName(s string) string { return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "") }
+func tightName(s string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "")
+}
 
 // side is the side of set s the chosen player plays (0 without one).
 func (v *aggView) side(s *aggregate.Set) int {
