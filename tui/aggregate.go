@@ -330,7 +330,8 @@ func (v *aggView) Update(msg tea.Msg) tea.Cmd {
 			for _, g := range s.Games {
 				members = append(members, int32(g.Index))
 			}
-			title := "set " + strings.Join(s.Cells(v.side(s), v.player != "")[:3], " ")
+			c := s.Cells(v.side(s), v.player != "")
+			title := "set " + c[0] + " " + c[2] + " " + c[3] // date, players or opponent, score
 			return func() tea.Msg { return aggOpenMsg{title: title, members: members} }
 		}
 	case key.Matches(k, v.keys.Open):
