@@ -1011,7 +1011,7 @@ func newBrowserKeyMap() browserKeyMap {
 }
 
 func (k browserKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.Filter, k.Sort, k.Stats, k.Moments, k.Help, k.Quit}
+	return []key.Binding{k.Open, k.Filter, k.Sort, k.Stats, k.Moments, k.Watch, k.Help, k.Quit}
 }
 
 func (k browserKeyMap) FullHelp() [][]key.Binding {
@@ -1379,7 +1379,14 @@ func (b *browser) View() string {
 	case b.editing || b.filter.Value() != "":
 		foot = append(foot, b.filter.View(b.w))
 	default:
+		// w watch where the row under the cursor can be played in its game
+		watch := false
+		if id, ok := b.selectedID(); ok && b.hand != nil {
+			watch = canWatch(model.Format(b.store.Header(id).Format))
+		}
+		b.keys.Watch.SetEnabled(watch)
 		foot = append(foot, strings.Split(b.help.View(b.keys), "\n")...)
+		b.keys.Watch.SetEnabled(true) // the ? page lists it always
 	}
 	out := block(lines, b.w, max(b.h-len(foot), 0))
 	out = append(out, block(foot, b.w, min(len(foot), b.h))...)

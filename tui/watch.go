@@ -60,7 +60,7 @@ func (m handoffMsg) Text() string {
 
 // watchKey and queueKey are w and W; they are the same in every view.
 var (
-	watchKey = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch in the game"))
+	watchKey = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch"))
 	queueKey = key.NewBinding(key.WithKeys("W"), key.WithHelp("W", "watch the list as a queue"))
 )
 
