@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"rewind/config"
 	"rewind/library"
+	"rewind/library/aggregate"
 	"rewind/model"
 	"rewind/theme"
 )
@@ -234,12 +234,13 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// identity is a player across games: a code, else the name.
+// identity is a player across games, as config me --guess --json writes
+// it: a code (else the name), the name the code played under most, and
+// the games.
 type identity struct {
 	Who   string `json:"who"`
-	Name  string `json:"name,omitempty"` // the name a code played under most
+	Name  string `json:"name,omitempty"`
 	Games int    `json:"games"`
-	names map[string]int
 }
 
 // me is rewind config me: the identities configured, or with --guess the
@@ -265,7 +266,7 @@ func (o *configOptions) me(c *call, paths []string) int {
 	idx, done := c.openIndex()
 	defer done()
 	opt := library.ScanOptions{Index: idx}
-	counts := map[string]*identity{}
+	var games []aggregate.Game // players alone: what Frequent counts
 	replays, unreadable := 0, false
 	library.Scan(context.Background(), walk, opt, func(h library.Header) bool {
 		switch {
@@ -277,39 +278,11 @@ func (o *configOptions) me(c *call, paths []string) int {
 			return true
 		}
 		replays++
-		seen := map[string]bool{}
-		for _, p := range h.Players {
-			who := p.Code
-			if who == "" {
-				who = p.Name
-			}
-			if who == "" || seen[who] {
-				continue
-			}
-			seen[who] = true
-			id := counts[who]
-			if id == nil {
-				id = &identity{Who: who, names: map[string]int{}}
-				counts[who] = id
-			}
-			id.Games++
-			if p.Code != "" && p.Name != "" {
-				id.names[p.Name]++
-			}
-		}
+		g := aggregate.FromHeader(&h)
+		games = append(games, aggregate.Game{Players: g.Players})
 		return true
 	})
-	list := make([]*identity, 0, len(counts))
-	for _, id := range counts {
-		id.Name = mostNamed(id.names)
-		list = append(list, id)
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].Games != list[j].Games {
-			return list[i].Games > list[j].Games
-		}
-		return list[i].Who < list[j].Who
-	})
+	list := aggregate.Frequent(games)
 	if len(list) == 0 {
 		c.notef("no player is named in the %s replay%s%s", model.FormatCount(int64(replays)), plural(replays), fromText(from))
 		if unreadable {
@@ -321,7 +294,7 @@ func (o *configOptions) me(c *call, paths []string) int {
 	if o.json {
 		out := c.jsonOutput()
 		for _, id := range list {
-			writeJSON(out, id)
+			writeJSON(out, identity(id))
 		}
 		out.Flush()
 	} else {
@@ -363,16 +336,4 @@ func fromText(from string) string {
 		return ""
 	}
 	return " (" + from + ")"
-}
-
-// mostNamed is the name used in the most games; ties go to the first in
-// order, so the answer does not depend on map order.
-func mostNamed(names map[string]int) string {
-	best, n := "", 0
-	for name, c := range names {
-		if c > n || c == n && name < best {
-			best, n = name, c
-		}
-	}
-	return best
 }
