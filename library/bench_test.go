@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/internal/cputime"
 	"rewind/model"
 )
 
@@ -132,7 +133,7 @@ func BenchmarkScanWarmMillion(b *testing.B) {
 		}
 	}
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for range b.N {
 		got := 0
 		Scan(context.Background(), walk, ScanOptions{Index: x, Ordered: true}, func(h Header) bool {
@@ -143,7 +144,7 @@ func BenchmarkScanWarmMillion(b *testing.B) {
 			b.Fatal(got)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 // millionStore is a store of a million synthetic rows, made once.
@@ -168,13 +169,13 @@ func BenchmarkFilterMillion(b *testing.B) {
 		}
 		b.Run(text, func(b *testing.B) {
 			kept := 0
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for range b.N {
 				got, _, _ := q.Matcher(s, "").Filter(context.Background(), ids)
 				kept = len(got)
 			}
 			b.ReportMetric(float64(kept), "rows")
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -198,7 +199,7 @@ func BenchmarkWalk(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for range b.N {
 		n := 0
 		walkBatches([]string{root}, func(batch []Entry) bool { n += len(batch); return true })
@@ -206,5 +207,5 @@ func BenchmarkWalk(b *testing.B) {
 			b.Fatalf("walked %d files, want %d", n, folders*each)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N*folders*each), "cpu-ns/file")
+	b.ReportMetric(float64((cputime.Used()-cpu).Nanoseconds())/float64(b.N*folders*each), "cpu-ns/file")
 }

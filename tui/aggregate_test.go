@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"rewind/decoders"
+	"rewind/internal/cputime"
 	"rewind/library"
 	"rewind/library/aggregate"
 	"rewind/library/dolphin"
@@ -521,13 +522,13 @@ func BenchmarkFindMoments(b *testing.B) {
 		b.Run(strings.ReplaceAll(text, " ", "_"), func(b *testing.B) {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			found := 0
 			for range b.N {
 				_, found = findMoments(context.Background(), s, ids, q, byDamage, maxMoments)
 			}
 			runtime.ReadMemStats(&after)
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N), "heapB/op")
 			b.ReportMetric(float64(found), "found")
 		})

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"rewind/internal/cputime"
 	"rewind/library"
 	"rewind/model"
 )
@@ -95,13 +96,13 @@ var repeatedNameRows = sync.OnceValues(func() (*library.Store, []library.RowID) 
 func benchNameSort(b *testing.B, s *library.Store, ids []library.RowID) {
 	for _, desc := range []bool{false, true} {
 		b.Run(map[bool]string{false: "asc", true: "desc"}[desc], func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for range b.N {
 				if out, _ := sortRows(context.Background(), s, ids, order{colFile, desc}, newWhatCache()); len(out) != len(ids) {
 					b.Fatal(len(out))
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"rewind/internal/cputime"
 	"rewind/library"
 	"rewind/model"
 	"rewind/theme"
@@ -825,7 +826,7 @@ func BenchmarkBrowserScan(b *testing.B) {
 			var first, whole, cpu time.Duration
 			rows := 0
 			for range b.N {
-				cpu0 := cpuTime()
+				cpu0 := cputime.Used()
 				a := newApp(Config{Paths: []string{dir}, NoCache: false}, newTestTheme())
 				a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 				start := time.Now()
@@ -838,7 +839,7 @@ func BenchmarkBrowserScan(b *testing.B) {
 					return a.br.done
 				})
 				whole = time.Since(start)
-				cpu = cpuTime() - cpu0
+				cpu = cputime.Used() - cpu0
 				_ = a.View()
 				rows = len(a.br.rows)
 				a.br.close()
@@ -934,13 +935,13 @@ func BenchmarkBrowserSortMillion(b *testing.B) {
 	s, ids := millionRows()
 	for col := range nColumns {
 		b.Run(strings.Fields(columnNames[col])[0], func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for range b.N {
 				if out, _ := sortRows(context.Background(), s, ids, order{col, defaultDesc(col)}, newWhatCache()); len(out) != len(ids) {
 					b.Fatal(len(out))
 				}
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 		})
 	}
 	// by players again, as the browser sorts once it sorted so before
@@ -950,13 +951,13 @@ func BenchmarkBrowserSortMillion(b *testing.B) {
 		whats := newWhatCache()
 		sortRows(context.Background(), s, ids, order{colWhat, false}, whats)
 		b.ResetTimer()
-		cpu := cpuTime()
+		cpu := cputime.Used()
 		for i := range b.N {
 			if out, _ := sortRows(context.Background(), s, ids, order{colWhat, i%2 == 0}, whats); len(out) != len(ids) {
 				b.Fatal(len(out))
 			}
 		}
-		b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+		b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 	})
 }
 
@@ -971,13 +972,13 @@ func BenchmarkBrowserFilterMillion(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(text, func(b *testing.B) {
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			kept := 0
 			for range b.N {
 				msg := jobIn{store: s, rows: rows, q: q}.run(context.Background())
 				kept = len(msg.shown)
 			}
-			b.ReportMetric(float64((cpuTime()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Used()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(float64(kept), "rows")
 		})
 	}

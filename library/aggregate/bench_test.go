@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
+	"rewind/internal/cputime"
 	"rewind/library"
 	"rewind/model"
 )
@@ -157,9 +157,9 @@ func BenchmarkStatsByIndex(b *testing.B) {
 				for i, e := range entries {
 					ids[i], _ = x.Store().Lookup(e.Path)
 				}
-				start := cpuTime()
+				start := cputime.Used()
 				res := run[name](x, ids)
-				cpu += cpuTime() - start
+				cpu += cputime.Used() - start
 				x.Close()
 				if res.Games != len(entries) {
 					b.Fatalf("%d games", res.Games)
@@ -168,12 +168,4 @@ func BenchmarkStatsByIndex(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(entries)), "cpu-ns/game")
 		})
 	}
-}
-
-// cpuTime is the CPU this process has used: a busy machine stretches the
-// wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

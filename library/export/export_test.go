@@ -23,6 +23,7 @@ import (
 	"rewind/decoders/sc2"
 	"rewind/decoders/slippi"
 	"rewind/decoders/teehistorian"
+	"rewind/internal/cputime"
 	"rewind/model"
 )
 
@@ -480,7 +481,7 @@ func TestExportBadFiles(t *testing.T) {
 func BenchmarkExport(b *testing.B) {
 	in := benchInput(b)
 	var bytes int64
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for range b.N {
 		p, err := Export(context.Background(), []Input{{Path: in}}, Options{Out: b.TempDir()})
 		if err != nil {
@@ -495,7 +496,7 @@ func BenchmarkExport(b *testing.B) {
 // reportCPU adds the CPU time per run and the MB a CPU-second handles: on
 // a machine other work shares, these say more than the wall clock.
 func reportCPU(b *testing.B, start time.Duration, bytes int64) {
-	cpu := (cpuTime() - start).Seconds() / float64(b.N)
+	cpu := (cputime.Used() - start).Seconds() / float64(b.N)
 	if cpu > 0 {
 		b.ReportMetric(cpu, "cpu-s/op")
 		b.ReportMetric(float64(bytes)/1e6/cpu, "MB/cpu-s")
@@ -516,7 +517,7 @@ func BenchmarkCheck(b *testing.B) {
 		return nil
 	})
 	b.SetBytes(bytes)
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	defer func() { reportCPU(b, cpu, bytes) }()
 	for range b.N {
 		// as `rewind check` does: every file decoded in full, on all cores
