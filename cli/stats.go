@@ -118,7 +118,10 @@ func (o *statsOptions) run(c *call, paths []string) int {
 	first := true
 	lib, _ := c.libraryPaths(paths)
 	for _, in := range collect(lib, nil) {
-		r, err := decodeInput(in, model.DecodeOptions{})
+		// stats reads the analysis, which a decode without event records
+		// gives as a whole one does: a Slippi replay's records were a
+		// quarter of what its stats allocated
+		r, err := decodeInput(in, model.DecodeOptions{NoEvents: true})
 		if in.stray(err) {
 			out.Flush()
 			c.notef("skipped %s: %s", c.epath(in.Name), reason(in.Name, err))
