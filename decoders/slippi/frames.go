@@ -161,13 +161,16 @@ type postVals struct {
 	counter float32 // action state frame counter
 }
 
-// preVals are the pre-frame values the input counts read.
+// preVals are what the input counts read of a pre-frame update: the
+// physical buttons, the region each stick is in and whether each analog
+// trigger is pressed past the threshold (or below it: an absent value is
+// neither, as undefined compares false in slippi-js).
 type preVals struct {
-	ok      bool // the frame has a pre-frame update for the player
-	buttons uint16
-	jx, jy  float32
-	cx, cy  float32
-	lt, rt  float32
+	ok               bool // the frame has a pre-frame update for the player
+	buttons          uint16
+	joystick, cstick uint8 // stickRegion
+	lOn, lOff        bool  // the L trigger at least triggerOn, below it
+	rOn, rOff        bool
 }
 
 // reader reads typed values from one payload, absent past its end.
@@ -232,11 +235,13 @@ func (d *decoder) preAt(fi, port int) preVals {
 		return preVals{}
 	}
 	v := preVals{
-		ok: true,
-		jx: r.f32(0x19, nan), jy: r.f32(0x1D, nan),
-		cx: r.f32(0x21, nan), cy: r.f32(0x25, nan),
-		lt: r.f32(0x33, nan), rt: r.f32(0x37, nan),
+		ok:       true,
+		joystick: stickRegion(r.f32(0x19, nan), r.f32(0x1D, nan)),
+		cstick:   stickRegion(r.f32(0x21, nan), r.f32(0x25, nan)),
 	}
+	lt, rt := float64(r.f32(0x33, nan)), float64(r.f32(0x37, nan))
+	v.lOn, v.lOff = lt >= triggerOn, lt < triggerOn
+	v.rOn, v.rOff = rt >= triggerOn, rt < triggerOn
 	if b := r.u16(0x31); b >= 0 { // physical buttons (1.2.0)
 		v.buttons = uint16(b)
 	}
@@ -247,11 +252,12 @@ var nan = float32(math.NaN())
 
 // sjsFrames are the frames slippi-js's stat computers process: numbers
 // -123 .. -123+len-1, per player in Game Start order; no frames unless the
-// game has two players.
+// game has two players. The pre-frame updates are read once, in order, by
+// the input counts (countInputs), which keep no frame.
 type sjsFrames struct {
-	ports []int        // the players' ports (slippi-js settings.players)
-	post  [][]postVals // [player][frame - firstFrame]
-	pre   [][]preVals
+	ports  []int        // the players' ports (slippi-js settings.players)
+	post   [][]postVals // [player][frame - firstFrame]
+	inputs [][5]int     // [player], for two-player games
 }
 
 // processedFrames collects the frames the stats process: the finalized
@@ -264,7 +270,6 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 		}
 	}
 	s.post = make([][]postVals, len(s.ports))
-	s.pre = make([][]preVals, len(s.ports))
 	if len(s.ports) != 2 || d.post == nil {
 		return s // slippi-js computes frame stats for two-player games only
 	}
@@ -274,8 +279,9 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 	}
 	for i := range s.ports {
 		s.post[i] = make([]postVals, 0, n)
-		s.pre[i] = make([]preVals, 0, n)
 	}
+	s.inputs = make([][5]int, len(s.ports))
+	prevPre := make([]preVals, len(s.ports))
 frames:
 	for k := 0; k < n; k++ {
 		fi := d.index(w, int64(k+firstFrame))
@@ -290,7 +296,11 @@ frames:
 		for i, port := range s.ports {
 			pv, _ := d.postAt(fi, port)
 			s.post[i] = append(s.post[i], pv)
-			s.pre[i] = append(s.pre[i], d.preAt(fi, port))
+			pre := d.preAt(fi, port)
+			if k > 0 {
+				countInputs(&s.inputs[i], k, &pre, &prevPre[i])
+			}
+			prevPre[i] = pre
 		}
 	}
 	return s

@@ -309,7 +309,7 @@ func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
 		}
 		for _, pm := range perms {
 			st.ActionCounts = append(st.ActionCounts, actions(fr, pm[0], pm[1]))
-			inputs = append(inputs, countInputs(fr.pre[pm[0]]))
+			inputs = append(inputs, fr.inputs[pm[0]])
 		}
 	}
 	st.Overall = overall(fr.ports, inputs, convs, st.PlayableFrameCount, isTeams, teams)
