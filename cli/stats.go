@@ -114,6 +114,9 @@ func (o *statsOptions) run(c *call, paths []string) int {
 	}
 	exit := 0
 	out := c.output()
+	if o.json {
+		out = c.jsonOutput() // writeJSON escapes what a terminal would act on
+	}
 	defer out.Flush()
 	first := true
 	var werr error
