@@ -209,6 +209,12 @@ func (d *decoder) payload(off int32, code byte) reader {
 	return reader{d.data[off : int(off)+1+int(d.size[code])]}
 }
 
+// Offsets in a post-frame update of the fields a stock count follows.
+const (
+	postPercent = 0x16
+	postStocks  = 0x21
+)
+
 func (d *decoder) postAt(fi, port int) (postVals, bool) {
 	r := d.payload(d.post[fi*d.slots+port], cmdPost)
 	if r.b == nil {
@@ -220,13 +226,24 @@ func (d *decoder) postAt(fi, port int) (postVals, bool) {
 		x:       r.f32(0xA, nan),
 		y:       r.f32(0xE, 0),
 		facing:  r.f32(0x12, nan),
-		percent: r.f32(0x16, 0),
+		percent: r.f32(postPercent, 0),
 		attack:  int16(r.u8(0x1E)),
 		hitBy:   int16(r.u8(0x20)),
-		stocks:  int16(r.u8(0x21)),
+		stocks:  int16(r.u8(postStocks)),
 		counter: r.f32(0x22, nan),
 		lcancel: int16(r.u8(0x33)),
 	}, true
+}
+
+// stocksOf is the stock count and percent of the port's kept post-frame
+// update at frame index fi, as postAt reads them, without the rest; ok is
+// false when the frame has none.
+func (d *decoder) stocksOf(fi, port int) (stocks int16, percent float32, ok bool) {
+	r := d.payload(d.post[fi*d.slots+port], cmdPost)
+	if r.b == nil {
+		return 0, 0, false
+	}
+	return int16(r.u8(postStocks)), r.f32(postPercent, 0), true
 }
 
 func (d *decoder) preAt(fi, port int) preVals {

@@ -276,8 +276,11 @@ func isDown(a int32) bool    { return a >= asDownStart && a <= asDownEnd }
 
 // lostStock is slippi-js's didLoseStock: the stock count went down.
 func lostStock(cur, prev *postVals) bool {
-	return prev != nil && cur.stocks >= 0 && prev.stocks >= 0 && prev.stocks > cur.stocks
+	return prev != nil && stocksDropped(prev.stocks, cur.stocks)
 }
+
+// stocksDropped reports whether a stock count (-1: absent) went down.
+func stocksDropped(prev, cur int16) bool { return cur >= 0 && prev >= 0 && prev > cur }
 
 // computeStats runs slippi-js's stat computers over the processed frames.
 func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
