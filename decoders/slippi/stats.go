@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-
-	"rewind/model"
 )
 
 // Stats is the shape of slippi-js 9.1.2's SlippiGame.getStats(), field for
@@ -26,8 +24,8 @@ type Stats struct {
 	Overall            []Overall      `json:"overall"`
 	GameComplete       bool           `json:"gameComplete"`
 
-	frames  int            // how many frames the computers processed (not part of the shape)
-	summary *model.Summary // the archive's summary of the game (summary.go; not part of the shape)
+	frames  int          // how many frames the computers processed (not part of the shape)
+	summary *lazySummary // the archive's summary of the game (summary.go; not part of the shape)
 }
 
 // Stock is one stock of one player: from the first frame the player is
