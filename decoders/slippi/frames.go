@@ -215,24 +215,32 @@ const (
 	postStocks  = 0x21
 )
 
-func (d *decoder) postAt(fi, port int) (postVals, bool) {
+func (d *decoder) postAt(fi, port int) (v postVals, ok bool) {
+	return v, d.postInto(&v, fi, port)
+}
+
+// postInto is postAt writing into v, field by field: a postVals returned
+// and then copied into an array is read back with wide loads right after
+// its narrow stores, which stall (store forwarding fails) for most of
+// processedFrames' time.
+func (d *decoder) postInto(v *postVals, fi, port int) bool {
 	r := d.payload(d.post[fi*d.slots+port], cmdPost)
 	if r.b == nil {
-		return postVals{}, false
+		*v = postVals{}
+		return false
 	}
-	return postVals{
-		action:  int32(r.u16(0x8)),
-		char:    int16(r.u8(0x7)),
-		x:       r.f32(0xA, nan),
-		y:       r.f32(0xE, 0),
-		facing:  r.f32(0x12, nan),
-		percent: r.f32(postPercent, 0),
-		attack:  int16(r.u8(0x1E)),
-		hitBy:   int16(r.u8(0x20)),
-		stocks:  int16(r.u8(postStocks)),
-		counter: r.f32(0x22, nan),
-		lcancel: int16(r.u8(0x33)),
-	}, true
+	v.action = int32(r.u16(0x8))
+	v.char = int16(r.u8(0x7))
+	v.x = r.f32(0xA, nan)
+	v.y = r.f32(0xE, 0)
+	v.facing = r.f32(0x12, nan)
+	v.percent = r.f32(postPercent, 0)
+	v.attack = int16(r.u8(0x1E))
+	v.hitBy = int16(r.u8(0x20))
+	v.stocks = int16(r.u8(postStocks))
+	v.counter = r.f32(0x22, nan)
+	v.lcancel = int16(r.u8(0x33))
+	return true
 }
 
 // stocksOf is the stock count and percent of the port's kept post-frame
@@ -246,23 +254,24 @@ func (d *decoder) stocksOf(fi, port int) (stocks int16, percent float32, ok bool
 	return int16(r.u8(postStocks)), r.f32(postPercent, 0), true
 }
 
-func (d *decoder) preAt(fi, port int) preVals {
+// preInto reads what the input counts need of the port's kept pre-frame
+// update at frame index fi into v, field by field (see postInto).
+func (d *decoder) preInto(v *preVals, fi, port int) {
 	r := d.payload(d.pre[fi*d.slots+port], cmdPre)
 	if r.b == nil {
-		return preVals{}
+		*v = preVals{}
+		return
 	}
-	v := preVals{
-		ok:       true,
-		joystick: stickRegion(r.f32(0x19, nan), r.f32(0x1D, nan)),
-		cstick:   stickRegion(r.f32(0x21, nan), r.f32(0x25, nan)),
-	}
+	v.ok = true
+	v.joystick = stickRegion(r.f32(0x19, nan), r.f32(0x1D, nan))
+	v.cstick = stickRegion(r.f32(0x21, nan), r.f32(0x25, nan))
 	lt, rt := float64(r.f32(0x33, nan)), float64(r.f32(0x37, nan))
 	v.lOn, v.lOff = lt >= triggerOn, lt < triggerOn
 	v.rOn, v.rOff = rt >= triggerOn, rt < triggerOn
+	v.buttons = 0
 	if b := r.u16(0x31); b >= 0 { // physical buttons (1.2.0)
 		v.buttons = uint16(b)
 	}
-	return v
 }
 
 var nan = float32(math.NaN())
@@ -298,7 +307,7 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 		s.post[i] = make([]postVals, 0, n)
 	}
 	s.inputs = make([][5]int, len(s.ports))
-	prevPre := make([]preVals, len(s.ports))
+	pres := make([][2]preVals, len(s.ports)) // per player the frame's and the one before, by k's parity
 frames:
 	for k := 0; k < n; k++ {
 		fi := d.index(w, int64(k+firstFrame))
@@ -311,13 +320,13 @@ frames:
 			}
 		}
 		for i, port := range s.ports {
-			pv, _ := d.postAt(fi, port)
-			s.post[i] = append(s.post[i], pv)
-			pre := d.preAt(fi, port)
+			s.post[i] = s.post[i][:k+1]
+			d.postInto(&s.post[i][k], fi, port)
+			cur := &pres[i][k&1]
+			d.preInto(cur, fi, port)
 			if k > 0 {
-				countInputs(&s.inputs[i], k, &pre, &prevPre[i])
+				countInputs(&s.inputs[i], k, cur, &pres[i][(k-1)&1])
 			}
-			prevPre[i] = pre
 		}
 	}
 	return s
