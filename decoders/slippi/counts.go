@@ -242,27 +242,32 @@ func countInputs(n *[5]int, k int, cur, prev *preVals) {
 	}
 }
 
-// stickRegion is 0 in the dead zone, else one of 8 directions.
+// stickRegion is 0 in the dead zone, else one of 8 directions: 1 up-right,
+// 2 down-right, 3 down-left, 4 up-left, 5 up, 6 right, 7 down, 8 left.
 func stickRegion(x32, y32 float32) uint8 {
+	// each axis past the threshold one way or the other (neither for NaN),
+	// looked up rather than tested case by case: a stick moves from frame
+	// to frame, and branches on it are mispredicted
+	return stickRegions[stickSide(float64(x32))][stickSide(float64(y32))]
+}
+
+// stickSide is 1 at or past the threshold, 2 at or past its negative, 0
+// between.
+func stickSide(v float64) int {
 	const t = 0.2875
-	x, y := float64(x32), float64(y32)
-	switch {
-	case x >= t && y >= t:
-		return 1
-	case x >= t && y <= -t:
-		return 2
-	case x <= -t && y <= -t:
-		return 3
-	case x <= -t && y >= t:
-		return 4
-	case y >= t:
-		return 5
-	case x >= t:
-		return 6
-	case y <= -t:
-		return 7
-	case x <= -t:
-		return 8
+	s := 0
+	if v >= t {
+		s = 1
 	}
-	return 0
+	if v <= -t {
+		s = 2
+	}
+	return s
+}
+
+// stickRegions is the region by stickSide of x, then of y.
+var stickRegions = [3][3]uint8{
+	{0, 5, 7}, // x between: up, down
+	{6, 1, 2}, // right: up-right, down-right
+	{8, 4, 3}, // left: up-left, down-left
 }
