@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -390,6 +391,28 @@ func TestOpeningTypes(t *testing.T) {
 			if p.opening != c.want[i] {
 				t.Errorf("%s: conversion %d is %s, want %s", c.name, i, p.opening, c.want[i])
 			}
+		}
+	}
+}
+
+// TestStickRegion: the regions of slippi-js's getJoystickRegion (its
+// JoystickRegion enum: DZ 0, NE 1, SE 2, SW 3, NW 4, N 5, E 6, S 7, W 8):
+// an axis at or past ±0.2875 as a float64, so the float32 nearest 0.2875
+// (0.28749999...) is not past it, and an absent (NaN) axis in neither
+// direction, as JavaScript's comparisons with undefined.
+func TestStickRegion(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, c := range []struct {
+		x, y float32
+		want uint8
+	}{
+		{0, 0, 0}, {0.2875, -0.2875, 0}, {nan, nan, 0},
+		{0.2876, 0.2876, 1}, {1, -1, 2}, {-0.2876, -0.2876, 3}, {-1, 1, 4},
+		{0.2875, 0.2876, 5}, {nan, 1, 5}, {0.2876, 0, 6}, {1, nan, 6},
+		{0.2875, -1, 7}, {-1, -0.2875, 8}, {-1, nan, 8},
+	} {
+		if got := stickRegion(c.x, c.y); got != c.want {
+			t.Errorf("stickRegion(%v, %v) = %d, want %d", c.x, c.y, got, c.want)
 		}
 	}
 }
