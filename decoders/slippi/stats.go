@@ -1,7 +1,6 @@
 package slippi
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -177,7 +176,11 @@ type Overall struct {
 // JSON.stringify does, and -0 as 0.
 type Num float64
 
-// MarshalJSON writes the number the way JSON.stringify does.
+// MarshalJSON writes the number the way JSON.stringify does: ECMAScript's
+// Number::toString, the shortest digits that read back as the number, in
+// plain decimal from 1e-6 up to 1e21 and with an exponent outside, which
+// has no leading zeros ("1.5e-7", "1e+21"). It is what encoding/json
+// writes for a float64, made here without a second encoder per number.
 func (n Num) MarshalJSON() ([]byte, error) {
 	f := float64(n)
 	switch {
@@ -186,14 +189,20 @@ func (n Num) MarshalJSON() ([]byte, error) {
 	case f == 0:
 		return []byte("0"), nil
 	}
-	return json.Marshal(f)
+	b := make([]byte, 0, 24)
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.AppendFloat(b, f, 'f', -1, 64), nil
+	}
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	if k := len(b); b[k-4] == 'e' && b[k-3] == '-' && b[k-2] == '0' {
+		b[k-2], b = b[k-1], b[:k-1] // Go's two exponent digits: e-07
+	}
+	return b, nil
 }
 
 // Int is an integer slippi-js may leave undefined (a pointer to it is).
+// encoding/json writes it as JSON.stringify does.
 type Int int64
-
-// MarshalJSON writes the integer.
-func (n Int) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int64(n), 10), nil }
 
 func numPtr(f float64) *Num { n := Num(f); return &n }
 func intPtr(i int64) *Int   { n := Int(i); return &n }

@@ -395,6 +395,40 @@ func TestOpeningTypes(t *testing.T) {
 	}
 }
 
+// TestNumJSON: a Num is written as encoding/json writes a float64, which
+// follows ECMAScript's Number::toString (plain from 1e-6 to 1e21, else an
+// exponent without leading zeros), except NaN and infinities (null, as
+// JSON.stringify writes them) and -0 ("0"); and Int as an int64.
+func TestNumJSON(t *testing.T) {
+	vals := []float64{1, -1, 0.5, 1.0 / 3, 100, 123456789, 1e20, 1e21, -1e21, 9.999999999999999e20, 1e-6, 9.99e-7, 1e-7, -1.5e-7, 1e-10,
+		5e-324, math.MaxFloat64, 2.5e-8, 12.345, 0.1 + 0.2, 1e300, 1e-300, 58.000003814697266}
+	for i := uint64(1); i < 20000; i++ {
+		vals = append(vals, math.Float64frombits(i*0x9E3779B97F4A7C15)) // spread over every exponent
+	}
+	for _, f := range vals {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		want, _ := json.Marshal(f)
+		got, _ := Num(f).MarshalJSON()
+		if string(got) != string(want) {
+			t.Fatalf("%v: %s, encoding/json %s", f, got, want)
+		}
+	}
+	for f, want := range map[float64]string{math.NaN(): "null", math.Inf(1): "null", math.Inf(-1): "null", math.Copysign(0, -1): "0", 0: "0"} {
+		if got, _ := Num(f).MarshalJSON(); string(got) != want {
+			t.Errorf("%v: %s, want %s", f, got, want)
+		}
+	}
+	type withInt struct {
+		A *Int `json:"a,omitempty"`
+		B *Int `json:"b,omitempty"`
+	}
+	if b, _ := json.Marshal(withInt{A: intPtr(-123)}); string(b) != `{"a":-123}` {
+		t.Errorf("Int: %s", b)
+	}
+}
+
 // TestStickRegion: the regions of slippi-js's getJoystickRegion (its
 // JoystickRegion enum: DZ 0, NE 1, SE 2, SW 3, NW 4, N 5, E 6, S 7, W 8):
 // an axis at or past ±0.2875 as a float64, so the float32 nearest 0.2875
