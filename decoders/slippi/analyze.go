@@ -40,5 +40,7 @@ func (d *decoder) slippiJSStats(w *sjsWalk) *Stats {
 	for _, port := range fr.ports {
 		teams = append(teams, d.ports[port].team)
 	}
-	return computeStats(w, &fr, isTeams, teams)
+	st := computeStats(w, &fr, isTeams, teams)
+	fr.release()
+	return st
 }

@@ -3,6 +3,7 @@ package slippi
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 )
 
 // The frames slippi-js's stats see, taken from the decoder's kept copies.
@@ -304,7 +305,7 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 		n = int(min(w.finalized-firstFrame+1, int64(d.count)))
 	}
 	for i := range s.ports {
-		s.post[i] = make([]postVals, 0, n)
+		s.post[i] = postBuf(n)
 	}
 	s.inputs = make([][5]int, len(s.ports))
 	pres := make([][2]preVals, len(s.ports)) // per player the frame's and the one before, by k's parity
@@ -330,4 +331,29 @@ frames:
 		}
 	}
 	return s
+}
+
+// postBufs keeps the processed frames' arrays from one analysis for the
+// next (release): stats over a folder analyse replay after replay, each
+// needing arrays as long as its game, which were most of what an analysis
+// allocated.
+var postBufs sync.Pool // of *[]postVals
+
+// postBuf is an empty array of room for n frames.
+func postBuf(n int) []postVals {
+	if b, ok := postBufs.Get().(*[]postVals); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]postVals, 0, n)
+}
+
+// release hands the arrays back once the stats are computed: nothing
+// computed keeps a pointer into them.
+func (s *sjsFrames) release() {
+	for i, b := range s.post {
+		if cap(b) > 0 {
+			postBufs.Put(&b)
+		}
+		s.post[i] = nil
+	}
 }
