@@ -114,25 +114,33 @@ func (o *statsOptions) run(c *call, paths []string) int {
 	}
 	exit := 0
 	out := c.output()
+	if o.json {
+		out = c.jsonOutput() // writeJSON escapes what a terminal would act on
+	}
 	defer out.Flush()
 	first := true
-	lib, _ := c.libraryPaths(paths)
-	for _, in := range collect(lib, nil) {
-		r, err := decodeInput(in, model.DecodeOptions{})
+	var werr error
+	// one file's stats, written while its replay is at hand (a file on
+	// disk is mapped for the length of it; nothing of the replay is kept)
+	write := func(in input, r *model.Replay, err error) {
 		if in.stray(err) {
 			out.Flush()
 			c.notef("skipped %s: %s", c.epath(in.Name), reason(in.Name, err))
-			continue
+			return
 		}
 		if err != nil && !in.Skipped {
 			exit = 2
 		}
+		if r != nil {
+			// the analysis reads the bytes: done before anything is
+			// written, a page that cannot be read (the file shrank) runs
+			// this again over a copy and must find nothing written
+			r.Analysis()
+		}
 		if o.json {
-			if err := writeJSON(out, statsObject(in.Name, r, err)); err != nil {
-				return c.errorf("%v", err)
-			}
+			werr = writeJSON(out, statsObject(in.Name, r, err))
 			out.item()
-			continue
+			return
 		}
 		if !first {
 			fmt.Fprintln(out)
@@ -140,6 +148,20 @@ func (o *statsOptions) run(c *call, paths []string) int {
 		first = false
 		writeStats(out, in.Name, r, err)
 		out.item()
+	}
+	lib, _ := c.libraryPaths(paths)
+	for _, in := range collect(lib, nil) {
+		// stats reads the analysis, which a decode without event records
+		// gives as a whole one does (a Slippi replay's records were a
+		// quarter of what its stats allocated), and the file's bytes are
+		// mapped rather than copied into a buffer made for each file
+		if !checkMapped(in, func(r *model.Replay, err error) { write(in, r, err) }) {
+			r, err := decodeInput(in, model.DecodeOptions{NoEvents: true})
+			write(in, r, err)
+		}
+		if werr != nil {
+			return c.errorf("%v", werr)
+		}
 	}
 	return exit
 }

@@ -4,7 +4,7 @@ import "rewind/model"
 
 // analyze is Replay.Analyze: slippi-js's stats (Stats.Native), the tables
 // people read, the moments of the game, and the archive's summary of it
-// (kept with the stats, for Summarize).
+// (made from them when Summarize first asks: `rewind stats` never does).
 func (d *decoder) analyze() *model.Analysis {
 	a := &model.Analysis{}
 	if d.post == nil {
@@ -18,7 +18,7 @@ func (d *decoder) analyze() *model.Analysis {
 	a.Stats.Tables = d.tables(st, losses)
 	if st != nil {
 		a.Stats.Native = st
-		st.summary = d.summary(st, losses, index)
+		st.summary = &lazySummary{make: func() *model.Summary { return d.summary(st, losses, index) }}
 	}
 	return a
 }
@@ -40,5 +40,7 @@ func (d *decoder) slippiJSStats(w *sjsWalk) *Stats {
 	for _, port := range fr.ports {
 		teams = append(teams, d.ports[port].team)
 	}
-	return computeStats(w, &fr, isTeams, teams)
+	st := computeStats(w, &fr, isTeams, teams)
+	fr.release()
+	return st
 }

@@ -47,7 +47,18 @@ func BenchmarkDecodeSlippiCorpus(b *testing.B) { benchCorpus(b, model.DecodeOpti
 // byte read and checked, no event list kept.
 func BenchmarkCheckSlippiCorpus(b *testing.B) { benchCorpus(b, model.DecodeOptions{NoEvents: true}) }
 
+// BenchmarkStatsSlippiCorpus is what `rewind stats` asks of each .slp file
+// of the shared corpus: a decode without event records and its analysis
+// (slippi-js's stats, the tables, the moments, the summary).
+func BenchmarkStatsSlippiCorpus(b *testing.B) {
+	benchCorpusWith(b, model.DecodeOptions{NoEvents: true}, func(r *model.Replay) { r.Analysis() })
+}
+
 func benchCorpus(b *testing.B, opt model.DecodeOptions) {
+	benchCorpusWith(b, opt, func(r *model.Replay) { r.Problems() })
+}
+
+func benchCorpusWith(b *testing.B, opt model.DecodeOptions, then func(*model.Replay)) {
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(b, "slp"), "*", "*.slp"))
 	// the files are read once: rewind maps them, so reading is not the
 	// decode's cost
@@ -70,7 +81,7 @@ func benchCorpus(b *testing.B, opt model.DecodeOptions) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			_ = r.Problems()
+			then(r)
 		}
 	}
 }

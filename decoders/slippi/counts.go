@@ -211,59 +211,63 @@ const (
 	inTriggers
 )
 
-// countInputs counts one player's new inputs from frame -39 on, as
-// slippi-js's InputComputer.
-func countInputs(pre []preVals) [5]int {
-	var n [5]int
-	for k := 1; k < len(pre); k++ {
-		cur, prev := &pre[k], &pre[k-1]
-		if k+firstFrame < firstPlayable || !cur.ok || !prev.ok {
-			continue
-		}
-		b := bits.OnesCount16(^prev.buttons & cur.buttons & 0xfff)
-		n[inButtons] += b
-		n[inTotal] += b
-		if r := stickRegion(cur.jx, cur.jy); r != stickRegion(prev.jx, prev.jy) && r != 0 {
-			n[inJoystick]++
-			n[inTotal]++
-		}
-		if r := stickRegion(cur.cx, cur.cy); r != stickRegion(prev.cx, prev.cy) && r != 0 {
-			n[inCstick]++
-			n[inTotal]++
-		}
-		if float64(prev.lt) < 0.3 && float64(cur.lt) >= 0.3 {
-			n[inTriggers]++
-			n[inTotal]++
-		}
-		if float64(prev.rt) < 0.3 && float64(cur.rt) >= 0.3 {
-			n[inTriggers]++
-			n[inTotal]++
-		}
+// triggerOn is how far an analog trigger is pressed for slippi-js's
+// InputComputer to count a press.
+const triggerOn = 0.3
+
+// countInputs adds to n the new inputs of one player at the k-th processed
+// frame (k >= 1), from frame -39 on, as slippi-js's InputComputer.
+func countInputs(n *[5]int, k int, cur, prev *preVals) {
+	if k+firstFrame < firstPlayable || !cur.ok || !prev.ok {
+		return
 	}
-	return n
+	b := bits.OnesCount16(^prev.buttons & cur.buttons & 0xfff)
+	n[inButtons] += b
+	n[inTotal] += b
+	if r := cur.joystick; r != prev.joystick && r != 0 {
+		n[inJoystick]++
+		n[inTotal]++
+	}
+	if r := cur.cstick; r != prev.cstick && r != 0 {
+		n[inCstick]++
+		n[inTotal]++
+	}
+	if prev.lOff && cur.lOn {
+		n[inTriggers]++
+		n[inTotal]++
+	}
+	if prev.rOff && cur.rOn {
+		n[inTriggers]++
+		n[inTotal]++
+	}
 }
 
-// stickRegion is 0 in the dead zone, else one of 8 directions.
-func stickRegion(x32, y32 float32) int {
+// stickRegion is 0 in the dead zone, else one of 8 directions: 1 up-right,
+// 2 down-right, 3 down-left, 4 up-left, 5 up, 6 right, 7 down, 8 left.
+func stickRegion(x32, y32 float32) uint8 {
+	// each axis past the threshold one way or the other (neither for NaN),
+	// looked up rather than tested case by case: a stick moves from frame
+	// to frame, and branches on it are mispredicted
+	return stickRegions[stickSide(float64(x32))][stickSide(float64(y32))]
+}
+
+// stickSide is 1 at or past the threshold, 2 at or past its negative, 0
+// between.
+func stickSide(v float64) int {
 	const t = 0.2875
-	x, y := float64(x32), float64(y32)
-	switch {
-	case x >= t && y >= t:
-		return 1
-	case x >= t && y <= -t:
-		return 2
-	case x <= -t && y <= -t:
-		return 3
-	case x <= -t && y >= t:
-		return 4
-	case y >= t:
-		return 5
-	case x >= t:
-		return 6
-	case y <= -t:
-		return 7
-	case x <= -t:
-		return 8
+	s := 0
+	if v >= t {
+		s = 1
 	}
-	return 0
+	if v <= -t {
+		s = 2
+	}
+	return s
+}
+
+// stickRegions is the region by stickSide of x, then of y.
+var stickRegions = [3][3]uint8{
+	{0, 5, 7}, // x between: up, down
+	{6, 1, 2}, // right: up-right, down-right
+	{8, 4, 3}, // left: up-left, down-left
 }

@@ -3,6 +3,7 @@ package slippi
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 )
 
 // The frames slippi-js's stats see, taken from the decoder's kept copies.
@@ -161,13 +162,16 @@ type postVals struct {
 	counter float32 // action state frame counter
 }
 
-// preVals are the pre-frame values the input counts read.
+// preVals are what the input counts read of a pre-frame update: the
+// physical buttons, the region each stick is in and whether each analog
+// trigger is pressed past the threshold (or below it: an absent value is
+// neither, as undefined compares false in slippi-js).
 type preVals struct {
-	ok      bool // the frame has a pre-frame update for the player
-	buttons uint16
-	jx, jy  float32
-	cx, cy  float32
-	lt, rt  float32
+	ok               bool // the frame has a pre-frame update for the player
+	buttons          uint16
+	joystick, cstick uint8 // stickRegion
+	lOn, lOff        bool  // the L trigger at least triggerOn, below it
+	rOn, rOff        bool
 }
 
 // reader reads typed values from one payload, absent past its end.
@@ -206,52 +210,81 @@ func (d *decoder) payload(off int32, code byte) reader {
 	return reader{d.data[off : int(off)+1+int(d.size[code])]}
 }
 
-func (d *decoder) postAt(fi, port int) (postVals, bool) {
-	r := d.payload(d.post[fi*d.slots+port], cmdPost)
-	if r.b == nil {
-		return postVals{}, false
-	}
-	return postVals{
-		action:  int32(r.u16(0x8)),
-		char:    int16(r.u8(0x7)),
-		x:       r.f32(0xA, nan),
-		y:       r.f32(0xE, 0),
-		facing:  r.f32(0x12, nan),
-		percent: r.f32(0x16, 0),
-		attack:  int16(r.u8(0x1E)),
-		hitBy:   int16(r.u8(0x20)),
-		stocks:  int16(r.u8(0x21)),
-		counter: r.f32(0x22, nan),
-		lcancel: int16(r.u8(0x33)),
-	}, true
+// Offsets in a post-frame update of the fields a stock count follows.
+const (
+	postPercent = 0x16
+	postStocks  = 0x21
+)
+
+func (d *decoder) postAt(fi, port int) (v postVals, ok bool) {
+	return v, d.postInto(&v, fi, port)
 }
 
-func (d *decoder) preAt(fi, port int) preVals {
+// postInto is postAt writing into v, field by field: a postVals returned
+// and then copied into an array is read back with wide loads right after
+// its narrow stores, which stall (store forwarding fails) for most of
+// processedFrames' time.
+func (d *decoder) postInto(v *postVals, fi, port int) bool {
+	r := d.payload(d.post[fi*d.slots+port], cmdPost)
+	if r.b == nil {
+		*v = postVals{}
+		return false
+	}
+	v.action = int32(r.u16(0x8))
+	v.char = int16(r.u8(0x7))
+	v.x = r.f32(0xA, nan)
+	v.y = r.f32(0xE, 0)
+	v.facing = r.f32(0x12, nan)
+	v.percent = r.f32(postPercent, 0)
+	v.attack = int16(r.u8(0x1E))
+	v.hitBy = int16(r.u8(0x20))
+	v.stocks = int16(r.u8(postStocks))
+	v.counter = r.f32(0x22, nan)
+	v.lcancel = int16(r.u8(0x33))
+	return true
+}
+
+// stocksOf is the stock count and percent of the port's kept post-frame
+// update at frame index fi, as postAt reads them, without the rest; ok is
+// false when the frame has none.
+func (d *decoder) stocksOf(fi, port int) (stocks int16, percent float32, ok bool) {
+	r := d.payload(d.post[fi*d.slots+port], cmdPost)
+	if r.b == nil {
+		return 0, 0, false
+	}
+	return int16(r.u8(postStocks)), r.f32(postPercent, 0), true
+}
+
+// preInto reads what the input counts need of the port's kept pre-frame
+// update at frame index fi into v, field by field (see postInto).
+func (d *decoder) preInto(v *preVals, fi, port int) {
 	r := d.payload(d.pre[fi*d.slots+port], cmdPre)
 	if r.b == nil {
-		return preVals{}
+		*v = preVals{}
+		return
 	}
-	v := preVals{
-		ok: true,
-		jx: r.f32(0x19, nan), jy: r.f32(0x1D, nan),
-		cx: r.f32(0x21, nan), cy: r.f32(0x25, nan),
-		lt: r.f32(0x33, nan), rt: r.f32(0x37, nan),
-	}
+	v.ok = true
+	v.joystick = stickRegion(r.f32(0x19, nan), r.f32(0x1D, nan))
+	v.cstick = stickRegion(r.f32(0x21, nan), r.f32(0x25, nan))
+	lt, rt := float64(r.f32(0x33, nan)), float64(r.f32(0x37, nan))
+	v.lOn, v.lOff = lt >= triggerOn, lt < triggerOn
+	v.rOn, v.rOff = rt >= triggerOn, rt < triggerOn
+	v.buttons = 0
 	if b := r.u16(0x31); b >= 0 { // physical buttons (1.2.0)
 		v.buttons = uint16(b)
 	}
-	return v
 }
 
 var nan = float32(math.NaN())
 
 // sjsFrames are the frames slippi-js's stat computers process: numbers
 // -123 .. -123+len-1, per player in Game Start order; no frames unless the
-// game has two players.
+// game has two players. The pre-frame updates are read once, in order, by
+// the input counts (countInputs), which keep no frame.
 type sjsFrames struct {
-	ports []int        // the players' ports (slippi-js settings.players)
-	post  [][]postVals // [player][frame - firstFrame]
-	pre   [][]preVals
+	ports  []int        // the players' ports (slippi-js settings.players)
+	post   [][]postVals // [player][frame - firstFrame]
+	inputs [][5]int     // [player], for two-player games
 }
 
 // processedFrames collects the frames the stats process: the finalized
@@ -264,7 +297,6 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 		}
 	}
 	s.post = make([][]postVals, len(s.ports))
-	s.pre = make([][]preVals, len(s.ports))
 	if len(s.ports) != 2 || d.post == nil {
 		return s // slippi-js computes frame stats for two-player games only
 	}
@@ -273,9 +305,10 @@ func (d *decoder) processedFrames(w *sjsWalk) sjsFrames {
 		n = int(min(w.finalized-firstFrame+1, int64(d.count)))
 	}
 	for i := range s.ports {
-		s.post[i] = make([]postVals, 0, n)
-		s.pre[i] = make([]preVals, 0, n)
+		s.post[i] = postBuf(n)
 	}
+	s.inputs = make([][5]int, len(s.ports))
+	pres := make([][2]preVals, len(s.ports)) // per player the frame's and the one before, by k's parity
 frames:
 	for k := 0; k < n; k++ {
 		fi := d.index(w, int64(k+firstFrame))
@@ -288,10 +321,39 @@ frames:
 			}
 		}
 		for i, port := range s.ports {
-			pv, _ := d.postAt(fi, port)
-			s.post[i] = append(s.post[i], pv)
-			s.pre[i] = append(s.pre[i], d.preAt(fi, port))
+			s.post[i] = s.post[i][:k+1]
+			d.postInto(&s.post[i][k], fi, port)
+			cur := &pres[i][k&1]
+			d.preInto(cur, fi, port)
+			if k > 0 {
+				countInputs(&s.inputs[i], k, cur, &pres[i][(k-1)&1])
+			}
 		}
 	}
 	return s
+}
+
+// postBufs keeps the processed frames' arrays from one analysis for the
+// next (release): stats over a folder analyse replay after replay, each
+// needing arrays as long as its game, which were most of what an analysis
+// allocated.
+var postBufs sync.Pool // of *[]postVals
+
+// postBuf is an empty array of room for n frames.
+func postBuf(n int) []postVals {
+	if b, ok := postBufs.Get().(*[]postVals); ok && cap(*b) >= n {
+		return (*b)[:0]
+	}
+	return make([]postVals, 0, n)
+}
+
+// release hands the arrays back once the stats are computed: nothing
+// computed keeps a pointer into them.
+func (s *sjsFrames) release() {
+	for i, b := range s.post {
+		if cap(b) > 0 {
+			postBufs.Put(&b)
+		}
+		s.post[i] = nil
+	}
 }

@@ -22,13 +22,21 @@ type tables struct {
 	scenes        map[int]string // major scene -> mode
 	items         map[int]string
 	moves         map[int]string
-	common        map[int]string            // action states shared by all characters
-	special       map[string]map[int]string // action state group -> id -> name
+}
+
+// actionTables names action states, by far the largest table: only the
+// views of a frame's updates read it (State, Detail), never a listing or
+// the stats, so it has a load of its own.
+type actionTables struct {
+	common  map[int]string            // action states shared by all characters
+	special map[string]map[int]string // action state group -> id -> name
 }
 
 var (
-	tablesOnce sync.Once
-	tbl        *tables
+	tablesOnce  sync.Once
+	tbl         *tables
+	actionsOnce sync.Once
+	actionTbl   *actionTables
 )
 
 // names loads the tables on first use, so that HeaderOnly listings of
@@ -38,7 +46,7 @@ func names() *tables {
 		t := &tables{
 			external: map[int]string{}, externalShort: map[int]string{}, colors: map[int][]string{},
 			internal: map[int]string{}, stages: map[int]string{}, scenes: map[int]string{}, items: map[int]string{},
-			moves: map[int]string{}, common: map[int]string{}, special: map[string]map[int]string{},
+			moves: map[int]string{},
 		}
 		rows("melee-characters.tsv", func(f []string) {
 			id, _ := strconv.Atoi(f[0])
@@ -61,6 +69,15 @@ func names() *tables {
 		simple("melee-major-scenes.tsv", t.scenes)
 		simple("melee-items.tsv", t.items)
 		simple("melee-moves.tsv", t.moves)
+		tbl = t
+	})
+	return tbl
+}
+
+// actionNames loads the action state table on first use.
+func actionNames() *actionTables {
+	actionsOnce.Do(func() {
+		t := &actionTables{common: map[int]string{}, special: map[string]map[int]string{}}
 		rows("melee-action-states.tsv", func(f []string) {
 			if len(f) < 3 {
 				return
@@ -77,9 +94,9 @@ func names() *tables {
 			}
 			m[id] = f[2]
 		})
-		tbl = t
+		actionTbl = t
 	})
-	return tbl
+	return actionTbl
 }
 
 // rows calls fn for each data row of an embedded table, skipping comments
@@ -146,7 +163,7 @@ func moveName(id int) string { return names().moves[id] }
 
 // actionName names an action state for an internal character (-1 unknown).
 func actionName(state, char int) string {
-	t := names()
+	t := actionNames()
 	if state < 341 {
 		return t.common[state]
 	}

@@ -68,21 +68,27 @@ func (d *decoder) stockLosses() []stockLoss {
 // player is alive, as a teammate out of stocks comes back on, is a stock
 // that teammate took.
 func (d *decoder) portLosses(out []stockLoss, port int) []stockLoss {
-	var prev postVals
-	have := false
+	// the last frame with an update, and its stocks and percent: the
+	// whole update is read only where a stock is lost
+	prevFi := -1
+	var prevStocks int16
+	var prevPercent float32
 	lastDamage := -1 // frame index of the last damage taken during this stock
 	first := len(out)
 	for fi := 0; fi < d.count; fi++ {
-		cur, ok := d.postAt(fi, port)
+		stocks, percent, ok := d.stocksOf(fi, port)
 		if !ok {
 			continue
 		}
-		if have && lostStock(&cur, &prev) {
+		if prevFi >= 0 && stocksDropped(prevStocks, stocks) {
+			cur, _ := d.postAt(fi, port)
+			prev, _ := d.postAt(prevFi, port)
 			l := stockLoss{fi: fi, port: port, by: -1, how: lossSelf, left: int(cur.stocks), percent: float64(prev.percent)}
 			if mate := d.stockTaker(fi, port, &cur); mate >= 0 {
 				l.by, l.how = mate, lossTaken
 				out = append(out, l)
-				prev = cur // the player plays on: the stock's damage stays
+				// the player plays on: the stock's damage stays
+				prevFi, prevStocks, prevPercent = fi, stocks, percent
 				continue
 			}
 			if k := int(prev.hitBy); k >= 0 && k < maxSlots && k != port && d.playerOf[k] >= 0 && lastDamage >= 0 {
@@ -96,10 +102,10 @@ func (d *decoder) portLosses(out []stockLoss, port int) []stockLoss {
 			}
 			out = append(out, l)
 			lastDamage = -1
-		} else if have && cur.percent > prev.percent {
+		} else if prevFi >= 0 && percent > prevPercent {
 			lastDamage = fi
 		}
-		prev, have = cur, true
+		prevFi, prevStocks, prevPercent = fi, stocks, percent
 	}
 	// the last stock: the loss after which the port has none and never
 	// comes back on (a doubles player out of stocks may take one)

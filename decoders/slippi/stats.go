@@ -1,11 +1,8 @@
 package slippi
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
-
-	"rewind/model"
 )
 
 // Stats is the shape of slippi-js 9.1.2's SlippiGame.getStats(), field for
@@ -26,8 +23,8 @@ type Stats struct {
 	Overall            []Overall      `json:"overall"`
 	GameComplete       bool           `json:"gameComplete"`
 
-	frames  int            // how many frames the computers processed (not part of the shape)
-	summary *model.Summary // the archive's summary of the game (summary.go; not part of the shape)
+	frames  int          // how many frames the computers processed (not part of the shape)
+	summary *lazySummary // the archive's summary of the game (summary.go; not part of the shape)
 }
 
 // Stock is one stock of one player: from the first frame the player is
@@ -179,7 +176,11 @@ type Overall struct {
 // JSON.stringify does, and -0 as 0.
 type Num float64
 
-// MarshalJSON writes the number the way JSON.stringify does.
+// MarshalJSON writes the number the way JSON.stringify does: ECMAScript's
+// Number::toString, the shortest digits that read back as the number, in
+// plain decimal from 1e-6 up to 1e21 and with an exponent outside, which
+// has no leading zeros ("1.5e-7", "1e+21"). It is what encoding/json
+// writes for a float64, made here without a second encoder per number.
 func (n Num) MarshalJSON() ([]byte, error) {
 	f := float64(n)
 	switch {
@@ -188,14 +189,20 @@ func (n Num) MarshalJSON() ([]byte, error) {
 	case f == 0:
 		return []byte("0"), nil
 	}
-	return json.Marshal(f)
+	b := make([]byte, 0, 24)
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.AppendFloat(b, f, 'f', -1, 64), nil
+	}
+	b = strconv.AppendFloat(b, f, 'e', -1, 64)
+	if k := len(b); b[k-4] == 'e' && b[k-3] == '-' && b[k-2] == '0' {
+		b[k-2], b = b[k-1], b[:k-1] // Go's two exponent digits: e-07
+	}
+	return b, nil
 }
 
 // Int is an integer slippi-js may leave undefined (a pointer to it is).
+// encoding/json writes it as JSON.stringify does.
 type Int int64
-
-// MarshalJSON writes the integer.
-func (n Int) MarshalJSON() ([]byte, error) { return strconv.AppendInt(nil, int64(n), 10), nil }
 
 func numPtr(f float64) *Num { n := Num(f); return &n }
 func intPtr(i int64) *Int   { n := Int(i); return &n }
@@ -276,8 +283,11 @@ func isDown(a int32) bool    { return a >= asDownStart && a <= asDownEnd }
 
 // lostStock is slippi-js's didLoseStock: the stock count went down.
 func lostStock(cur, prev *postVals) bool {
-	return prev != nil && cur.stocks >= 0 && prev.stocks >= 0 && prev.stocks > cur.stocks
+	return prev != nil && stocksDropped(prev.stocks, cur.stocks)
 }
+
+// stocksDropped reports whether a stock count (-1: absent) went down.
+func stocksDropped(prev, cur int16) bool { return cur >= 0 && prev >= 0 && prev > cur }
 
 // computeStats runs slippi-js's stat computers over the processed frames.
 func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
@@ -309,7 +319,7 @@ func computeStats(w *sjsWalk, fr *sjsFrames, isTeams bool, teams []int) *Stats {
 		}
 		for _, pm := range perms {
 			st.ActionCounts = append(st.ActionCounts, actions(fr, pm[0], pm[1]))
-			inputs = append(inputs, countInputs(fr.pre[pm[0]]))
+			inputs = append(inputs, fr.inputs[pm[0]])
 		}
 	}
 	st.Overall = overall(fr.ports, inputs, convs, st.PlayableFrameCount, isTeams, teams)

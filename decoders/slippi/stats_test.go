@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -390,6 +391,62 @@ func TestOpeningTypes(t *testing.T) {
 			if p.opening != c.want[i] {
 				t.Errorf("%s: conversion %d is %s, want %s", c.name, i, p.opening, c.want[i])
 			}
+		}
+	}
+}
+
+// TestNumJSON: a Num is written as encoding/json writes a float64, which
+// follows ECMAScript's Number::toString (plain from 1e-6 to 1e21, else an
+// exponent without leading zeros), except NaN and infinities (null, as
+// JSON.stringify writes them) and -0 ("0"); and Int as an int64.
+func TestNumJSON(t *testing.T) {
+	vals := []float64{1, -1, 0.5, 1.0 / 3, 100, 123456789, 1e20, 1e21, -1e21, 9.999999999999999e20, 1e-6, 9.99e-7, 1e-7, -1.5e-7, 1e-10,
+		5e-324, math.MaxFloat64, 2.5e-8, 12.345, 0.1 + 0.2, 1e300, 1e-300, 58.000003814697266}
+	for i := uint64(1); i < 20000; i++ {
+		vals = append(vals, math.Float64frombits(i*0x9E3779B97F4A7C15)) // spread over every exponent
+	}
+	for _, f := range vals {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		want, _ := json.Marshal(f)
+		got, _ := Num(f).MarshalJSON()
+		if string(got) != string(want) {
+			t.Fatalf("%v: %s, encoding/json %s", f, got, want)
+		}
+	}
+	for f, want := range map[float64]string{math.NaN(): "null", math.Inf(1): "null", math.Inf(-1): "null", math.Copysign(0, -1): "0", 0: "0"} {
+		if got, _ := Num(f).MarshalJSON(); string(got) != want {
+			t.Errorf("%v: %s, want %s", f, got, want)
+		}
+	}
+	type withInt struct {
+		A *Int `json:"a,omitempty"`
+		B *Int `json:"b,omitempty"`
+	}
+	if b, _ := json.Marshal(withInt{A: intPtr(-123)}); string(b) != `{"a":-123}` {
+		t.Errorf("Int: %s", b)
+	}
+}
+
+// TestStickRegion: the regions of slippi-js's getJoystickRegion (its
+// JoystickRegion enum: DZ 0, NE 1, SE 2, SW 3, NW 4, N 5, E 6, S 7, W 8):
+// an axis at or past ±0.2875 as a float64, so the float32 nearest 0.2875
+// (0.28749999...) is not past it, and an absent (NaN) axis in neither
+// direction, as JavaScript's comparisons with undefined.
+func TestStickRegion(t *testing.T) {
+	nan := float32(math.NaN())
+	for _, c := range []struct {
+		x, y float32
+		want uint8
+	}{
+		{0, 0, 0}, {0.2875, -0.2875, 0}, {nan, nan, 0},
+		{0.2876, 0.2876, 1}, {1, -1, 2}, {-0.2876, -0.2876, 3}, {-1, 1, 4},
+		{0.2875, 0.2876, 5}, {nan, 1, 5}, {0.2876, 0, 6}, {1, nan, 6},
+		{0.2875, -1, 7}, {-1, -0.2875, 8}, {-1, nan, 8},
+	} {
+		if got := stickRegion(c.x, c.y); got != c.want {
+			t.Errorf("stickRegion(%v, %v) = %d, want %d", c.x, c.y, got, c.want)
 		}
 	}
 }

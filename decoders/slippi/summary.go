@@ -2,6 +2,7 @@ package slippi
 
 import (
 	"sort"
+	"sync"
 
 	"rewind/model"
 )
@@ -26,10 +27,22 @@ import (
 // else).
 func Summarize(r *model.Replay) *model.Summary {
 	if st, ok := r.Analysis().Stats.Native.(*Stats); ok && st.summary != nil {
-		c := *st.summary // the caller's to fill in (model.Replay.Summarized)
+		c := *st.summary.get() // the caller's to fill in (model.Replay.Summarized)
 		return &c
 	}
 	return &model.Summary{Players: make([]model.PlayerSummary, len(r.Players))}
+}
+
+// lazySummary is the summary an analysis makes once, when first asked.
+type lazySummary struct {
+	once sync.Once
+	make func() *model.Summary
+	s    *model.Summary
+}
+
+func (l *lazySummary) get() *model.Summary {
+	l.once.Do(func() { l.s = l.make() })
+	return l.s
 }
 
 // summary makes the archive record from the analysis's values.
