@@ -138,7 +138,9 @@ func (b *browser) onLiveRead(msg liveReadMsg) tea.Cmd {
 		idx := b.index
 		cmd = tea.Batch(cmd, func() tea.Msg { idx.Flush(); return nil })
 	}
-	return tea.Batch(cmd, b.liveChanged())
+	// the stats view reads the rows again once a finished game's check
+	// has landed (applyChecks), not at each read of a growing file
+	return cmd
 }
 
 // dropPath takes a removed file's row off the list.
