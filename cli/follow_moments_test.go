@@ -258,6 +258,12 @@ func TestFollowStocks(t *testing.T) {
 			time.Sleep(100 * time.Millisecond) // a new month folder, then a new game in it
 			writeLive(t, paths[1], data[1], 64<<10, 20*time.Millisecond)
 			b.waitFor(t, "the second game's end", func() bool { return strings.Contains(b.stderr.String(), "Game_20220717T132030.slp ended") })
+			// the commands run one at a time after their moments fire: on a
+			// slow machine (the race detector) the last are still queued
+			b.waitFor(t, "every command to have run", func() bool {
+				data, _ := os.ReadFile(out)
+				return bytes.Count(data, []byte("\n")) >= len(want[0])+len(want[1])
+			})
 			r := b.interrupt(t)
 			r.want(t, "follow, interrupted", 0, "*")
 			if !strings.HasSuffix(r.stderr, "rewind follow: interrupted; 12 moments fired\n") {

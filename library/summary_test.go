@@ -220,13 +220,20 @@ func TestIndexSummaries(t *testing.T) {
 		ids = append(ids, id)
 	}
 	for _, r := range []*SummaryReader{rd, mr} {
-		if n := testing.AllocsPerRun(5, func() {
-			for _, id := range ids {
-				r.Read(id)
-				r.Header(id)
-			}
-		}); n != 0 {
-			t.Errorf("moments %v: %v allocations reading the rows again", r.moments, n)
+		// the least of three counts: AllocsPerRun counts the whole
+		// process's allocations, and a goroutine an earlier test left
+		// winding down (a checker, a scan's worker) may allocate meanwhile
+		least := math.Inf(1)
+		for range 3 {
+			least = min(least, testing.AllocsPerRun(5, func() {
+				for _, id := range ids {
+					r.Read(id)
+					r.Header(id)
+				}
+			}))
+		}
+		if least != 0 {
+			t.Errorf("moments %v: %v allocations reading the rows again", r.moments, least)
 		}
 	}
 	// a reader's header is the store's, but for the path
