@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -272,7 +273,7 @@ func (o *configOptions) me(c *call, paths []string) int {
 		switch {
 		case h.Kind == library.Unreadable:
 			unreadable = true
-			c.notef("%s: %s", c.epath(h.Path), h.Err)
+			c.notef("%s: %s", c.epath(h.Path), reason(h.Path, errors.New(h.Err)))
 			return true
 		case h.Kind != library.File || h.Err != "":
 			return true
@@ -284,6 +285,9 @@ func (o *configOptions) me(c *call, paths []string) int {
 	})
 	list := aggregate.Frequent(games)
 	if len(list) == 0 {
+		if unreadable && replays == 0 {
+			return 2 // the sentence naming the path said it all
+		}
 		c.notef("no player is named in the %s replay%s%s", model.FormatCount(int64(replays)), plural(replays), fromText(from))
 		if unreadable {
 			return 2

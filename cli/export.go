@@ -127,10 +127,10 @@ func (o *exportOptions) run(c *call, paths []string) int {
 	}
 	if !o.quiet {
 		secs := p.Elapsed.Seconds()
-		msg := fmt.Sprintf("exported %d files (%.1f MB) to %s in %.1fs: %d rows, %.1f MB of Parquet, %.1f MB/s",
-			p.Files, float64(p.Bytes)/1e6, c.epath(o.out), secs, p.Rows, float64(p.Written)/1e6, float64(p.Bytes)/1e6/max(secs, 1e-9))
+		msg := fmt.Sprintf("exported %d file%s (%.1f MB) to %s in %.1fs: %d row%s, %.1f MB of Parquet, %.1f MB/s",
+			p.Files, plural(int(p.Files)), float64(p.Bytes)/1e6, c.epath(o.out), secs, p.Rows, plural(int(p.Rows)), float64(p.Written)/1e6, float64(p.Bytes)/1e6/max(secs, 1e-9))
 		if unreadable > 0 || notReplays > 0 {
-			msg += fmt.Sprintf("; %d not replays, %d unreadable (named above, and listed in replays with the reason)", notReplays, unreadable)
+			msg += fmt.Sprintf("; %d not replay%s, %d unreadable (named above, and listed in replays with the reason)", notReplays, plural(notReplays), unreadable)
 		}
 		c.notef("%s", msg)
 	}

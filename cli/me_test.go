@@ -285,6 +285,12 @@ func TestConfigCommand(t *testing.T) {
 	if !strings.Contains(r.stdout, "me = [\n  \"NIKK#142\",") && !strings.Contains(r.stdout, "\"NIKK#513\",") {
 		t.Errorf("config me --guess is not a list to paste:\n%s", r.stdout)
 	}
+	// a path that is not there is one sentence naming it once
+	missing := filepath.Join(dir, "no-such-folder")
+	r = in(t, dir, "config", "me", "--guess", missing)
+	if want := "rewind config me: " + missing + ": no such file or folder\n"; r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Errorf("config me --guess of a missing folder: exit %d, stdout %q, stderr %q; want exit 2 and %q", r.code, r.stdout, r.stderr, want)
+	}
 }
 
 // TestSets: two real games between the same two players 38 minutes apart
