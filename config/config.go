@@ -174,7 +174,7 @@ func Parse(name string, data []byte) Config {
 	c.Slippi.Dolphin = expandHome1(c.Slippi.Dolphin)
 	c.Slippi.ISO = expandHome1(c.Slippi.ISO)
 	c.Problems = append(c.Problems, r.problems...)
-	slices.SortStableFunc(c.Problems, func(a, b Problem) int { return a.Line - b.Line })
+	c.sortProblems()
 	return c
 }
 
@@ -198,6 +198,12 @@ func (c *Config) checkFolders() {
 		c.Problems = append(c.Problems, Problem{File: c.File, Line: c.lines["library"], Key: fmt.Sprintf("library[%d]", i+1), Msg: dir + " " + what + "; rewind opens the other folders"})
 	}
 	c.Library = kept
+	c.sortProblems()
+}
+
+// sortProblems puts the problems in the file's order, as a person reads it.
+func (c *Config) sortProblems() {
+	slices.SortStableFunc(c.Problems, func(a, b Problem) int { return a.Line - b.Line })
 }
 
 // syntaxProblem words a TOML syntax error as one sentence with its line.

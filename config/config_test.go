@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -140,6 +141,15 @@ func TestLoad(t *testing.T) {
 	}
 	if len(c.Problems) != 1 || c.Problems[0].Error() != mustPath(t)+":2: library[2]: "+filepath.Join(home, "Gone")+" does not exist; rewind opens the other folders" {
 		t.Errorf("problems %v", c.Problems)
+	}
+	// a folder that is missing is told in the file's order with the rest
+	os.WriteFile(mustPath(t), []byte("me = \"A#1\"\ncolour = 1\nlibrary = [\"~/Gone\"]\nsize = 2\n"), 0o644)
+	var lines []string
+	for _, p := range Load().Problems {
+		lines = append(lines, strconv.Itoa(p.Line)+" "+p.Key)
+	}
+	if want := []string{"2 colour", "3 library[1]", "4 size"}; !reflect.DeepEqual(lines, want) {
+		t.Errorf("problems at %q, want %q", lines, want)
 	}
 	t.Setenv(Env, filepath.Join(home, "elsewhere.toml"))
 	if c := Load(); c.File != filepath.Join(home, "elsewhere.toml") || c.Exists {
