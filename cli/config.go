@@ -101,7 +101,7 @@ func configCommand() *cobra.Command {
 	}
 	me := &cobra.Command{
 		Use:                   "me --guess [--limit N] [--json] [PATH...]",
-		Short:                 "the players of your replays, most games first, as a me = [...] to paste",
+		Short:                 "your replays' players, most games first, as a me = [...] to paste",
 		Long:                  "Without --guess, print the identities the config names. With --guess, read the\nreplays under PATH (no path: the library) and list their players (connect\ncode, toon handle or id, else the name) by games played, most first, as a\nTOML list ready to paste into the config file: keep the lines that are you.\nrewind never applies a guess by itself.",
 		Annotations:           map[string]string{notesKey: "Exit status: 0; 1 when no replay names a player; 2 when a path cannot be read or the command line is wrong."},
 		DisableFlagsInUseLine: true,

@@ -16,7 +16,9 @@ import (
 // nothing did, 2 on a mistake or an unreadable path (grep's convention).
 var findAbout = `Print the replays under the paths that match a query, one path per line
 (or, with --json, one JSON object per match). Headers come from the index in
-the user's cache directory when they are fresh. ` + withoutPaths + `
+the user's cache directory when they are fresh.
+
+` + withoutPaths + `
 
 The query language is the browser's filter:
 

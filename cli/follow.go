@@ -42,11 +42,12 @@ they appear. A game written live (Slippi's .slp, a DDNet teehistorian) is
 decoded as it grows by the same follower as dump --follow, and a moment fires
 once, when it is complete: when the game has gone 2 s past the moment's end
 (a combo still going on ends at the game's last frame so far) or has ended,
-in the order the moments end. A game that ends is finished and left, and so is one that gets no new byte for
---idle (a recorder that crashed). The moments of a replay written whole
-(StarCraft II, osu!, BSOR, F-Zero GX) fire when its file stops growing. A
-replay that appears last written more than 10 minutes before (moved in from
-elsewhere, a folder of old replays) is left alone.
+in the order the moments end. A game that ends is finished and left, and so
+is one that gets no new byte for --idle (a recorder that crashed). The
+moments of a replay written whole (StarCraft II, osu!, BSOR, F-Zero GX) fire
+when its file stops growing. A replay that appears last written more than 10
+minutes before (moved in from elsewhere, a folder of old replays) is left
+alone.
 
 --on takes the query language of rewind find and rewind moments: its moment
 terms choose the moments (kind:stock, kind:combo damage:>=50, kill, by:fox,
