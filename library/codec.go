@@ -70,6 +70,17 @@ func (d *dec) small() int {
 	return int(v)
 }
 
+// ref reads a number into table (a blob's string table) and gives that
+// string; a number past the table fails the record.
+func (d *dec) ref(table []string) string {
+	i := d.uint()
+	if i >= uint64(len(table)) {
+		d.fail()
+		return ""
+	}
+	return table[i]
+}
+
 func (d *dec) str() string {
 	n := d.small()
 	if d.err != nil {

@@ -390,14 +390,8 @@ func decodeHead(s *Summary, b []byte, how sumRead, strs []string) ([]string, int
 	s.Last = s.First + d.int()
 	strs = readTable(&d, strs[:0], how)
 	nh := len(strs)
-	str := func() string {
-		i := d.uint()
-		if i >= uint64(nh) {
-			d.fail()
-			return ""
-		}
-		return strs[i]
-	}
+	head := strs
+	str := func() string { return d.ref(head) }
 	// a player takes at least two bytes
 	np := d.small()
 	if np > len(d.b)/2 {
@@ -487,14 +481,7 @@ func decodeMoments(s *Summary, b []byte, strs []string, nh int) ([]string, error
 	s.Moments = nil
 	strs = readTable(&d, strs[:nh], sumMoments)
 	tail := strs[nh:]
-	str := func() string {
-		i := d.uint()
-		if i >= uint64(len(tail)) {
-			d.fail()
-			return ""
-		}
-		return tail[i]
-	}
+	str := func() string { return d.ref(tail) }
 	// a moment takes at least six bytes
 	nm := d.small()
 	if nm > len(d.b)/6 {
