@@ -148,7 +148,7 @@ func (c *Checker) entry(id RowID) (Entry, bool) {
 		return Entry{}, false
 	}
 	r := s.rec(id)
-	if Kind(r.kind) != File || r.flags&fCheck != 0 || r.err != 0 {
+	if Kind(r.kind) != File || r.flags&(fCheck|fErr) != 0 {
 		return Entry{}, false
 	}
 	var path string

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
-	"math"
 	"path/filepath"
 	"strings"
 	"unsafe"
@@ -162,37 +161,39 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 		flags |= rSum
 	}
 	e.uint(flags)
-	e.uint(b.ref(r.fmtID))
-	e.uint(b.ref(r.fmtName))
-	e.uint(b.ref(r.version))
+	f := s.fmtOf(r)
+	e.uint(b.ref(f.id))
+	e.uint(b.ref(f.name))
+	e.uint(b.ref(f.version))
 	if flags&rStart != 0 {
 		e.int(r.startSec)
 		e.uint(uint64(r.startNsec))
-		e.int(int64(r.startZone))
+		e.int(int64(f.zone))
 	}
 	e.uint(b.ref(r.title))
 	e.uint(b.ref(r.mode))
 	x := s.x(r)
 	e.int(r.dur)
 	e.int(int64(r.frames))
-	e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(r.rate))
-	e.uint(b.ref(r.unit))
+	e.b = binary.LittleEndian.AppendUint64(e.b, f.rate)
+	e.uint(b.ref(f.unit))
 	e.int(x.clock)
 	e.uint(b.ref(x.clockNm))
 	e.uint(b.ref(r.result))
 	ps := s.playerList(r)
 	e.uint(uint64(len(ps)))
 	for _, p := range ps {
-		e.uint(b.ref(p.slot))
+		role := &s.roles[p.role]
+		e.uint(b.ref(role.slot))
 		e.uint(b.ref(p.name))
 		e.uint(b.ref(p.code))
-		e.uint(b.ref(p.char))
-		e.uint(b.ref(p.team))
-		e.uint(b.ref(p.result))
+		e.uint(b.ref(role.char))
+		e.uint(b.ref(role.team))
+		e.uint(b.ref(role.result))
 	}
-	e.int(int64(r.problems))
-	e.int(int64(r.notes))
-	e.uint(b.ref(r.err))
+	e.int(int64(x.problems))
+	e.int(int64(x.notes))
+	e.uint(b.ref(x.err))
 	if flags&rCheck != 0 {
 		e.int(int64(x.cProblems))
 		e.int(int64(x.cNotes))
@@ -328,11 +329,12 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		r.kind = uint8(d.uint())
 		flags := d.uint()
 		g.sum = flags&rSum != 0
-		r.fmtID, r.fmtName, r.version = str(), str(), str()
+		f := &g.fmt
+		f.id, f.name, f.version = str(), str(), str()
 		if flags&rStart != 0 {
 			r.startSec = d.int()
 			r.startNsec = int32(d.uint())
-			r.startZone = int32(d.int())
+			f.zone = int32(d.int())
 		}
 		r.title, r.mode = str(), str()
 		r.dur = d.int()
@@ -341,9 +343,9 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			group = group[:len(group)-1]
 			return damaged(errCorrupt)
 		}
-		r.rate = math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+		f.rate = binary.LittleEndian.Uint64(d.b)
 		d.b = d.b[8:]
-		r.unit, x.clock, x.clockNm, r.result = str(), d.int(), str(), str()
+		f.unit, x.clock, x.clockNm, r.result = str(), d.int(), str(), str()
 		np := d.small()
 		if np > len(d.b)/6 || np > maxPlayers || d.err != nil {
 			group = group[:len(group)-1]
@@ -354,10 +356,13 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			g.players = make([]playerRec, 0, np)
 		}
 		for range np {
-			g.players = append(g.players, playerRec{str(), str(), str(), str(), str(), str()})
+			slot, name, code, char, team, result := str(), str(), str(), str(), str(), str()
+			g.players = append(g.players, s.player(slot, name, code, char, team, result))
 		}
-		r.problems, r.notes = int32(d.int()), int32(d.int())
-		r.err = str()
+		x.problems, x.notes = int32(d.int()), int32(d.int())
+		if x.err = str(); x.err != 0 {
+			r.flags |= fErr
+		}
 		if flags&rCheck != 0 {
 			x.cProblems, x.cNotes = int32(d.int()), int32(d.int())
 			x.cErr, x.cFirst = str(), str()
@@ -371,7 +376,7 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			}
 			x.sumLen, g.sumOff, x.sumOuts = uint32(blobLen), sumsAt+int64(off), uint32(outs)
 		}
-		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || r.startZone < -86400 || r.startZone > 86400 {
+		if d.err != nil || r.kind > uint8(Skipped) || r.startNsec < 0 || r.startNsec >= 1e9 || f.zone < -86400 || f.zone > 86400 {
 			group = group[:len(group)-1]
 			return damaged(errCorrupt)
 		}
@@ -394,6 +399,7 @@ const loadGroup = 64
 // loadedRec is a record loadBlock decoded and has yet to put.
 type loadedRec struct {
 	r        rowRec
+	fmt      fmtRec // interned when put
 	x        extRec
 	dir, abs uint32
 	name     string // in the block
@@ -420,6 +426,7 @@ func (s *Store) putLoaded(g *loadedRec, gen uint64) {
 		id, row = s.addHashed(g.dir, g.name, g.h)
 	}
 	r := g.r
+	r.fmt = s.internFmt(g.fmt)
 	r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
 	r.textRev = row.textRev
 	*row = r

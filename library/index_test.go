@@ -238,10 +238,10 @@ func BenchmarkIndexOpen(b *testing.B) {
 // TestRowSize: a row of the store stays as small as it was made (the
 // browser holds a million).
 func TestRowSize(t *testing.T) {
-	if n := unsafe.Sizeof(rowRec{}); n > 120 {
+	if n := unsafe.Sizeof(rowRec{}); n > 88 {
 		t.Errorf("rowRec is %d bytes", n)
 	}
-	if n := unsafe.Sizeof(playerRec{}); n > 24 {
+	if n := unsafe.Sizeof(playerRec{}); n > 12 {
 		t.Errorf("playerRec is %d bytes", n)
 	}
 }

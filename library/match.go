@@ -127,7 +127,7 @@ type pview struct {
 func (v *view) texts(i int) (name, code, char text) {
 	if v.pl != nil {
 		p := &v.pl[i]
-		return text{nil, int32(p.name)}, text{nil, int32(p.code)}, text{nil, int32(p.char)}
+		return text{nil, int32(p.name)}, text{nil, int32(p.code)}, text{nil, int32(v.roles[p.role].char)}
 	}
 	p := &v.players[i]
 	return p.name, p.code, p.char
@@ -139,8 +139,9 @@ type view struct {
 	format   model.Format
 	fmtText  string      // the format's id and name, folded
 	players  []pview     // a header's players
-	pl       []playerRec // or a store row's, with the store's strings
+	pl       []playerRec // or a store row's, with the store's strings and roles
 	strs     []string
+	roles    []roleRec
 	title    text
 	mode     text
 	result   text
@@ -169,7 +170,8 @@ func (v *view) nPlayers() int {
 func (v *view) player(i int) pview {
 	if v.pl != nil {
 		p := &v.pl[i]
-		return pview{name: text{nil, int32(p.name)}, code: text{nil, int32(p.code)}, char: text{nil, int32(p.char)}, team: v.strs[p.team], res: text{nil, int32(p.result)}}
+		role := &v.roles[p.role]
+		return pview{name: text{nil, int32(p.name)}, code: text{nil, int32(p.code)}, char: text{nil, int32(role.char)}, team: v.strs[role.team], res: text{nil, int32(role.result)}}
 	}
 	return v.players[i]
 }

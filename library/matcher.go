@@ -136,19 +136,20 @@ func (w *matchWorker) prep(id int32) *prep {
 // fill makes the view of a row. The caller holds the read lock.
 func (w *matchWorker) fill(r *rowRec) {
 	s, v, need := w.m.s, &w.v, w.m.need
-	v.format = model.Format(s.strs[r.fmtID])
+	f := s.fmtOf(r)
+	v.format = model.Format(s.strs[f.id])
 	if need.fmtText {
-		if k := [2]uint32{r.fmtID, r.fmtName}; k != w.fmtKey || w.fmtVal == "" {
+		if k := [2]uint32{f.id, f.name}; k != w.fmtKey || w.fmtVal == "" {
 			ft, ok := w.fmts[k]
 			if !ok {
-				ft = fold(s.strs[r.fmtID] + " " + s.strs[r.fmtName])
+				ft = fold(s.strs[f.id] + " " + s.strs[f.name])
 				w.fmts[k] = ft
 			}
 			w.fmtKey, w.fmtVal = k, ft
 		}
 		v.fmtText = w.fmtVal
 	}
-	v.pl, v.strs = nil, s.strs
+	v.pl, v.strs, v.roles = nil, s.strs, s.roles
 	if need.players {
 		v.pl = s.playerList(r)
 		if v.pl == nil {
@@ -171,10 +172,10 @@ func (w *matchWorker) fill(r *rowRec) {
 		}
 	}
 	v.dated = r.flags&fStart != 0
-	v.start = r.startSec + int64(r.startZone)
+	v.start = r.startSec + int64(f.zone)
 	v.dur, v.size = r.dur, r.size
 	if need.problems {
-		v.problems, v.checked = s.problemCount(r), r.flags&fCheck != 0 || r.err != 0
+		v.problems, v.checked = s.problemCount(r), r.flags&(fCheck|fErr) != 0
 	}
 }
 
@@ -187,16 +188,16 @@ func (s *Store) problemCount(r *rowRec) int {
 		return max(int(s.x(r).cProblems), 1)
 	case r.flags&fCheck != 0:
 		return int(s.x(r).cProblems)
-	case r.err != 0:
+	case r.flags&fErr != 0:
 		return 1
 	}
-	return int(r.problems)
+	return int(s.x(r).problems)
 }
 
 // rank matches one row. The caller holds the read lock.
 func (w *matchWorker) rank(id RowID) (bool, int) {
 	r := w.m.s.rec(id)
-	if w.m.format != "" && model.Format(w.m.s.strs[r.fmtID]) != w.m.format {
+	if w.m.format != "" && model.Format(w.m.s.strs[w.m.s.fmtOf(r).id]) != w.m.format {
 		return false, 0
 	}
 	if w.m.q.Empty() {

@@ -57,7 +57,7 @@ func (r Row) Name() string { return r.s.name(r.r) }
 func (r Row) Kind() Kind { return Kind(r.r.kind) }
 
 // Format is the format's id; empty when no decoder claims the file.
-func (r Row) Format() model.Format { return model.Format(r.s.strs[r.r.fmtID]) }
+func (r Row) Format() model.Format { return model.Format(r.s.strs[r.s.fmtOf(r.r).id]) }
 
 // Start is when the game was played, in the file's zone; zero when the
 // file does not say.
@@ -65,7 +65,7 @@ func (r Row) Start() time.Time {
 	if r.r.flags&fStart == 0 {
 		return time.Time{}
 	}
-	return time.Unix(r.r.startSec, int64(r.r.startNsec)).In(zone(r.r.startZone))
+	return time.Unix(r.r.startSec, int64(r.r.startNsec)).In(zone(r.s.fmtOf(r.r).zone))
 }
 
 // StartNano is Start as unix nanoseconds, and whether the file says.
@@ -83,26 +83,24 @@ func (r Row) Size() int64 { return r.r.size }
 func (r Row) Title() string { return r.s.strs[r.r.title] }
 
 // Err says why the file has no header.
-func (r Row) Err() string { return r.s.strs[r.r.err] }
+func (r Row) Err() string { return r.s.strs[r.s.errOf(r.r)] }
 
 // Players is the number of players.
 func (r Row) Players() int { return int(r.r.nPlayers) }
 
 // Player is player i.
 func (r Row) Player(i int) Player {
-	p := r.s.playerList(r.r)[i]
-	str := r.s.strs
-	return Player{str[p.slot], str[p.name], str[p.code], str[p.char], str[p.team], str[p.result]}
+	return r.s.playerOf(r.s.playerList(r.r)[i])
 }
 
 // ProblemCount is Header.ProblemCount.
 func (r Row) ProblemCount() int { return r.s.problemCount(r.r) }
 
 // Checked is Header.Checked.
-func (r Row) Checked() bool { return r.r.flags&fCheck != 0 || r.r.err != 0 }
+func (r Row) Checked() bool { return r.r.flags&(fCheck|fErr) != 0 }
 
 // HeaderProblems is what the header read alone found.
-func (r Row) HeaderProblems() int { return int(r.r.problems) }
+func (r Row) HeaderProblems() int { return int(r.s.x(r.r).problems) }
 
 // HasCheck reports whether a full decode ran.
 func (r Row) HasCheck() bool { return r.r.flags&fCheck != 0 }

@@ -441,10 +441,10 @@ func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
 	if r.size != e.Size || r.mtime != unixNano(e.ModTime) || Kind(r.kind) != File {
 		return id, r, false
 	}
-	if w.opt.Check && r.flags&fCheck == 0 && r.err == 0 {
+	if w.opt.Check && r.flags&(fCheck|fErr) == 0 {
 		return id, r, false // a header without the check a Check scan needs is read again
 	}
-	if w.opt.Summaries && r.flags&fSum == 0 && r.err == 0 {
+	if w.opt.Summaries && r.flags&(fSum|fErr) == 0 {
 		return id, r, false
 	}
 	return id, r, true

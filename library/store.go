@@ -2,6 +2,7 @@ package library
 
 import (
 	"hash/maphash"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,6 +39,11 @@ type Store struct {
 
 	strs   []string
 	strIDs map[string]uint32
+
+	fmts    []fmtRec // the rows' shared facts, numbered from 0 (none)
+	fmtIDs  map[fmtRec]uint32
+	roles   []roleRec // the players' parts, numbered from 0 (none)
+	roleIDs map[roleRec]uint32
 
 	dirs   []dirRec
 	dirIDs map[string]uint32
@@ -76,28 +82,21 @@ type dirRec struct {
 	abs  uint32 // the dir of the same folder made absolute (its own id when it is)
 }
 
-// rowRec is one header, 120 bytes, no pointers. What only some rows have
-// (a check, a summary, a game clock) is in an extRec beside it, so a list
+// rowRec is one header, 88 bytes, no pointers. What only some rows have
+// (a check, a summary, a game clock, problems or an error) is in an extRec beside it, so a list
 // nobody checked yet does not pay for it.
 type rowRec struct {
 	size, mtime int64 // the freshness key: the file's size and modification time (unix ns)
 	startSec    int64
 	dur         int64
-	rate        float64
 	startNsec   int32
-	startZone   int32 // seconds east of UTC
 	frames      int32 // saturates at 2^31-1
 	dir         uint32
 	nameRef     uint32 // arena chunk << 20 | offset
 	nameLen     uint32
-	fmtID       uint32 // string ids from here
-	fmtName     uint32
-	version     uint32
-	title, mode uint32
-	unit        uint32
-	result, err uint32
-	problems    int32
-	notes       int32
+	fmt         uint32 // the row's fmtRec
+	title, mode uint32 // string ids from here
+	result      uint32
 	players     uint32 // index of the first player in pl
 	ext         uint32 // index+1 of the row's sumRec; 0 for none
 	nPlayers    uint16
@@ -107,6 +106,18 @@ type rowRec struct {
 	// (it fills the record's padding: a million rows pay nothing for it)
 	textRev uint16
 }
+
+// fmtRec is what a row shares with thousands of others: its format,
+// version, clock unit and rate come with the program that recorded it,
+// and its time zone with the machine. Kept once and numbered in the row,
+// they cost a million rows 4 bytes each instead of 28.
+type fmtRec struct {
+	id, name, version, unit uint32 // string ids
+	zone                    int32  // the start's offset, seconds east of UTC
+	rate                    uint64 // float64 bits: a NaN rate is still one key
+}
+
+func (f *fmtRec) rateOf() float64 { return math.Float64frombits(f.rate) }
 
 // extRec is what a row has once a full decode ran (the check, where the
 // summary is) and the game clock of the formats that have one: the
@@ -118,6 +129,9 @@ type rowRec struct {
 type extRec struct {
 	sumRef    uint64
 	clock     int64
+	problems  int32  // the header read's problems and notes,
+	notes     int32  //
+	err       uint32 // and why it has no header (fErr says there is one)
 	cProblems int32
 	cNotes    int32
 	cErr      uint32
@@ -141,8 +155,12 @@ type sumRec struct {
 	outs    uint32 // extRec.sumOuts, in what was the record's padding
 }
 
-// checkRec is what a check found, when it found anything.
+// checkRec is what the header read and a check found, when they found
+// anything.
 type checkRec struct {
+	problems     int32
+	notes        int32
+	err          uint32
 	cProblems    int32
 	cNotes       int32
 	cErr, cFirst uint32
@@ -155,9 +173,16 @@ const (
 	fCheck
 	fCheckPartial
 	fSum
+	fErr // the header read failed: extRec.err says why
 )
 
-type playerRec struct{ slot, name, code, char, team, result uint32 }
+// playerRec is a player of a row: the name and code are the player's, the
+// part (slot, character, team, result) is one of the few an archive has
+// (a roleRec, kept once): 12 bytes a player where six strings were 24.
+type playerRec struct{ name, code, role uint32 }
+
+// roleRec is a player's part in a game, as string ids.
+type roleRec struct{ slot, char, team, result uint32 }
 
 const (
 	rowChunk    = 1 << 13
@@ -176,6 +201,8 @@ func NewStore() *Store { return newStore("") }
 
 func newStore(cwd string) *Store {
 	s := &Store{cwd: cwd, strs: []string{""}, strIDs: map[string]uint32{"": 0},
+		fmts: []fmtRec{{}}, fmtIDs: map[fmtRec]uint32{{}: 0},
+		roles: []roleRec{{}}, roleIDs: map[roleRec]uint32{{}: 0},
 		dirIDs: map[string]uint32{}, seed: maphash.MakeSeed()}
 	s.lastD, s.lastID = "\x00", 0
 	return s
@@ -209,6 +236,7 @@ func (s *Store) x(r *rowRec) extRec {
 	x := extRec{sumRef: sr.ref, sumLen: sr.n, clock: sr.clock, clockNm: sr.clockNm, sumOuts: sr.outs}
 	if sr.more != 0 {
 		m := extraAt(&s.more, sr.more)
+		x.problems, x.notes, x.err = m.problems, m.notes, m.err
 		x.cProblems, x.cNotes, x.cErr, x.cFirst = m.cProblems, m.cNotes, m.cErr, m.cFirst
 	}
 	return x
@@ -225,7 +253,7 @@ func (s *Store) setX(r *rowRec, x extRec) {
 	}
 	sr := extraAt(&s.ext, r.ext)
 	sr.ref, sr.n, sr.clock, sr.clockNm, sr.outs = x.sumRef, x.sumLen, x.clock, x.clockNm, x.sumOuts
-	m := checkRec{x.cProblems, x.cNotes, x.cErr, x.cFirst}
+	m := checkRec{x.problems, x.notes, x.err, x.cProblems, x.cNotes, x.cErr, x.cFirst}
 	if sr.more == 0 {
 		if m == (checkRec{}) {
 			return
@@ -246,6 +274,48 @@ func (s *Store) intern(str string) uint32 {
 	s.strIDs[str] = id
 	return id
 }
+
+// internFmt returns the number of a row's shared facts, adding them.
+// The caller holds the write lock.
+func (s *Store) internFmt(f fmtRec) uint32 {
+	if id, ok := s.fmtIDs[f]; ok {
+		return id
+	}
+	id := uint32(len(s.fmts))
+	s.fmts = append(s.fmts, f)
+	s.fmtIDs[f] = id
+	return id
+}
+
+// internRole returns the number of a player's part, adding it. The
+// caller holds the write lock.
+func (s *Store) internRole(r roleRec) uint32 {
+	if id, ok := s.roleIDs[r]; ok {
+		return id
+	}
+	id := uint32(len(s.roles))
+	s.roles = append(s.roles, r)
+	s.roleIDs[r] = id
+	return id
+}
+
+// player makes a playerRec of a player's string ids. The caller holds the
+// write lock.
+func (s *Store) player(slot, name, code, char, team, result uint32) playerRec {
+	return playerRec{name, code, s.internRole(roleRec{slot, char, team, result})}
+}
+
+// errOf is the string id of why a row has no header; 0 when it has one.
+// The caller holds a lock.
+func (s *Store) errOf(r *rowRec) uint32 {
+	if r.flags&fErr == 0 {
+		return 0
+	}
+	return s.x(r).err
+}
+
+// fmtOf is a row's shared facts. The caller holds a lock.
+func (s *Store) fmtOf(r *rowRec) *fmtRec { return &s.fmts[r.fmt] }
 
 // internBytes is intern without making a string unless it is new.
 func (s *Store) internBytes(b []byte) uint32 {
@@ -432,9 +502,10 @@ func (s *Store) players(r *rowRec, n int) []playerRec {
 
 // textKey appends the numbers of the strings of a row's text key (TextKey).
 func (s *Store) textKey(r *rowRec, dst []uint32) []uint32 {
-	dst = append(dst, r.err, r.title, r.fmtID, r.mode)
+	dst = append(dst, s.errOf(r), r.title, s.fmtOf(r).id, r.mode)
 	for _, p := range s.playerList(r) {
-		dst = append(dst, p.name, p.char, p.team)
+		role := &s.roles[p.role]
+		dst = append(dst, p.name, role.char, role.team)
 	}
 	return dst
 }
@@ -501,31 +572,35 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 		ext: r.ext, flags: sum, textRev: r.textRev}
 	r.kind = uint8(h.Kind)
 	r.size, r.mtime = h.Size, unixNano(h.ModTime)
-	r.fmtID, r.fmtName, r.version = s.intern(string(h.Format)), s.intern(h.FormatName), s.intern(h.Version)
+	f := fmtRec{id: s.intern(string(h.Format)), name: s.intern(h.FormatName), version: s.intern(h.Version),
+		unit: s.intern(h.Unit), rate: math.Float64bits(h.Rate)}
 	if !h.Start.IsZero() {
 		r.flags |= fStart
 		r.startSec, r.startNsec = h.Start.Unix(), int32(h.Start.Nanosecond())
 		_, off := h.Start.Zone()
-		r.startZone = int32(off)
+		f.zone = int32(off)
 	}
+	r.fmt = s.internFmt(f)
 	r.title, r.mode = s.intern(h.Title), s.intern(h.Mode)
-	r.dur, r.frames, r.rate, r.unit = int64(h.Duration), int32(min(h.Frames, 1<<31-1)), h.Rate, s.intern(h.Unit)
+	r.dur, r.frames = int64(h.Duration), int32(min(h.Frames, 1<<31-1))
 	r.result = s.intern(h.Result)
 	if h.Partial {
 		r.flags |= fPartial
 	}
 	ps := s.players(r, len(h.Players))
 	for i, p := range h.Players[:len(ps)] {
-		ps[i] = playerRec{s.intern(p.Slot), s.intern(p.Name), s.intern(p.Code), s.intern(p.Character), s.intern(p.Team), s.intern(p.Result)}
+		ps[i] = s.player(s.intern(p.Slot), s.intern(p.Name), s.intern(p.Code), s.intern(p.Character), s.intern(p.Team), s.intern(p.Result))
 	}
-	r.problems, r.notes = int32(h.Problems), int32(h.Notes)
-	r.err = s.intern(h.Err)
 	if h.NotReplay {
 		r.flags |= fNotReplay
 	}
-	if r.ext != 0 || h.Check != nil || h.Clock != 0 || h.ClockName != "" {
+	if h.Err != "" {
+		r.flags |= fErr
+	}
+	if r.ext != 0 || h.Check != nil || h.Clock != 0 || h.ClockName != "" || h.Problems != 0 || h.Notes != 0 || h.Err != "" {
 		x := s.x(r)
 		x.clock, x.clockNm = int64(h.Clock), s.intern(h.ClockName)
+		x.problems, x.notes, x.err = int32(h.Problems), int32(h.Notes), s.intern(h.Err)
 		x.cProblems, x.cNotes, x.cErr, x.cFirst = 0, 0, 0, 0
 		if c := h.Check; c != nil {
 			r.flags |= fCheck
@@ -745,13 +820,14 @@ func (s *Store) fillHeader(r *rowRec, h *Header, path string, players []Player, 
 		h.ModTime = time.Unix(0, r.mtime)
 	}
 	str := s.strs
-	h.Format, h.FormatName, h.Version = model.Format(str[r.fmtID]), str[r.fmtName], str[r.version]
+	f := s.fmtOf(r)
+	h.Format, h.FormatName, h.Version = model.Format(str[f.id]), str[f.name], str[f.version]
 	if r.flags&fStart != 0 {
-		h.Start = time.Unix(r.startSec, int64(r.startNsec)).In(zone(r.startZone))
+		h.Start = time.Unix(r.startSec, int64(r.startNsec)).In(zone(f.zone))
 	}
 	h.Title, h.Mode = str[r.title], str[r.mode]
 	x := s.x(r)
-	h.Duration, h.Frames, h.Rate, h.Unit = time.Duration(r.dur), int(r.frames), r.rate, str[r.unit]
+	h.Duration, h.Frames, h.Rate, h.Unit = time.Duration(r.dur), int(r.frames), f.rateOf(), str[f.unit]
 	h.Clock, h.ClockName, h.Result = time.Duration(x.clock), str[x.clockNm], str[r.result]
 	h.Partial = r.flags&fPartial != 0
 	if ps := s.playerList(r); len(ps) > 0 {
@@ -760,11 +836,11 @@ func (s *Store) fillHeader(r *rowRec, h *Header, path string, players []Player, 
 		}
 		h.Players = players[:len(ps)]
 		for i, p := range ps {
-			h.Players[i] = Player{str[p.slot], str[p.name], str[p.code], str[p.char], str[p.team], str[p.result]}
+			h.Players[i] = s.playerOf(p)
 		}
 	}
-	h.Problems, h.Notes = int(r.problems), int(r.notes)
-	h.Err, h.NotReplay = str[r.err], r.flags&fNotReplay != 0
+	h.Problems, h.Notes = int(x.problems), int(x.notes)
+	h.Err, h.NotReplay = str[x.err], r.flags&fNotReplay != 0
 	if r.flags&fCheck != 0 {
 		if check == nil {
 			check = &Check{}
@@ -773,6 +849,12 @@ func (s *Store) fillHeader(r *rowRec, h *Header, path string, players []Player, 
 			Err: str[x.cErr], First: str[x.cFirst]}
 		h.Check = check
 	}
+}
+
+// playerOf is a stored player as a Player. The caller holds a lock.
+func (s *Store) playerOf(p playerRec) Player {
+	str, role := s.strs, &s.roles[p.role]
+	return Player{str[role.slot], str[p.name], str[p.code], str[role.char], str[role.team], str[role.result]}
 }
 
 // unixNano is a modification time as the index keys it; 0 for none.
