@@ -350,7 +350,7 @@ func (s *Store) dirID(dir string) uint32 {
 			s.dirs[id].abs = s.dirID(a)
 		}
 	}
-	s.lastD, s.lastID = dir, id
+	s.lastD, s.lastID = s.dirs[id].text, id // the store's copy, never the caller's bytes
 	return id
 }
 

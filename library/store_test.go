@@ -88,3 +88,39 @@ func TestStoreSharedFacts(t *testing.T) {
 		t.Errorf("row 8: err %q, checked %v, %d problems", got.Err, got.Checked(), got.ProblemCount())
 	}
 }
+
+// TestLoadPayloadUsedAgain: the index reads each block into a buffer it
+// uses again for a later block, so nothing the store keeps may point into
+// one: a folder seen last in one block is still that folder when the
+// buffer holds another's bytes.
+func TestLoadPayloadUsedAgain(t *testing.T) {
+	payload := func(path string, i int) []byte {
+		s := NewStore()
+		h := sampleHeader(path, i)
+		id := s.Put(&h)
+		var b blockEnc
+		s.encodeRow(&b, id, s.rec(id))
+		framed, _ := s.frameBlock(&b)
+		return framed[8:] // the records' block, without its frame
+	}
+	// the same length, so the same layout: the folder at the same place;
+	// the second records of each file are newer (another size)
+	blocks := [][]byte{payload("/a/x.slp", 1), payload("/b/x.slp", 1), payload("/a/x.slp", 2), payload("/b/x.slp", 3)}
+	s := NewStore()
+	buf := make([]byte, len(blocks[0]))
+	for _, p := range blocks {
+		copy(buf, p)
+		if _, err := s.loadBlock(buf, 0, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Len() != 2 {
+		t.Errorf("%d rows, want 2", s.Len())
+	}
+	for p, size := range map[string]int64{"/a/x.slp": 1002, "/b/x.slp": 1003} {
+		id, ok := s.Lookup(p)
+		if h := s.Header(id); !ok || h.Path != p || h.Size != size {
+			t.Errorf("%s: found %v, path %q, size %d, want size %d", p, ok, h.Path, h.Size, size)
+		}
+	}
+}
