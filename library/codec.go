@@ -183,7 +183,7 @@ func (s *Store) encodeRow(b *blockEnc, id RowID, r *rowRec) {
 	ps := s.playerList(r)
 	e.uint(uint64(len(ps)))
 	for _, p := range ps {
-		role := &s.roles[p.role]
+		role := &s.roles.list[p.role]
 		e.uint(b.ref(role.slot))
 		e.uint(b.ref(p.name))
 		e.uint(b.ref(p.code))
@@ -426,7 +426,7 @@ func (s *Store) putLoaded(g *loadedRec, gen uint64) {
 		id, row = s.addHashed(g.dir, g.name, g.h)
 	}
 	r := g.r
-	r.fmt = s.internFmt(g.fmt)
+	r.fmt = s.fmts.id(g.fmt)
 	r.dir, r.nameRef, r.nameLen, r.players, r.nPlayers, r.ext = row.dir, row.nameRef, row.nameLen, row.players, row.nPlayers, row.ext
 	r.textRev = row.textRev
 	*row = r

@@ -149,7 +149,7 @@ func (w *matchWorker) fill(r *rowRec) {
 		}
 		v.fmtText = w.fmtVal
 	}
-	v.pl, v.strs, v.roles = nil, s.strs, s.roles
+	v.pl, v.strs, v.roles = nil, s.strs, s.roles.list
 	if need.players {
 		v.pl = s.playerList(r)
 		if v.pl == nil {

@@ -40,10 +40,8 @@ type Store struct {
 	strs   []string
 	strIDs map[string]uint32
 
-	fmts    []fmtRec // the rows' shared facts, numbered from 0 (none)
-	fmtIDs  map[fmtRec]uint32
-	roles   []roleRec // the players' parts, numbered from 0 (none)
-	roleIDs map[roleRec]uint32
+	fmts  kept[fmtRec]  // the rows' shared facts
+	roles kept[roleRec] // the players' parts
 
 	dirs   []dirRec
 	dirIDs map[string]uint32
@@ -201,8 +199,7 @@ func NewStore() *Store { return newStore("") }
 
 func newStore(cwd string) *Store {
 	s := &Store{cwd: cwd, strs: []string{""}, strIDs: map[string]uint32{"": 0},
-		fmts: []fmtRec{{}}, fmtIDs: map[fmtRec]uint32{{}: 0},
-		roles: []roleRec{{}}, roleIDs: map[roleRec]uint32{{}: 0},
+		fmts: newKept[fmtRec](), roles: newKept[roleRec](),
 		dirIDs: map[string]uint32{}, seed: maphash.MakeSeed()}
 	s.lastD, s.lastID = "\x00", 0
 	return s
@@ -275,34 +272,34 @@ func (s *Store) intern(str string) uint32 {
 	return id
 }
 
-// internFmt returns the number of a row's shared facts, adding them.
-// The caller holds the write lock.
-func (s *Store) internFmt(f fmtRec) uint32 {
-	if id, ok := s.fmtIDs[f]; ok {
-		return id
-	}
-	id := uint32(len(s.fmts))
-	s.fmts = append(s.fmts, f)
-	s.fmtIDs[f] = id
-	return id
+// kept numbers the values many rows share (fmtRec, roleRec), each kept
+// once; 0 is the zero value.
+type kept[T comparable] struct {
+	list []T
+	ids  map[T]uint32
 }
 
-// internRole returns the number of a player's part, adding it. The
-// caller holds the write lock.
-func (s *Store) internRole(r roleRec) uint32 {
-	if id, ok := s.roleIDs[r]; ok {
+func newKept[T comparable]() kept[T] {
+	var zero T
+	return kept[T]{list: []T{zero}, ids: map[T]uint32{zero: 0}}
+}
+
+// id returns the number of v, adding it. The caller holds the store's
+// write lock.
+func (k *kept[T]) id(v T) uint32 {
+	if id, ok := k.ids[v]; ok {
 		return id
 	}
-	id := uint32(len(s.roles))
-	s.roles = append(s.roles, r)
-	s.roleIDs[r] = id
+	id := uint32(len(k.list))
+	k.list = append(k.list, v)
+	k.ids[v] = id
 	return id
 }
 
 // player makes a playerRec of a player's string ids. The caller holds the
 // write lock.
 func (s *Store) player(slot, name, code, char, team, result uint32) playerRec {
-	return playerRec{name, code, s.internRole(roleRec{slot, char, team, result})}
+	return playerRec{name, code, s.roles.id(roleRec{slot, char, team, result})}
 }
 
 // errOf is the string id of why a row has no header; 0 when it has one.
@@ -315,7 +312,7 @@ func (s *Store) errOf(r *rowRec) uint32 {
 }
 
 // fmtOf is a row's shared facts. The caller holds a lock.
-func (s *Store) fmtOf(r *rowRec) *fmtRec { return &s.fmts[r.fmt] }
+func (s *Store) fmtOf(r *rowRec) *fmtRec { return &s.fmts.list[r.fmt] }
 
 // internBytes is intern without making a string unless it is new.
 func (s *Store) internBytes(b []byte) uint32 {
@@ -504,7 +501,7 @@ func (s *Store) players(r *rowRec, n int) []playerRec {
 func (s *Store) textKey(r *rowRec, dst []uint32) []uint32 {
 	dst = append(dst, s.errOf(r), r.title, s.fmtOf(r).id, r.mode)
 	for _, p := range s.playerList(r) {
-		role := &s.roles[p.role]
+		role := &s.roles.list[p.role]
 		dst = append(dst, p.name, role.char, role.team)
 	}
 	return dst
@@ -580,7 +577,7 @@ func (s *Store) setHeader(r *rowRec, h *Header) {
 		_, off := h.Start.Zone()
 		f.zone = int32(off)
 	}
-	r.fmt = s.internFmt(f)
+	r.fmt = s.fmts.id(f)
 	r.title, r.mode = s.intern(h.Title), s.intern(h.Mode)
 	r.dur, r.frames = int64(h.Duration), int32(min(h.Frames, 1<<31-1))
 	r.result = s.intern(h.Result)
@@ -853,7 +850,7 @@ func (s *Store) fillHeader(r *rowRec, h *Header, path string, players []Player, 
 
 // playerOf is a stored player as a Player. The caller holds a lock.
 func (s *Store) playerOf(p playerRec) Player {
-	str, role := s.strs, &s.roles[p.role]
+	str, role := s.strs, &s.roles.list[p.role]
 	return Player{str[role.slot], str[p.name], str[p.code], str[role.char], str[role.team], str[role.result]}
 }
 

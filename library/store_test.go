@@ -41,7 +41,7 @@ func TestStoreSharedFacts(t *testing.T) {
 	}
 	s := x.Store()
 	s.mu.RLock()
-	fmts, roles := len(s.fmts), len(s.roles)
+	fmts, roles := len(s.fmts.list), len(s.roles.list)
 	s.mu.RUnlock()
 	// the zero fact, the sample's, the other zone's and the NaN rate's;
 	// roles: zero, P1 Fox 1st, P2 Marth, P2 Sheik 2nd
