@@ -28,7 +28,7 @@ func TestDatedList(t *testing.T) {
 	var want []replay
 	var l datedList
 	for k := 0; k < n; {
-		b := &datedBatch{}
+		b := &chosenBatch{}
 		for range 300 {
 			if k == n {
 				break
@@ -39,12 +39,8 @@ func TestDatedList(t *testing.T) {
 			r := replay{path, library.RowID(k * 3), start}
 			if k%1000 == 999 {
 				r.row = noRow
-				b.whole = append(b.whole, wholeReplay{at: len(b.chosen), path: path, start: start})
-			} else if dir != b.lastDir || len(b.dirs) == 0 {
-				b.dirs = append(b.dirs, datedDir{at: len(b.chosen), dir: dir})
-				b.lastDir = dir
 			}
-			b.chosen = append(b.chosen, datedChoice{startKey(start), r.row})
+			b.chosen = append(b.chosen, chosenReplay{path, start, r.row})
 			want = append(want, r)
 			k++
 		}
