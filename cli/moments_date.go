@@ -75,8 +75,9 @@ func (o *momentsOptions) byDate(ctx context.Context, c *call, paths []string, q 
 // datedList is what byDate keeps of each replay between its two steps:
 // 20 bytes a replay, without pointers: its key (its start and its number,
 // in walk order) and its row in the index. The keys are kept in chunks,
-// each sorted once the scan is done and merged as the second step reads
-// them, so that neither growing nor sorting needs room for them twice. A
+// each sorted once it is full (the last once the scan is done) and merged
+// as the second step reads them, so that neither growing nor sorting
+// needs room for them twice. A
 // path is its folder as walked, kept once for the replays from the first
 // in it until the next folder's, and the name its row has; a path that is
 // not (a replay without a row) is kept whole.
@@ -155,7 +156,10 @@ func (l *datedList) push(k datedKey) {
 	if len(*last) == cap(*last) {
 		*last = append(make([]datedKey, 0, min(2*cap(*last), datedChunk)), *last...)
 	}
-	*last = append(*last, k)
+	if *last = append(*last, k); len(*last) == datedChunk {
+		// sorted while the scan goes on, not after it, before the first line
+		slices.SortFunc(*last, compareDated)
+	}
 }
 
 // folder notes that the replays from the next one on are in dir (a view
@@ -212,14 +216,16 @@ func compareDated(a, b datedKey) int {
 	return cmp.Compare(a.i, b.i)
 }
 
-// order sorts the list's chunks and returns their merge: the replays by
-// start, then in the order walked, the order the moments of a sort by
-// date come in (momentList's).
+// order sorts the list's last chunk and returns the chunks' merge: the
+// replays by start, then in the order walked, the order the moments of a
+// sort by date come in (momentList's).
 func (l *datedList) order() *datedOrder {
 	o := &datedOrder{}
 	for _, keys := range l.keys {
-		if len(keys) > 0 {
+		if len(keys) > 0 && len(keys) < datedChunk { // a full one is sorted
 			slices.SortFunc(keys, compareDated)
+		}
+		if len(keys) > 0 {
 			o.heads = append(o.heads, keys)
 		}
 	}
