@@ -241,23 +241,38 @@ func failedGame(g *aggregate.Game) *aggregate.Game {
 	return nil
 }
 
-// first writes the first --limit moments of the order: the list is cut to
-// them as the replays come, so the run holds N moments, not every match
-// of a large archive.
-func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) bool {
-	var list momentList
-	keep := list.keepFirst(o.sort, o.limit)
+// eachMomentGame hands fn, in walk order, each replay under paths that
+// matches q's replay terms and has a summary, with the moments q's moment
+// terms match (fn keeps what it needs of the Game): read from the index
+// for replays on disk (eachIndexedGame), else as the scan reads them. The
+// replays whose summary could not be made are named once the scan is
+// done.
+func eachMomentGame(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, fn func(*aggregate.Game)) (unreadable bool) {
+	if idx != nil && onDisk(c, paths) {
+		return eachIndexedGame(ctx, c, paths, q, idx, fn)
+	}
 	var failed []*aggregate.Game
-	unreadable := eachGameIn(ctx, c, paths, q, idx, true, true, func(g *aggregate.Game) {
+	unreadable = eachGameIn(ctx, c, paths, q, idx, true, true, func(g *aggregate.Game) {
 		if g.Summary == nil {
 			if f := failedGame(g); f != nil {
 				failed = append(failed, f)
 			}
 			return
 		}
+		fn(g)
+	})
+	return noteFailed(c, failed) || unreadable
+}
+
+// first writes the first --limit moments of the order: the list is cut to
+// them as the replays come, so the run holds N moments, not every match
+// of a large archive.
+func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) bool {
+	var list momentList
+	keep := list.keepFirst(o.sort, o.limit)
+	unreadable := eachMomentGame(ctx, c, paths, q, idx, func(g *aggregate.Game) {
 		keep.Add(list.add(g, keep))
 	})
-	unreadable = noteFailed(c, failed) || unreadable
 	if ctx.Err() != nil {
 		return unreadable // the first of what was read are not the first
 	}
@@ -275,24 +290,16 @@ func (o *momentsOptions) first(ctx context.Context, c *call, paths []string, q *
 func (o *momentsOptions) sorted(ctx context.Context, c *call, paths []string, q *library.Query, idx *library.Index, w *momentWriter) (bool, error) {
 	s := newMomentSorter(o.sort)
 	defer s.close()
-	var failed []*aggregate.Game
 	var err error
 	scan, stop := context.WithCancel(ctx) // stopped when a run cannot be written
 	defer stop()
-	unreadable := eachGameIn(scan, c, paths, q, idx, true, true, func(g *aggregate.Game) {
-		if g.Summary == nil {
-			if f := failedGame(g); f != nil {
-				failed = append(failed, f)
-			}
-			return
-		}
+	unreadable := eachMomentGame(scan, c, paths, q, idx, func(g *aggregate.Game) {
 		if err == nil && len(g.Summary.Moments) > 0 {
 			if err = s.add(g); err != nil {
 				stop()
 			}
 		}
 	})
-	unreadable = noteFailed(c, failed) || unreadable
 	if err != nil || ctx.Err() != nil {
 		return unreadable, err
 	}
