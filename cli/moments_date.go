@@ -3,7 +3,6 @@ package cli
 import (
 	"cmp"
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -107,16 +106,6 @@ type wholeReplay struct {
 	start time.Time
 }
 
-// splitPath cuts a path into its folder (with the separator) and name,
-// as the index does.
-func splitPath(p string) (dir, name string) {
-	i := strings.LastIndexByte(p, '/')
-	if filepath.Separator != '/' {
-		i = max(i, strings.LastIndexByte(p, filepath.Separator))
-	}
-	return p[:i+1], p[i+1:]
-}
-
 // datedChunk is how many keys a chunk of the list holds.
 const datedChunk = 1 << 13
 
@@ -126,7 +115,7 @@ func (l *datedList) len() int { return l.rows.Len() }
 func (l *datedList) addBatch(b *chosenBatch) {
 	for _, ch := range b.chosen {
 		i := uint32(l.len())
-		dir, name := splitPath(ch.path)
+		dir, name := library.SplitPath(ch.path)
 		if ch.row == noRow || name == "" {
 			if l.whole == nil {
 				l.whole = map[uint32]wholeReplay{}

@@ -322,7 +322,12 @@ func (s *Store) internBytes(b []byte) uint32 {
 	return s.intern(string(b))
 }
 
-// splitPath cuts a path into its folder (with the separator) and name.
+// SplitPath cuts a path into its folder (with the separator) and name,
+// as the index keys a row: a list that keeps a folder once and a row's
+// name beside it joins them back into the path.
+func SplitPath(p string) (dir, name string) { return splitPath(p) }
+
+// splitPath is SplitPath.
 func splitPath(p string) (dir, name string) {
 	i := strings.LastIndexByte(p, '/')
 	if filepath.Separator != '/' {
