@@ -303,7 +303,7 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 			// a folder ends in a separator, or a row's path would not
 			// split back into it and its name (nor find its row)
 			text := s.strs[ids[v]]
-			if _, rest := splitPath(text); rest != "" {
+			if _, rest := SplitPath(text); rest != "" {
 				return damaged(errCorrupt)
 			}
 			dirs[v] = s.dirID(text) + 1
@@ -314,7 +314,7 @@ func (s *Store) loadBlock(p []byte, gen uint64, sumsAt, sumsLen int64) (int, err
 		}
 		name := unsafe.String(unsafe.SliceData(d.b), l)
 		d.b = d.b[l:]
-		// no name, or one with a folder in it (IndexByte, not splitPath:
+		// no name, or one with a folder in it (IndexByte, not SplitPath:
 		// a byte at a time through every name was a tenth of the load)
 		if name == "" || strings.IndexByte(name, '/') >= 0 || strings.IndexByte(name, filepath.Separator) >= 0 {
 			return damaged(errCorrupt)

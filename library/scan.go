@@ -413,7 +413,7 @@ type scanWorker struct {
 // can be used as it is: same size and time, and checked or summarised
 // when the scan asks for that. The caller holds the store's read lock.
 func (w *scanWorker) fresh(e *Entry, s *Store) (RowID, *rowRec, bool) {
-	dir, name := splitPath(e.Path)
+	dir, name := SplitPath(e.Path)
 	if dir != w.lastDir || s != w.lastS {
 		w.lastDir, w.lastS = dir, s
 		w.lastID, w.lastOK = s.findDir(dir)

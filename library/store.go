@@ -81,8 +81,8 @@ type dirRec struct {
 }
 
 // rowRec is one header, 88 bytes, no pointers. What only some rows have
-// (a check, a summary, a game clock, problems or an error) is in an extRec beside it, so a list
-// nobody checked yet does not pay for it.
+// (a check, a summary, a game clock, problems or an error) is in an
+// extRec beside it, so a list nobody checked yet does not pay for it.
 type rowRec struct {
 	size, mtime int64 // the freshness key: the file's size and modification time (unix ns)
 	startSec    int64
@@ -125,11 +125,13 @@ func (f *fmtRec) rateOf() float64 { return math.Float64frombits(f.rate) }
 // made only for a row with problems, notes or an error. A million rows
 // pay 32 bytes each, not 40, and a clean one no more.
 type extRec struct {
-	sumRef    uint64
-	clock     int64
-	problems  int32  // the header read's problems and notes,
-	notes     int32  //
-	err       uint32 // and why it has no header (fErr says there is one)
+	sumRef uint64
+	clock  int64
+	// the header read's problems, notes, and why there is no header
+	// (fErr says there is a why)
+	problems  int32
+	notes     int32
+	err       uint32
 	cProblems int32
 	cNotes    int32
 	cErr      uint32
@@ -325,10 +327,7 @@ func (s *Store) internBytes(b []byte) uint32 {
 // SplitPath cuts a path into its folder (with the separator) and name,
 // as the index keys a row: a list that keeps a folder once and a row's
 // name beside it joins them back into the path.
-func SplitPath(p string) (dir, name string) { return splitPath(p) }
-
-// splitPath is SplitPath.
-func splitPath(p string) (dir, name string) {
+func SplitPath(p string) (dir, name string) {
 	i := strings.LastIndexByte(p, '/')
 	if filepath.Separator != '/' {
 		i = max(i, strings.LastIndexByte(p, filepath.Separator))
@@ -469,7 +468,7 @@ func (s *Store) addHashed(dir uint32, name string, h uint64) (RowID, *rowRec) {
 
 // row returns the row of path, adding it. The caller holds the write lock.
 func (s *Store) row(path string) (RowID, *rowRec) {
-	dir, name := splitPath(path)
+	dir, name := SplitPath(path)
 	d := s.dirID(dir)
 	if id, ok := s.find(d, name); ok {
 		r := s.rec(id)
@@ -692,7 +691,7 @@ func (s *Store) summaryBlob(r *rowRec, buf *[]byte) ([]byte, bool) {
 
 // Lookup returns the row of a path.
 func (s *Store) Lookup(path string) (RowID, bool) {
-	dir, name := splitPath(path)
+	dir, name := SplitPath(path)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	d, ok := s.findDir(dir)
